@@ -1,0 +1,20 @@
+// The classified result of comparing two observations. JSON-safe: it goes into reports as is.
+
+/** same: equal after normalisation; expected-change: a seed row predicts it; regression: nothing predicts it;
+ * noise: it also varies between two answers of one side, or an ignore rule with a reason covers it;
+ * error: the harness could not observe one side. */
+export type DifferenceClass = "same" | "expected-change" | "regression" | "noise" | "error";
+
+export interface Difference {
+  /** "status", "header:etag", "body", "errorLog", "transport", "configTest", "started", "startupLog". */
+  field: string;
+  baseline: unknown;
+  candidate: unknown;
+  class: DifferenceClass;
+  /** Seed rows that predict it (expected-change), empty otherwise. */
+  seed: string[];
+  /** Why it got its class: the rule, the ignore reason, or the noise evidence. */
+  reason: string;
+}
+
+export type Verdict = DifferenceClass;

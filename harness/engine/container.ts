@@ -1,0 +1,161 @@
+import { PassThrough } from "node:stream";
+import type Dockerode from "dockerode";
+import { HarnessError } from "../errors.ts";
+import { type ResourceRole, resourceLabels } from "./labels.ts";
+import { LineStream } from "./line-stream.ts";
+import { log } from "./log.ts";
+import type { RunScope } from "./run-scope.ts";
+
+export interface ContainerSpec {
+  image: string;
+  name?: string;
+  role: ResourceRole;
+  scenario?: string;
+  command?: string[];
+  entrypoint?: string[];
+  env?: Record<string, string>;
+  /** Container ports published on 127.0.0.1 (random host ports). */
+  publish?: number[];
+  network?: { name: string; aliases: string[] };
+  /** A tar archive extracted at / before start (the staged site bundle, certificates, ...). */
+  archive?: Buffer;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A created container whose stdout and stderr are collected apart, from its first line on. */
+export class HarnessContainer {
+  readonly stdout = new LineStream();
+  readonly stderr = new LineStream();
+  private exited: Promise<number | null> | undefined;
+
+  private constructor(
+    readonly scope: RunScope,
+    readonly container: Dockerode.Container,
+    readonly spec: ContainerSpec,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  get shortId(): string {
+    return this.container.id.slice(0, 12);
+  }
+
+  static async create(scope: RunScope, spec: ContainerSpec): Promise<HarnessContainer> {
+    const { docker } = scope.engine;
+    const exposed = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, {}]));
+    const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: "127.0.0.1", HostPort: "" }]]));
+    let container: Dockerode.Container;
+    try {
+      container = await docker.createContainer({
+        Image: spec.image,
+        name: spec.name,
+        Cmd: spec.command,
+        Entrypoint: spec.entrypoint,
+        Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+        Labels: resourceLabels(scope.runId, spec.role, spec.scenario),
+        ExposedPorts: exposed,
+        HostConfig: {
+          PortBindings: bindings,
+          NetworkMode: spec.network?.name ?? "bridge",
+          // Servers under test are small; a cap keeps a runaway config from taking the machine.
+          Memory: 512 * 1024 * 1024,
+        },
+        NetworkingConfig: spec.network
+          ? { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases } } }
+          : undefined,
+      });
+    } catch (cause) {
+      throw new HarnessError("HARNESS_CONTAINER", `Could not create a container from ${spec.image}.`, { cause });
+    }
+    scope.trackContainer(container.id);
+    log("[%s] created from %s (%s)", container.id.slice(0, 12), spec.image, spec.role);
+    const created = new HarnessContainer(scope, container, spec);
+    if (spec.archive) await container.putArchive(spec.archive, { path: "/" });
+    return created;
+  }
+
+  async start(): Promise<void> {
+    await this.container.start();
+    const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true, since: 0 })) as NodeJS.ReadableStream;
+    const out = new PassThrough();
+    const err = new PassThrough();
+    this.scope.engine.docker.modem.demuxStream(stream, out, err);
+    out.pipe(this.stdout.sink);
+    err.pipe(this.stderr.sink);
+    stream.on("end", () => {
+      out.end();
+      err.end();
+    });
+    this.exited = this.container.wait().then(
+      (result: { StatusCode?: number }) => result.StatusCode ?? null,
+      () => null,
+    );
+  }
+
+  /** Resolves with the exit status once the main process has ended. */
+  waitForExit(): Promise<number | null> {
+    if (!this.exited) throw new Error("container not started");
+    return this.exited;
+  }
+
+  async isRunning(): Promise<boolean> {
+    const info = await this.container.inspect();
+    return info.State.Running;
+  }
+
+  async mappedPort(port: number): Promise<number> {
+    const info = await this.container.inspect();
+    const binding = info.NetworkSettings.Ports[`${port}/tcp`]?.[0];
+    if (!binding) throw new HarnessError("HARNESS_CONTAINER", `Port ${port} of ${this.shortId} is not published.`);
+    return Number(binding.HostPort);
+  }
+
+  async ipAddress(network: string): Promise<string> {
+    const info = await this.container.inspect();
+    const address = info.NetworkSettings.Networks[network]?.IPAddress;
+    if (!address) throw new HarnessError("HARNESS_CONTAINER", `${this.shortId} has no address on ${network}.`);
+    return address;
+  }
+
+  async exec(command: string[], options: { timeoutMs?: number; stdin?: string } = {}): Promise<ExecResult> {
+    const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: options.stdin !== undefined });
+    const stream = await exec.start({ hijack: true, stdin: options.stdin !== undefined });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    const out = new PassThrough().on("data", (c: Buffer) => stdout.push(c));
+    const err = new PassThrough().on("data", (c: Buffer) => stderr.push(c));
+    this.scope.engine.docker.modem.demuxStream(stream, out, err);
+    if (options.stdin !== undefined) stream.end(options.stdin);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stream.destroy();
+        reject(new HarnessError("HARNESS_CONTAINER", `exec ${command.join(" ")} in ${this.shortId} timed out`));
+      }, options.timeoutMs ?? 60_000);
+      stream.on("end", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      stream.on("error", (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+    const info = await exec.inspect();
+    return {
+      exitCode: info.ExitCode ?? -1,
+      stdout: Buffer.concat(stdout).toString("utf8"),
+      stderr: Buffer.concat(stderr).toString("utf8"),
+    };
+  }
+
+  async remove(): Promise<void> {
+    await this.scope.removeContainer(this.id);
+  }
+}

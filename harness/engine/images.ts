@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { ImageName } from "testcontainers";
+import { pack } from "tar-stream";
+import { HarnessError } from "../errors.ts";
+import type { Engine } from "./engine.ts";
+import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe } from "./image-recipes.ts";
+import { LABEL_APP, LABEL_RECIPE_HASH } from "./labels.ts";
+import { log } from "./log.ts";
+
+const run = promisify(execFile);
+
+function recipeFiles(recipe: ImageRecipe): Array<{ name: string; content: Buffer; mode: number }> {
+  const dir = join(DOCKER_DIR, recipe.directory);
+  return readdirSync(dir)
+    .filter((name) => name !== "README.md")
+    .sort()
+    .map((name) => ({ name, content: readFileSync(join(dir, name)), mode: statSync(join(dir, name)).mode & 0o777 }));
+}
+
+function recipeById(id: ImageRecipe["id"]): ImageRecipe {
+  const recipe = IMAGE_RECIPES.find((r) => r.id === id);
+  if (!recipe) throw new HarnessError("HARNESS_INTERNAL", `unknown image recipe ${id}`);
+  return recipe;
+}
+
+/** The content-hashed tag of a recipe: its files, and its parent's tag, so a new base rebuilds its children. */
+export function recipeTag(id: ImageRecipe["id"]): string {
+  const recipe = recipeById(id);
+  const hash = createHash("sha256");
+  if (recipe.build.kind === "dockerfile") hash.update(recipeTag(recipe.build.parent));
+  for (const file of recipeFiles(recipe)) hash.update(file.name).update("\0").update(file.content).update("\0");
+  return `${recipe.repository}:${id === "httpd-2.4" ? "2.4-" : ""}${hash.digest("hex").slice(0, 12)}`;
+}
+
+export async function imageExists(engine: Engine, image: string): Promise<boolean> {
+  try {
+    await engine.docker.getImage(image).inspect();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ImageStatus {
+  id: ImageRecipe["id"];
+  tag: string;
+  present: boolean;
+  description: string;
+}
+
+export async function recipeStatus(engine: Engine): Promise<ImageStatus[]> {
+  return Promise.all(
+    IMAGE_RECIPES.map(async (recipe) => {
+      const tag = recipeTag(recipe.id);
+      return { id: recipe.id, tag, present: await imageExists(engine, tag), description: recipe.description };
+    }),
+  );
+}
+
+const building = new Map<string, Promise<string>>();
+
+/** Returns the recipe's tag, building it (and its parent) first when it is not there. */
+export function ensureRecipeImage(engine: Engine, id: ImageRecipe["id"], onProgress?: (line: string) => void): Promise<string> {
+  const tag = recipeTag(id);
+  let pending = building.get(tag);
+  if (!pending) {
+    pending = (async () => {
+      if (await imageExists(engine, tag)) return tag;
+      const recipe = recipeById(id);
+      onProgress?.(`building ${tag} (${recipe.description}); this happens once per recipe change`);
+      const started = Date.now();
+      if (recipe.build.kind === "script") await buildWithScript(recipe, tag);
+      else await buildWithDockerfile(engine, recipe, tag, await ensureRecipeImage(engine, recipe.build.parent, onProgress));
+      onProgress?.(`built ${tag} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      return tag;
+    })();
+    building.set(tag, pending);
+    pending.catch(() => building.delete(tag));
+  }
+  return pending;
+}
+
+async function buildWithScript(recipe: ImageRecipe, tag: string): Promise<void> {
+  if (recipe.build.kind !== "script") return;
+  try {
+    await run("bash", [join(DOCKER_DIR, recipe.directory, recipe.build.script), tag], { maxBuffer: 16 * 1024 * 1024 });
+  } catch (cause) {
+    const stderr = String((cause as { stderr?: string }).stderr ?? "").trim().split("\n").slice(-15).join("\n");
+    throw new HarnessError("HARNESS_IMAGE_BUILD", `Building ${tag} failed:\n${stderr}`, {
+      cause,
+      hint: `Run \`bash docker/${recipe.directory}/${recipe.build.script} ${tag}\` to see the whole output.`,
+    });
+  }
+}
+
+async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: string, parentTag: string): Promise<void> {
+  const archive = pack();
+  for (const file of recipeFiles(recipe)) archive.entry({ name: file.name, mode: file.mode, mtime: new Date(0) }, file.content);
+  archive.finalize();
+  const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, {
+    t: tag,
+    buildargs: { BASE_IMAGE: parentTag },
+    labels: { [LABEL_APP]: "true", [LABEL_RECIPE_HASH]: tag },
+    rm: true,
+    forcerm: true,
+  });
+  const tail: string[] = [];
+  const failure = await new Promise<string | null>((resolve) => {
+    engine.docker.modem.followProgress(
+      stream,
+      (error: Error | null, output: Array<{ error?: string }>) => {
+        const failed = output?.find((event) => event.error)?.error;
+        resolve(error ? String(error) : failed ?? null);
+      },
+      (event: { stream?: string; error?: string }) => {
+        const line = (event.stream ?? event.error ?? "").trimEnd();
+        if (line) {
+          log("build %s: %s", tag, line);
+          tail.push(line);
+          if (tail.length > 20) tail.shift();
+        }
+      },
+    );
+  });
+  if (failure !== null || !(await imageExists(engine, tag))) {
+    throw new HarnessError("HARNESS_IMAGE_BUILD", `Building ${tag} from docker/${recipe.directory} failed: ${failure ?? "no image"}\n${tail.join("\n")}`, {
+      hint: "Set DEBUG=harness:docker for the whole build output.",
+    });
+  }
+}
+
+/** A user's image: used when present, pulled when a registry answers, HARNESS_IMAGE_MISSING otherwise. */
+export async function resolveUserImage(engine: Engine, image: string, options: { pullTimeoutMs?: number } = {}): Promise<string> {
+  if (await imageExists(engine, image)) return image;
+  log("image %s not present; trying to pull", image);
+  try {
+    await Promise.race([
+      engine.runtime.image.pull(ImageName.fromString(image)),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("pull timed out")), options.pullTimeoutMs ?? 30_000)),
+    ]);
+    if (await imageExists(engine, image)) return image;
+  } catch (cause) {
+    throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is not on this engine and could not be pulled.`, {
+      cause,
+      hint: `Load or build it (\`docker load\`, \`docker build -t ${image} ...\`), or name another image.`,
+    });
+  }
+  throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is not on this engine and could not be pulled.`);
+}

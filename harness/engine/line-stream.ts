@@ -1,0 +1,88 @@
+import { Writable } from "node:stream";
+
+/** Collects a byte stream as lines and lets callers wait for lines to arrive. Docker delivers log chunks that
+ * are not split at line ends; this joins and splits them. */
+export class LineStream {
+  readonly lines: string[] = [];
+  private partial = "";
+  private ended = false;
+  private lastLineAt = Date.now();
+  private readonly waiters = new Set<() => void>();
+
+  readonly sink = new Writable({
+    write: (chunk: Buffer, _encoding, callback) => {
+      this.push(chunk.toString("utf8"));
+      callback();
+    },
+    final: (callback) => {
+      this.end();
+      callback();
+    },
+  });
+
+  push(text: string): void {
+    const parts = (this.partial + text).split("\n");
+    this.partial = parts.pop() ?? "";
+    for (const part of parts) this.lines.push(part.replace(/\r$/, ""));
+    if (parts.length > 0) {
+      this.lastLineAt = Date.now();
+      this.wake();
+    }
+  }
+
+  end(): void {
+    if (this.partial) this.lines.push(this.partial);
+    this.partial = "";
+    this.ended = true;
+    this.wake();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  get count(): number {
+    return this.lines.length;
+  }
+
+  since(index: number): string[] {
+    return this.lines.slice(index);
+  }
+
+  /** Resolves with the index of the first line from `from` on that matches, or -1 on timeout or end. */
+  async waitForLine(predicate: (line: string) => boolean, options: { from?: number; timeoutMs: number }): Promise<number> {
+    const deadline = Date.now() + options.timeoutMs;
+    let next = options.from ?? 0;
+    for (;;) {
+      for (; next < this.lines.length; next++) if (predicate(this.lines[next]!)) return next;
+      if (this.ended || Date.now() >= deadline) return -1;
+      await this.nextChange(deadline - Date.now());
+    }
+  }
+
+  /** Waits until no line has arrived for `quietMs` (bounded by `maxMs`). */
+  async waitForQuiet(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    while (!this.ended && Date.now() < deadline) {
+      const idle = Date.now() - this.lastLineAt;
+      if (idle >= quietMs) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - idle, deadline - Date.now())));
+    }
+  }
+
+  private nextChange(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      this.waiters.add(done);
+    });
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

@@ -1,0 +1,33 @@
+import { HarnessError } from "../errors.ts";
+import { resourceLabels } from "./labels.ts";
+import { log } from "./log.ts";
+import type { RunScope } from "./run-scope.ts";
+
+export interface HarnessNetwork {
+  id: string;
+  name: string;
+  subnet: string;
+  /** The address the servers see for requests that come from the host through a published port. */
+  gateway: string;
+}
+
+/** A user-defined bridge network for one scenario: its containers find each other by name (Docker's DNS, which
+ * also answers reverse lookups for them), and nothing else is on it. */
+export async function createScenarioNetwork(scope: RunScope, scenario: string): Promise<HarnessNetwork> {
+  const name = `harness-${scope.runId}-${scenario}`.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 60);
+  try {
+    const network = await scope.engine.docker.createNetwork({
+      Name: name,
+      Driver: "bridge",
+      CheckDuplicate: true,
+      Labels: resourceLabels(scope.runId, "client", scenario),
+    });
+    scope.trackNetwork(network.id);
+    const info = await network.inspect();
+    const config = info.IPAM?.Config?.[0] ?? {};
+    log("network %s %s gw %s", name, config.Subnet, config.Gateway);
+    return { id: network.id, name, subnet: config.Subnet ?? "", gateway: config.Gateway ?? "" };
+  } catch (cause) {
+    throw new HarnessError("HARNESS_CONTAINER", `Could not create the scenario network ${name}.`, { cause });
+  }
+}

@@ -1,0 +1,178 @@
+// The typed value a scenario file becomes. Only scenario/ sees YAML; everything after load works on these types.
+// Every node that a user may get wrong keeps its `at` position so that later failures point into the file.
+import type { SourcePosition } from "../errors.ts";
+
+export type Family = "2.2" | "2.4";
+export const FAMILIES: readonly Family[] = ["2.2", "2.4"];
+
+/** A value that may differ per version: the same for both, or one per family. */
+export type PerFamily<T> = { both: T } | { perFamily: Partial<Record<Family, T>> };
+
+/** A text predicate: a plain string matches as a substring, "/re/flags" as a regular expression. */
+export type TextMatcher =
+  | { kind: "contains"; value: string }
+  | { kind: "matches"; pattern: string; flags: string }
+  | { kind: "equals"; value: string };
+
+export interface ErrorLogMatcher {
+  at: SourcePosition;
+  code?: string;
+  level?: string;
+  module?: string;
+  message?: TextMatcher;
+}
+
+export interface HeaderExpectation {
+  name: string;
+  /** absent: the header must not be there. */
+  absent?: boolean;
+  value?: TextMatcher;
+}
+
+export interface ResponseExpectation {
+  at: SourcePosition;
+  status?: number;
+  headers: HeaderExpectation[];
+  body?: TextMatcher;
+  /** Lines that must be among the request's error-log lines. */
+  errorLog: ErrorLogMatcher[];
+  /** Lines that must not be among them. */
+  noErrorLog: ErrorLogMatcher[];
+  /** true: the request must cause no error-log line at all. */
+  errorLogEmpty?: boolean;
+  /** The request must fail at the transport level, with this code (ECONNRESET, TIMEOUT, ...). */
+  transportError?: TextMatcher;
+  connectionReused?: boolean;
+  /** For exec requests. */
+  exitCode?: number;
+  stdout?: TextMatcher;
+}
+
+export interface ServerExpectation {
+  at: SourcePosition;
+  configTestOk?: boolean;
+  configTestMessages: TextMatcher[];
+  started?: boolean;
+  startupLog: ErrorLogMatcher[];
+  noStartupLog: ErrorLogMatcher[];
+}
+
+export type BaseConfig = "minimal" | "stock" | "none";
+
+export interface FileSpec {
+  /** Relative to the server root, e.g. "htdocs/e1/.htaccess" or "conf/extra/site.conf". */
+  path: string;
+  content: string;
+  mode: number;
+}
+
+export interface ServerSpec {
+  at: SourcePosition;
+  /** minimal: the harness's generated base (modules + common part); stock: the image's own httpd.conf with the
+   * site appended; none: `config` is the whole httpd.conf. */
+  base: BaseConfig;
+  /** Logical module names (see server/module-map.ts), turned into the right LoadModule lines per version. */
+  modules: PerFamily<string[]>;
+  /** Site configuration appended to the base, with ${...} variables. */
+  config: PerFamily<string>;
+  files: FileSpec[];
+  /** LogLevel of the minimal base. */
+  logLevel: string;
+  /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...). */
+  prepare: PerFamily<string[]>;
+  /** Also listen on 443 with a harness-made certificate (for HTTPS to the server, client certs, SNI). */
+  tls: { certificate: CertificateKind; clientCa: boolean; crl: boolean } | null;
+}
+
+export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";
+
+export type BackendKind = "http-origin" | "https-origin" | "scgi-origin" | "forward-proxy-target";
+
+export interface BackendSpec {
+  at: SourcePosition;
+  name: string;
+  kind: BackendKind;
+  certificate: CertificateKind;
+  /** Files served by the origin, relative to its document root. */
+  files: FileSpec[];
+}
+
+export interface ClientSpec {
+  at: SourcePosition;
+  name: string;
+  /** Extra DNS name the client's address resolves from, for `Require host` / `Allow from <domain>`. */
+  hostname: string | null;
+}
+
+export interface BasicAuth {
+  user: string;
+  password: string;
+}
+
+export type RequestMode = "http" | "raw" | "exec";
+
+export interface RequestSpec {
+  at: SourcePosition;
+  name: string;
+  /** "host" (through the published port on 127.0.0.1) or the name of a scenario client container. */
+  client: string;
+  mode: RequestMode;
+  method: string;
+  path: string;
+  /** Sets the Host header (virtual hosts) and the SNI name for HTTPS. */
+  host: string | null;
+  headers: Array<[string, string]>;
+  body: string | null;
+  auth: BasicAuth | null;
+  tls: boolean;
+  /** HTTPS with a client certificate of this kind, signed by the harness CA. */
+  clientCertificate: "valid" | "revoked" | null;
+  httpVersion: "1.1" | "1.0";
+  /** Raw mode: the bytes sent, after ${} interpolation and \r\n escapes. */
+  raw: string | null;
+  /** Raw mode: send the raw bytes in chunks this many ms apart (slow clients). */
+  trickleMs: number | null;
+  /** Exec mode: a shell command run inside the server container. */
+  exec: string | null;
+  /** Send this many requests on one connection (keep-alive checks); the last answer is recorded. */
+  keepAliveRequests: number;
+  /** Send the request a second time to learn noise; off for stateful requests (caches). */
+  repeat: boolean;
+  timeoutMs: number;
+  expect: Partial<Record<Family, ResponseExpectation>>;
+  guide: Partial<Record<Family, ResponseExpectation>>;
+}
+
+export interface IgnoreRule {
+  at: SourcePosition;
+  /** "header:ETag", "body", "errorLog", "status". */
+  field: string;
+  reason: string;
+}
+
+export interface Scenario {
+  /** The file it came from, as given on the command line or found in a directory. */
+  file: string;
+  at: SourcePosition;
+  id: string;
+  title: string;
+  seed: string[];
+  /** What the upgrade guide claims, in words; `guide` blocks hold it as checkable expectations. */
+  guideClaim: string | null;
+  /** Where a real server parts from the guide, in words (shown in the catalogue summary). */
+  guideNotes: string[];
+  server: ServerSpec;
+  backends: BackendSpec[];
+  clients: ClientSpec[];
+  requests: RequestSpec[];
+  expect: Partial<Record<Family, ServerExpectation>>;
+  guide: Partial<Record<Family, ServerExpectation>>;
+  ignore: IgnoreRule[];
+  /** Changes the guide predicts for this scenario, by field ("status", "header:ETag", "errorLog",
+   * "configTest", "body"), each tied to seed rows. */
+  predicted: Array<{ at: SourcePosition; field: string; request: string | null; seed: string[] }>;
+}
+
+export function forFamily<T>(value: PerFamily<T>, family: Family): T | undefined {
+  return "both" in value ? value.both : value.perFamily[family];
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from "vitest/config";
+
+// Ryuk (testcontainers' reaper) cannot be pulled here; the harness sweeps its own containers by label.
+// Set before any testcontainers module is loaded: it is read once and cached.
+process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
+
+const containerTimeoutMs = 300_000;
+
+export default defineConfig({
+  test: {
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
+    restoreMocks: true,
+    unstubEnvs: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "containers",
+          include: ["test/containers/**/*.test.ts"],
+          globalSetup: ["test/global-setup.ts"],
+          pool: "forks",
+          // Each file boots real servers; two at a time keeps a 2-core machine responsive.
+          maxWorkers: 2,
+          testTimeout: containerTimeoutMs,
+          hookTimeout: containerTimeoutMs,
+        },
+      },
+    ],
+  },
+});
