@@ -1,0 +1,36 @@
+// What differs between the httpd 2.2 and 2.4 lines, as data. Code asks for a family's traits instead of
+// comparing version strings.
+import type { ErrorLogDialect } from "../logs/error-log-record.ts";
+
+export type Family = "2.2" | "2.4";
+
+export interface FamilyTraits {
+  family: Family;
+  logDialect: ErrorLogDialect;
+  /** Logical modules the minimal base always loads on this line (a scenario may omit some to show what
+   * happens without them). 2.2 has its MPM and authorization core compiled in; 2.4 loads them. */
+  baseModules: string[];
+  /** The line httpd logs when it is ready to serve. */
+  readyLog: RegExp;
+}
+
+export const FAMILY_TRAITS: Record<Family, FamilyTraits> = {
+  "2.2": {
+    family: "2.2",
+    logDialect: "2.2",
+    baseModules: ["log_config", "mime", "dir"],
+    readyLog: /resuming normal operations/,
+  },
+  "2.4": {
+    family: "2.4",
+    logDialect: "2.4",
+    baseModules: ["mpm_event", "unixd", "authn_core", "authz_core", "log_config", "mime", "dir"],
+    readyLog: /resuming normal operations/,
+  },
+};
+
+export function familyOf(version: string): Family | null {
+  if (/^2\.2\./.test(version)) return "2.2";
+  if (/^2\.4\./.test(version)) return "2.4";
+  return null;
+}

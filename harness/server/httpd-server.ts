@@ -1,0 +1,121 @@
+// One httpd under test: staged, config-tested, started, observed, removed. A config that will not load is an
+// observation (ServerBoot.started === false with its messages), never an exception.
+import { connect } from "node:net";
+import { HarnessContainer } from "../engine/container.ts";
+import type { RunScope } from "../engine/run-scope.ts";
+import { log } from "../engine/log.ts";
+import { FAMILY_TRAITS } from "./family-traits.ts";
+import type { ImageInspection } from "./inspect-image.ts";
+import { type BundleFile, packBundle } from "./site-bundle.ts";
+import { splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
+
+export interface ServerLaunch {
+  inspection: ImageInspection;
+  scenario: string;
+  /** The rendered main config. */
+  config: string;
+  /** Further files, absolute paths. */
+  files: BundleFile[];
+  prepare: string[];
+  network: { name: string; aliases: string[] };
+  listenTls: boolean;
+  startupTimeoutMs?: number;
+}
+
+export interface ServerBoot {
+  started: boolean;
+  phases: StartPhases;
+  exitCode: number | null;
+  /** stderr lines from the error-log start up to readiness (or up to exit). */
+  startupLines: string[];
+}
+
+export class StartedHttpd implements AsyncDisposable {
+  constructor(
+    readonly container: HarnessContainer,
+    readonly inspection: ImageInspection,
+    readonly boot: ServerBoot,
+    readonly ports: { http: number | null; https: number | null },
+    readonly networkAddress: string | null,
+    readonly host: string,
+  ) {}
+
+  /** Marks the log positions before a request, for attribution afterwards. */
+  logMark(): { err: number; out: number } {
+    return { err: this.container.stderr.count, out: this.container.stdout.count };
+  }
+
+  /** The error-log lines written since `mark`, once the request has been logged: its access-log line has
+   * appeared (httpd writes error lines before the access line) and stderr has been quiet briefly. */
+  async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
+    const { stdout, stderr } = this.container;
+    if (options.expectAccessLine) await stdout.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
+    await stderr.waitForQuiet(60, 600);
+    return stderr.since(mark.err);
+  }
+
+  async stop(): Promise<void> {
+    await this.container.remove();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+}
+
+export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise<StartedHttpd> {
+  const { inspection } = launch;
+  const { profile } = inspection;
+  const archive = await packBundle([{ path: profile.configFile, content: launch.config }, ...launch.files]);
+  const container = await HarnessContainer.create(scope, {
+    image: inspection.image,
+    role: "server",
+    scenario: launch.scenario,
+    entrypoint: ["/bin/sh", "-c"],
+    command: [startScript(profile, launch.prepare)],
+    publish: launch.listenTls ? [80, 443] : [80],
+    network: launch.network,
+    archive,
+  });
+  await container.start();
+  const readyLog = FAMILY_TRAITS[inspection.family].readyLog;
+  const timeoutMs = launch.startupTimeoutMs ?? 30_000;
+  const ready = await container.stderr.waitForLine((line) => readyLog.test(line), { timeoutMs });
+  let exitCode: number | null = null;
+  let started = ready >= 0;
+  if (started) {
+    started = await waitForPort(scope.engine.host, await container.mappedPort(80), 5_000);
+  } else {
+    exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
+    await container.stderr.waitForQuiet(50, 1_000);
+  }
+  const stderr = container.stderr.lines;
+  const phases = splitStartPhases(stderr);
+  const startupLines = stderr.slice(phases.errorLogStart, ready >= 0 ? ready + 1 : stderr.length);
+  log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
+  const ports = started
+    ? { http: await container.mappedPort(80), https: launch.listenTls ? await container.mappedPort(443) : null }
+    : { http: null, https: null };
+  const address = started ? await container.ipAddress(launch.network.name).catch(() => null) : null;
+  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, address, scope.engine.host);
+}
+
+async function waitForPort(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+      socket.setTimeout(500, () => {
+        socket.destroy();
+        resolve(false);
+      });
+    });
+    if (open) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}

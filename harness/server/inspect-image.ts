@@ -1,0 +1,82 @@
+import { HarnessContainer } from "../engine/container.ts";
+import type { RunScope } from "../engine/run-scope.ts";
+import { HarnessError } from "../errors.ts";
+import { type Family, familyOf } from "./family-traits.ts";
+import { type HttpdProfile, PROFILES } from "./httpd-profile.ts";
+
+/** What an image holds, read once per image and run: its layout, the httpd version, its modules and its
+ * stock configuration. */
+export interface ImageInspection {
+  image: string;
+  profile: HttpdProfile;
+  version: string;
+  family: Family;
+  modules: ReadonlySet<string>;
+  stockConfig: string;
+}
+
+const MARK = "@@harness";
+
+/** The probe script: one throwaway container answers every question at once. */
+export function inspectionScript(): string {
+  return PROFILES.map(
+    (p) =>
+      `if [ -x ${p.probe} ]; then echo "${MARK} profile ${p.id}"; ${p.preStart.startsWith(".") ? `${p.preStart.split("&&")[0]} ;` : ""} ` +
+      `${p.binary} -v; echo "${MARK} modules"; ls ${p.modulesDir}; echo "${MARK} stock"; cat ${p.configFile}; exit 0; fi;`,
+  ).join(" ") + ` echo "${MARK} none"; exit 0`;
+}
+
+/** Pure: reads the probe's output. */
+export function parseInspection(image: string, output: string): ImageInspection {
+  const profileId = /@@harness profile (\S+)/.exec(output)?.[1];
+  const profile = PROFILES.find((p) => p.id === profileId);
+  if (!profile) {
+    throw new HarnessError("HARNESS_IMAGE_UNSUPPORTED", `The image ${image} has no httpd where the harness looks for one.`, {
+      hint: `Supported layouts: ${PROFILES.map((p) => `${p.id} (${p.probe})`).join(", ")}.`,
+    });
+  }
+  const version = /Server version: Apache\/(\d+\.\d+\.\d+)/.exec(output)?.[1];
+  const family = version ? familyOf(version) : null;
+  if (!version || !family) {
+    throw new HarnessError("HARNESS_IMAGE_UNSUPPORTED", `The image ${image} runs an httpd the harness cannot place (version ${version ?? "unknown"}).`, {
+      hint: "The harness compares httpd 2.2.x and 2.4.x.",
+    });
+  }
+  const modulesPart = output.split(`${MARK} modules\n`)[1]?.split(`${MARK} stock\n`)[0] ?? "";
+  const stockConfig = output.split(`${MARK} stock\n`)[1] ?? "";
+  return {
+    image,
+    profile,
+    version,
+    family,
+    modules: new Set(modulesPart.split("\n").filter((name) => name.endsWith(".so"))),
+    stockConfig,
+  };
+}
+
+const cache = new Map<string, Promise<ImageInspection>>();
+
+export function inspectImage(scope: RunScope, image: string): Promise<ImageInspection> {
+  let pending = cache.get(image);
+  if (!pending) {
+    pending = (async () => {
+      const probe = await HarnessContainer.create(scope, {
+        image,
+        role: "probe",
+        entrypoint: ["/bin/sh", "-c"],
+        command: [inspectionScript()],
+      });
+      try {
+        await probe.start();
+        await probe.waitForExit();
+        await probe.stdout.waitForLine(() => false, { timeoutMs: 5_000 });
+        return parseInspection(image, probe.stdout.lines.join("\n") + "\n" + probe.stderr.lines.join("\n"));
+      } finally {
+        await probe.remove();
+      }
+    })();
+    cache.set(image, pending);
+    pending.catch(() => cache.delete(image));
+  }
+  return pending;
+}

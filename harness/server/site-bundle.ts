@@ -1,0 +1,25 @@
+import { pack } from "tar-stream";
+
+export interface BundleFile {
+  /** Absolute path inside the container. */
+  path: string;
+  content: string | Buffer;
+  mode?: number;
+}
+
+// One fixed mtime for every staged file, so both sides serve the same Last-Modified and the mtime part of
+// an ETag, and a difference there is the server's, not the staging's.
+export const STAGED_MTIME = new Date("2026-01-01T00:00:00Z");
+
+/** Packs files into a tar archive (extracted at / before the container starts). No directory entries: the
+ * engine creates missing parents 0755, and existing ones (/tmp's sticky bit) keep their modes. */
+export async function packBundle(files: BundleFile[]): Promise<Buffer> {
+  const archive = pack();
+  for (const file of files) {
+    archive.entry({ name: file.path.replace(/^\/+/, ""), mode: file.mode ?? 0o644, mtime: STAGED_MTIME }, Buffer.from(file.content));
+  }
+  archive.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

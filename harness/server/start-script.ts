@@ -1,0 +1,54 @@
+// Pure: the shell script a server container runs. It keeps the three phases apart on stderr with marker
+// lines, so one container yields the prepare output, the config test and then the error log proper.
+import type { HttpdProfile } from "./httpd-profile.ts";
+
+export const MARKER = "@@harness";
+
+export function startScript(profile: HttpdProfile, prepare: string[]): string {
+  const lines = [profile.preStart, `cd ${profile.serverRoot}`];
+  prepare.forEach((command, index) => {
+    lines.push(
+      `echo "${MARKER} prepare-begin ${index}" >&2`,
+      `( ${command} ) >&2 2>&1; echo "${MARKER} prepare-end ${index} exit=$?" >&2`,
+    );
+  });
+  lines.push(
+    `${profile.binary} -t >&2 2>&1; rc=$?`,
+    `echo "${MARKER} config-test exit=$rc" >&2`,
+    `[ "$rc" = 0 ] || exit "$rc"`,
+    `exec ${profile.binary} -DFOREGROUND`,
+  );
+  return lines.join("\n");
+}
+
+export interface StartPhases {
+  prepare: Array<{ exitCode: number; output: string[] }>;
+  configTest: { exitCode: number; output: string[] } | null;
+  /** Index in the stderr lines where the error log proper begins. */
+  errorLogStart: number;
+}
+
+/** Pure: splits the stderr lines written so far into the phases. */
+export function splitStartPhases(stderr: readonly string[]): StartPhases {
+  const prepare: StartPhases["prepare"] = [];
+  let current: string[] | null = null;
+  let configOutput: string[] = [];
+  for (let i = 0; i < stderr.length; i++) {
+    const line = stderr[i]!;
+    if (line.startsWith(`${MARKER} prepare-begin`)) {
+      current = [];
+      continue;
+    }
+    const end = new RegExp(`^${MARKER} prepare-end \\d+ exit=(\\d+)`).exec(line);
+    if (end) {
+      prepare.push({ exitCode: Number(end[1]), output: current ?? [] });
+      current = null;
+      configOutput = [];
+      continue;
+    }
+    const test = new RegExp(`^${MARKER} config-test exit=(\\d+)`).exec(line);
+    if (test) return { prepare, configTest: { exitCode: Number(test[1]), output: configOutput }, errorLogStart: i + 1 };
+    (current ?? configOutput).push(line);
+  }
+  return { prepare, configTest: null, errorLogStart: stderr.length };
+}
