@@ -1,0 +1,409 @@
+// The HTML report: one self-contained file (inline CSS, no scripts, no external resources) an operator opens in
+// a browser. One collapsible row per scenario; inside, every request with baseline and candidate side by side and
+// the differences highlighted with their class.
+//
+// Stable hooks for tests and tools: [data-scenario-id] (one element per scenario) with [data-verdict];
+// [data-side="baseline|candidate"] on each side's panel; [data-field] and [data-class] on values that differ and
+// on difference-table rows; [data-request] on each request.
+import type { Difference, DifferenceClass } from "../diff/difference.ts";
+import { describeSide, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
+import { escapeHtml } from "./escape-html.ts";
+import { formatValue, truncate } from "./format-value.ts";
+import type {
+  Report,
+  ReportConfigTest,
+  ReportErrorLogLine,
+  ReportExpectationResult,
+  ReportRequest,
+  ReportScenario,
+  ReportSideRequest,
+  ReportSideServer,
+} from "./report-model.ts";
+import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
+import { VERDICTS } from "./verdicts.ts";
+
+const BODY_LIMIT = 4000;
+const VALUE_LIMIT = 2000;
+
+const h = escapeHtml;
+
+/** The order in which one field's several differences decide its highlight. */
+const CLASS_WEIGHT: Record<DifferenceClass, number> = {
+  same: 0,
+  noise: 1,
+  "expected-change": 2,
+  error: 3,
+  regression: 4,
+};
+
+const STYLE = `
+:root {
+  --same: #2e7d32; --same-bg: #e8f5e9;
+  --expected-change: #1565c0; --expected-change-bg: #e3f2fd;
+  --regression: #c62828; --regression-bg: #ffebee;
+  --noise: #6b6b6b; --noise-bg: #f2f2f2;
+  --error: #b45309; --error-bg: #fff3e0;
+  --line: #d9d9de; --muted: #5f6368; --panel: #fafafc;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; color: #1f1f24;
+}
+body { margin: 0; padding: 0 1.5rem 3rem; background: #fff; }
+main, header.run, section.summary, section.guide-wrong, nav.filter { max-width: 1500px; margin: 0 auto; }
+h1 { font-size: 1.5rem; margin: 1.2rem 0 .4rem; }
+h2 { font-size: 1.15rem; margin: 1.4rem 0 .5rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
+h4 { font-size: .9rem; margin: .8rem 0 .3rem; }
+code, pre, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12.5px; }
+pre { white-space: pre-wrap; word-break: break-word; margin: .2rem 0; }
+.muted { color: var(--muted); }
+.images { display: flex; gap: 1rem; align-items: stretch; flex-wrap: wrap; }
+.image { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .8rem; background: var(--panel); }
+.image .label { display: block; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+.image .version { font-weight: 600; margin-left: .4rem; }
+.arrow { align-self: center; font-size: 1.4rem; color: var(--muted); }
+.badge { display: inline-block; padding: .1rem .5rem; border-radius: 999px; color: #fff; font-size: .78rem;
+  font-weight: 600; white-space: nowrap; }
+.badge.v-same { background: var(--same); } .badge.v-expected-change { background: var(--expected-change); }
+.badge.v-regression { background: var(--regression); } .badge.v-noise { background: var(--noise); }
+.badge.v-error { background: var(--error); }
+.counts { display: flex; gap: .6rem; flex-wrap: wrap; margin: .5rem 0; }
+.counts .count { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .6rem; }
+.counts .count b { font-size: 1.1rem; margin-right: .3rem; }
+ul.facts { margin: .3rem 0; padding-left: 1.2rem; }
+nav.filter { margin: 1rem auto .5rem; display: flex; gap: .8rem; flex-wrap: wrap; align-items: center; }
+nav.filter label { cursor: pointer; }
+${VERDICTS.map((v) => `body:has(#show-${v}:checked) .scenario:not([data-verdict="${v}"]) { display: none; }`).join("\n")}
+.scenarios-head, details.scenario > summary { display: grid; align-items: center; gap: .6rem;
+  grid-template-columns: 1rem minmax(12rem, 2fr) minmax(10rem, 3fr) 6rem minmax(7rem, 1fr) minmax(7rem, 1fr) 8.5rem;
+  padding: .45rem .6rem; }
+.scenarios-head { font-weight: 600; color: var(--muted); border-bottom: 2px solid var(--line); font-size: .8rem; }
+details.scenario { border-bottom: 1px solid var(--line); }
+details.scenario > summary { cursor: pointer; list-style: none; }
+details.scenario > summary::-webkit-details-marker { display: none; }
+details.scenario > summary:hover { background: #f6f7fb; }
+details.scenario[data-verdict="regression"] > summary { background: var(--regression-bg); }
+details.scenario[data-verdict="error"] > summary { background: var(--error-bg); }
+.twisty { color: var(--muted); transition: transform .1s; display: inline-block; }
+details[open] > summary .twisty { transform: rotate(90deg); }
+.scenario-body { padding: .4rem 1rem 1.2rem 2.2rem; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: .8rem; align-items: start; }
+.side { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .7rem; background: var(--panel); min-width: 0; }
+.side-label { font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin-bottom: .3rem; }
+.side-label .image-name { text-transform: none; letter-spacing: 0; margin-left: .4rem; font-size: .75rem; }
+.status { font-size: 1.05rem; font-weight: 700; display: inline-block; padding: 0 .3rem; border-radius: 4px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: .2rem .4rem; border-bottom: 1px solid #ececf0; }
+table.headers th { width: 30%; font-weight: 500; white-space: nowrap; }
+table.headers td { word-break: break-all; }
+table.differences { margin-top: .5rem; }
+table.differences th { background: #f3f3f6; font-size: .8rem; }
+table.differences td.value { max-width: 28rem; }
+[data-class="regression"].changed { background: var(--regression-bg); outline: 2px solid var(--regression); }
+[data-class="expected-change"].changed { background: var(--expected-change-bg); outline: 1px solid var(--expected-change); }
+[data-class="error"].changed { background: var(--error-bg); outline: 2px solid var(--error); }
+[data-class="noise"].changed { background: var(--noise-bg); }
+tr.changed { outline-offset: -2px; }
+ol.log { margin: .2rem 0; padding-left: 1.4rem; }
+ol.log li { margin: .15rem 0; }
+.log .code { font-weight: 600; }
+.log .level, .log .module { color: var(--muted); }
+.log .event { color: var(--muted); font-style: italic; }
+.box { border-left: 4px solid var(--line); padding: .3rem .7rem; margin: .5rem 0; background: var(--panel); }
+.box.error { border-color: var(--error); background: var(--error-bg); }
+.box.guide-wrong { border-color: #a16207; background: #fefce8; }
+.box.guide-holds { border-color: var(--same); }
+.config-test { padding: 0 .3rem; border-radius: 4px; }
+.request { border-top: 1px dashed var(--line); margin-top: .9rem; padding-top: .3rem; }
+.absent { color: var(--muted); font-style: italic; }
+`;
+
+function badge(cls: DifferenceClass): string {
+  return `<span class="badge v-${cls}">${h(cls)}</span>`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The worst difference per field (lower-cased), for highlighting values in the side panels. */
+function byField(differences: Difference[]): Map<string, Difference> {
+  const map = new Map<string, Difference>();
+  for (const difference of differences) {
+    const field = difference.field.toLowerCase();
+    const known = map.get(field);
+    if (known === undefined || CLASS_WEIGHT[difference.class] > CLASS_WEIGHT[known.class]) map.set(field, difference);
+  }
+  return map;
+}
+
+/** Attributes for a value that may differ: data-field always, data-class and the highlight when it does. */
+function fieldAttributes(field: string, differences: Map<string, Difference>, extraClass = ""): string {
+  const difference = differences.get(field.toLowerCase());
+  const classes = [extraClass, difference === undefined ? "" : "changed"].filter((c) => c !== "").join(" ");
+  const classAttr = classes === "" ? "" : ` class="${classes}"`;
+  const title = difference === undefined ? "" : ` title="${h(`${difference.class}: ${difference.reason}`)}"`;
+  return ` data-field="${h(field)}"${difference === undefined ? "" : ` data-class="${difference.class}"`}${classAttr}${title}`;
+}
+
+function renderLogLines(lines: ReportErrorLogLine[]): string {
+  if (lines.length === 0) return `<p class="absent">no error-log lines</p>`;
+  const items = lines.map((line) => {
+    const code =
+      line.code !== null
+        ? `<span class="code">${h(line.code)}</span>`
+        : line.event !== null
+          ? `<span class="event" title="the event this 2.2 line maps to">(${h(line.event)})</span>`
+          : "";
+    const level = line.level !== null ? `<span class="level">[${h(line.module === null ? line.level : `${line.module}:${line.level}`)}]</span>` : "";
+    return `<li class="mono" title="${h(line.raw)}">${level} ${code} <span class="message">${h(line.message)}</span></li>`;
+  });
+  return `<ol class="log">${items.join("")}</ol>`;
+}
+
+function renderHeaders(request: ReportSideRequest, differences: Map<string, Difference>): string {
+  const rows = request.headers.map(
+    ([name, value]) => `<tr${fieldAttributes(`header:${name.toLowerCase()}`, differences)}><th class="mono">${h(name)}</th><td class="mono">${h(value)}</td></tr>`,
+  );
+  // A header that differs because it is missing on this side still gets a (highlighted) row.
+  const present = new Set(request.headers.map(([name]) => `header:${name.toLowerCase()}`));
+  for (const field of differences.keys()) {
+    if (!field.startsWith("header:") || present.has(field)) continue;
+    rows.push(`<tr${fieldAttributes(field, differences)}><th class="mono">${h(field.slice("header:".length))}</th><td class="absent">absent</td></tr>`);
+  }
+  if (rows.length === 0) return "";
+  return `<table class="headers">${rows.join("")}</table>`;
+}
+
+function renderSideRequest(
+  side: ReportSideName,
+  labelHtml: string,
+  request: ReportSideRequest | null,
+  differences: Map<string, Difference>,
+): string {
+  const parts = [labelHtml];
+  if (request === null) {
+    parts.push(`<p class="absent">not observed</p>`);
+  } else {
+    switch (request.outcome) {
+      case "response":
+        parts.push(`<div${fieldAttributes("status", differences, "status")}>${h(String(request.status ?? "?"))}</div>`);
+        parts.push(renderHeaders(request, differences));
+        break;
+      case "transport-error":
+        parts.push(`<div${fieldAttributes("transport", differences, "status")}>no response</div>`);
+        parts.push(`<pre>${h(request.transportError ?? "transport error")}</pre>`);
+        break;
+      case "exec":
+        if (request.exec !== null) {
+          parts.push(`<div${fieldAttributes("exitCode", differences, "status")}>exit ${request.exec.exitCode}</div>`);
+          parts.push(`<h4>stdout</h4><pre${fieldAttributes("stdout", differences)}>${h(truncate(request.exec.stdout, BODY_LIMIT))}</pre>`);
+          if (request.exec.stderr !== "") parts.push(`<h4>stderr</h4><pre>${h(truncate(request.exec.stderr, BODY_LIMIT))}</pre>`);
+        }
+        break;
+      case "not-run":
+        parts.push(`<div${fieldAttributes("status", differences, "status absent")}>not run</div>`);
+        break;
+    }
+    parts.push(`<h4>error log</h4><div${fieldAttributes("errorLog", differences)}>${renderLogLines(request.errorLog)}</div>`);
+    if (request.body !== null) {
+      parts.push(
+        `<details${fieldAttributes("body", differences)}><summary>body, ${plural(request.body.length, "character")}</summary>` +
+          `<pre>${h(truncate(request.body, BODY_LIMIT))}</pre></details>`,
+      );
+    }
+  }
+  return `<div class="side" data-side="${side}">${parts.join("")}</div>`;
+}
+
+function renderDifferenceTable(located: LocatedDifference[], withRequest: boolean): string {
+  if (located.length === 0) return "";
+  const head = `<tr>${withRequest ? "<th>request</th>" : ""}<th>field</th><th>baseline</th><th>candidate</th><th>class</th><th>seed</th><th>reason</th></tr>`;
+  const rows = located.map(({ request, difference }) => {
+    const cells = [
+      withRequest ? `<td>${h(request ?? "(server)")}</td>` : "",
+      `<td class="mono">${h(difference.field)}</td>`,
+      `<td class="value"><pre>${h(truncate(formatValue(difference.baseline), VALUE_LIMIT))}</pre></td>`,
+      `<td class="value"><pre>${h(truncate(formatValue(difference.candidate), VALUE_LIMIT))}</pre></td>`,
+      `<td>${badge(difference.class)}</td>`,
+      `<td>${h(difference.seed.join(", "))}</td>`,
+      `<td>${h(difference.reason)}</td>`,
+    ];
+    return `<tr class="difference" data-field="${h(difference.field)}" data-class="${difference.class}">${cells.join("")}</tr>`;
+  });
+  return `<table class="differences"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function sideLabel(report: Report, scenario: ReportScenario, side: ReportSideName): string {
+  const server = scenario.servers[side];
+  const image = server !== null ? `${server.image} (${server.version})` : `${report[side].image}${report[side].version === null ? "" : ` (${report[side].version})`}`;
+  return `<div class="side-label">${side} <code class="image-name">${h(image)}</code></div>`;
+}
+
+function renderRequest(report: Report, scenario: ReportScenario, request: ReportRequest): string {
+  const differences = byField(request.differences);
+  const sides = REPORT_SIDES.map((side) =>
+    renderSideRequest(side, sideLabel(report, scenario, side), request[side], differences),
+  ).join("");
+  const located = request.differences.map((difference) => ({ request: request.name, difference }));
+  return (
+    `<section class="request" data-request="${h(request.name)}">` +
+    `<h3>${h(request.name)} <span class="muted">from ${h(request.client)}</span></h3>` +
+    `<div class="sides">${sides}</div>` +
+    renderDifferenceTable(located, false) +
+    `</section>`
+  );
+}
+
+function renderExpectations(side: ReportSideName, result: ReportExpectationResult): string {
+  let body: string;
+  if (result.skipped !== null) body = `<p class="absent">skipped: ${h(result.skipped)}</p>`;
+  else if (!result.stated) body = `<p class="absent">none stated for this version</p>`;
+  else if (result.ok) body = `<p>all met</p>`;
+  else body = `<ul class="facts">${result.failures.map((failure) => `<li>${h(failure)}</li>`).join("")}</ul>`;
+  const cls = result.skipped === null && result.stated && !result.ok ? ` class="side changed" data-class="regression"` : ` class="side"`;
+  return `<div${cls} data-side="${side}"><div class="side-label">${side} expectations</div>${body}</div>`;
+}
+
+function renderConfigTest(configTest: ReportConfigTest | null, differences: Map<string, Difference>): string {
+  if (configTest === null) return `<div data-field="configTest"><p class="absent">config test not run</p></div>`;
+  const messages = configTest.messages.length === 0 ? `<p class="absent">no output</p>` : `<pre>${h(configTest.messages.join("\n"))}</pre>`;
+  return (
+    `<div${fieldAttributes("configTest", differences, "config-test")}>` +
+    `<p>config test <b>${configTest.ok ? "passed" : "failed"}</b> <span class="muted">(exit ${configTest.exitCode})</span></p>${messages}</div>`
+  );
+}
+
+function renderServer(
+  side: ReportSideName,
+  server: ReportSideServer | null,
+  configTest: ReportConfigTest | null,
+  differences: Map<string, Difference>,
+): string {
+  const label = `<div class="side-label">${side} server</div>`;
+  if (server === null && configTest === null) {
+    return `<div class="side" data-side="${side}">${label}<p class="absent">no server</p></div>`;
+  }
+  const parts = [label, renderConfigTest(configTest, differences)];
+  if (server !== null) {
+    const facts = [`<li${fieldAttributes("started", differences)}>${server.started ? "started" : "did not start"}</li>`];
+    if (server.missingModules.length > 0) facts.push(`<li>missing modules: ${h(server.missingModules.join(", "))}</li>`);
+    parts.push(
+      `<ul class="facts">${facts.join("")}</ul>`,
+      `<details${fieldAttributes("startupLog", differences)}><summary>startup log, ${plural(server.startupLog.length, "line")}</summary>${renderLogLines(server.startupLog)}</details>`,
+      `<details><summary>rendered httpd.conf</summary><pre>${h(server.renderedConfig)}</pre></details>`,
+    );
+  }
+  return `<div class="side" data-side="${side}">${parts.join("")}</div>`;
+}
+
+function renderGuide(scenario: ReportScenario): string {
+  const { guide } = scenario;
+  if (guide.claim === null && guide.holds === null && guide.notes.length === 0) return "";
+  const cls = guide.holds === false ? "guide-wrong" : guide.holds === true ? "guide-holds" : "";
+  const status = guide.holds === false ? "The guide is wrong here." : guide.holds === true ? "The guide holds." : "Not checked against the servers.";
+  const notes = [...guide.notes, ...guide.failures];
+  return (
+    `<div class="box ${cls}" data-guide-holds="${guide.holds === null ? "unknown" : String(guide.holds)}">` +
+    `<b>Guide vs reality.</b> ${guide.claim === null ? "" : `The guide: <q>${h(guide.claim)}</q>. `}${status}` +
+    (notes.length > 0 ? `<ul class="facts">${notes.map((note) => `<li>${h(note)}</li>`).join("")}</ul>` : "") +
+    `</div>`
+  );
+}
+
+function renderScenario(report: Report, scenario: ReportScenario): string {
+  const serverDifferences = scenarioDifferences(scenario).filter(({ request }) => request === null);
+  const serverFields = byField(serverDifferences.map(({ difference }) => difference));
+  const open = scenario.verdict === "regression" || scenario.verdict === "error" ? " open" : "";
+  const row =
+    `<summary><span class="twisty">▸</span><span class="mono">${h(scenario.id)}</span><span>${h(scenario.title)}</span>` +
+    `<span>${h(scenario.seed.join(", "))}</span>` +
+    REPORT_SIDES.map((side) => `<span class="mono" data-summary-side="${side}">${h(describeSide(scenario, side))}</span>`).join("") +
+    `<span>${badge(scenario.verdict)}</span></summary>`;
+  const body = [
+    `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}</p>`,
+    scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
+    renderGuide(scenario),
+    `<h3>Expectations</h3><div class="sides">${REPORT_SIDES.map((side) => renderExpectations(side, scenario.expectations[side])).join("")}</div>`,
+    `<h3>Servers and config test</h3><div class="sides">${REPORT_SIDES.map((side) => renderServer(side, scenario.servers[side], scenario.configTest[side], serverFields)).join("")}</div>`,
+    serverDifferences.length === 0 ? "" : `<h3>Server differences</h3>${renderDifferenceTable(serverDifferences, false)}`,
+    ...scenario.requests.map((request) => renderRequest(report, scenario, request)),
+  ];
+  return (
+    `<details class="scenario" id="scenario-${h(scenario.id)}" data-scenario-id="${h(scenario.id)}" data-verdict="${scenario.verdict}"${open}>` +
+    `${row}<div class="scenario-body">${body.join("")}</div></details>`
+  );
+}
+
+function renderRunHeader(report: Report): string {
+  const baselineVersion = report.baseline.missing ? "missing" : (report.baseline.version ?? "unknown version");
+  const candidateVersion = report.candidate.version ?? "unknown version";
+  return (
+    `<header class="run"><h1>httpd upgrade report</h1><div class="images">` +
+    `<div class="image" data-side="baseline"><span class="label">baseline</span><code>${h(report.baseline.image)}</code><span class="version">${h(baselineVersion)}</span></div>` +
+    `<span class="arrow">→</span>` +
+    `<div class="image" data-side="candidate"><span class="label">candidate</span><code>${h(report.candidate.image)}</code><span class="version">${h(candidateVersion)}</span></div>` +
+    `</div><p class="muted">started ${h(report.startedAt)} · ${h(report.tool.name)} ${h(report.tool.version)} · report schema ${h(report.schemaVersion)}</p></header>`
+  );
+}
+
+function renderSummary(report: Report): string {
+  const { summary } = report;
+  const counts = VERDICTS.map(
+    (verdict) => `<span class="count" data-count="${verdict}"><b>${summary.byVerdict[verdict]}</b>${badge(verdict)}</span>`,
+  ).join("");
+  return (
+    `<section class="summary"><h2>Summary</h2>` +
+    `<p>${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}; ` +
+    `<b>${plural(summary.regressions, "regression")}</b>.</p><div class="counts">${counts}</div>` +
+    `<ul class="facts"><li>the guide holds in ${plural(summary.guideHolds, "scenario")}, and is wrong in ${summary.guideWrong.length}</li>` +
+    `<li>expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
+    `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li></ul></section>`
+  );
+}
+
+function renderGuideWrong(report: Report): string {
+  const rows = report.summary.guideWrong;
+  const body =
+    rows.length === 0
+      ? `<p>Nowhere: the servers behaved as the guide says in every scenario that checks a claim.</p>`
+      : `<ul class="facts">${rows
+          .map(
+            (row) =>
+              `<li data-guide-wrong="${h(row.id)}"><a href="#scenario-${h(row.id)}"><code>${h(row.id)}</code></a>` +
+              `${row.seed.length > 0 ? ` (${h(row.seed.join(", "))})` : ""}: ${h(row.notes.length > 0 ? row.notes.join("; ") : "the servers part from the guide")}</li>`,
+          )
+          .join("")}</ul>`;
+  return `<section class="guide-wrong"><h2>Where the upgrade guide is wrong</h2>${body}</section>`;
+}
+
+function renderFilter(report: Report): string {
+  const options = [
+    `<label><input type="radio" name="verdict-filter" id="show-all" checked> all (${report.scenarios.length})</label>`,
+    ...VERDICTS.map(
+      (verdict) =>
+        `<label><input type="radio" name="verdict-filter" id="show-${verdict}"> ${badge(verdict)} (${report.summary.byVerdict[verdict]})</label>`,
+    ),
+  ];
+  return `<nav class="filter"><span class="muted">show:</span>${options.join("")}</nav>`;
+}
+
+export function renderHtmlReport(report: Report): string {
+  const title = `httpd upgrade report: ${report.baseline.image} → ${report.candidate.image}`;
+  return [
+    "<!doctype html>",
+    `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${h(title)}</title><style>${STYLE}</style></head><body>`,
+    renderRunHeader(report),
+    renderSummary(report),
+    renderGuideWrong(report),
+    `<h2 style="max-width:1500px;margin:1.4rem auto .5rem">Scenarios</h2>`,
+    renderFilter(report),
+    `<main><div class="scenarios-head"><span></span><span>scenario</span><span>title</span><span>seed</span><span>baseline</span><span>candidate</span><span>verdict</span></div>`,
+    ...report.scenarios.map((scenario) => renderScenario(report, scenario)),
+    `</main></body></html>`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,185 @@
+// The JSON report: the contract of report-model.ts, pretty-printed with its keys in the contract's order, so that
+// files from different runs diff cleanly whatever order the producing code built the objects in.
+import type { Difference } from "../diff/difference.ts";
+import type {
+  Report,
+  ReportConfigTest,
+  ReportErrorLogLine,
+  ReportExpectationResult,
+  ReportRequest,
+  ReportScenario,
+  ReportSideRequest,
+  ReportSideServer,
+  ReportSummary,
+} from "./report-model.ts";
+
+/** How to order one value: an object's keys (each with the order of its value), or an array's items. */
+type Shape = { keys: ReadonlyArray<readonly [string, Shape | null]> } | { items: Shape };
+
+/**
+ * Every key of T, in order, each paired with the shape of its value. Type-checked to name every key of T
+ * exactly, so a field added to the contract fails to compile here until it is placed.
+ */
+function keysOf<T>() {
+  return <const K extends ReadonlyArray<readonly [keyof T & string, Shape | null]>>(
+    keys: K & ([Exclude<keyof T, K[number][0]>] extends [never] ? unknown : { missingKeys: Exclude<keyof T, K[number][0]> }),
+  ): Shape => ({ keys });
+}
+
+const items = (shape: Shape): Shape => ({ items: shape });
+
+const errorLogLine = keysOf<ReportErrorLogLine>()([
+  ["code", null],
+  ["level", null],
+  ["module", null],
+  ["message", null],
+  ["event", null],
+  ["raw", null],
+]);
+
+const difference = keysOf<Difference>()([
+  ["field", null],
+  ["baseline", null],
+  ["candidate", null],
+  ["class", null],
+  ["seed", null],
+  ["reason", null],
+]);
+
+const sideRequest = keysOf<ReportSideRequest>()([
+  ["outcome", null],
+  ["status", null],
+  ["headers", null],
+  ["body", null],
+  ["transportError", null],
+  ["exec", keysOf<NonNullable<ReportSideRequest["exec"]>>()([
+    ["exitCode", null],
+    ["stdout", null],
+    ["stderr", null],
+  ])],
+  ["errorLog", items(errorLogLine)],
+]);
+
+const request = keysOf<ReportRequest>()([
+  ["name", null],
+  ["client", null],
+  ["baseline", sideRequest],
+  ["candidate", sideRequest],
+  ["differences", items(difference)],
+]);
+
+const expectationResult = keysOf<ReportExpectationResult>()([
+  ["ok", null],
+  ["stated", null],
+  ["failures", null],
+  ["skipped", null],
+]);
+
+const configTest = keysOf<ReportConfigTest>()([
+  ["ok", null],
+  ["exitCode", null],
+  ["messages", null],
+]);
+
+const sideServer = keysOf<ReportSideServer>()([
+  ["image", null],
+  ["version", null],
+  ["family", null],
+  ["started", null],
+  ["missingModules", null],
+  ["startupLog", items(errorLogLine)],
+  ["renderedConfig", null],
+]);
+
+type BySide<T> = { baseline: T; candidate: T };
+const bySide = (shape: Shape | null) =>
+  keysOf<BySide<unknown>>()([
+    ["baseline", shape],
+    ["candidate", shape],
+  ]);
+
+const scenario = keysOf<ReportScenario>()([
+  ["id", null],
+  ["title", null],
+  ["file", null],
+  ["seed", null],
+  ["verdict", null],
+  ["coverage", null],
+  ["durationMs", null],
+  ["error", keysOf<NonNullable<ReportScenario["error"]>>()([
+    ["code", null],
+    ["message", null],
+  ])],
+  ["expectations", bySide(expectationResult)],
+  ["guide", keysOf<ReportScenario["guide"]>()([
+    ["claim", null],
+    ["holds", null],
+    ["notes", null],
+    ["failures", null],
+  ])],
+  ["configTest", bySide(configTest)],
+  ["servers", bySide(sideServer)],
+  ["differences", items(difference)],
+  ["requests", items(request)],
+]);
+
+const summary = keysOf<ReportSummary>()([
+  ["scenarios", null],
+  ["byVerdict", keysOf<ReportSummary["byVerdict"]>()([
+    ["same", null],
+    ["expected-change", null],
+    ["regression", null],
+    ["noise", null],
+    ["error", null],
+  ])],
+  ["expectationsMet", bySide(null)],
+  ["expectationsFailed", bySide(null)],
+  ["guideWrong", items(keysOf<ReportSummary["guideWrong"][number]>()([
+    ["id", null],
+    ["seed", null],
+    ["notes", null],
+  ]))],
+  ["guideHolds", null],
+  ["regressions", null],
+  ["durationMs", null],
+]);
+
+const report = keysOf<Report>()([
+  ["schemaVersion", null],
+  ["tool", keysOf<Report["tool"]>()([
+    ["name", null],
+    ["version", null],
+  ])],
+  ["startedAt", null],
+  ["baseline", keysOf<Report["baseline"]>()([
+    ["image", null],
+    ["version", null],
+    ["missing", null],
+  ])],
+  ["candidate", keysOf<Report["candidate"]>()([
+    ["image", null],
+    ["version", null],
+  ])],
+  ["scenarios", items(scenario)],
+  ["summary", summary],
+]);
+
+/** Rebuilds `value` with its keys in `shape`'s order; keys the contract does not name (yet) follow, as found. */
+function ordered(value: unknown, shape: Shape | null): unknown {
+  if (shape === null || value === null || typeof value !== "object") return value;
+  if ("items" in shape) return Array.isArray(value) ? value.map((item) => ordered(item, shape.items)) : value;
+  if (Array.isArray(value)) return value;
+  const source = value as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, inner] of shape.keys) {
+    if (Object.hasOwn(source, key)) result[key] = ordered(source[key], inner);
+  }
+  for (const key of Object.keys(source)) {
+    if (!Object.hasOwn(result, key)) result[key] = source[key];
+  }
+  return result;
+}
+
+export function renderJsonReport(value: Report): string {
+  return `${JSON.stringify(ordered(value, report), null, 2)}\n`;
+}

@@ -1,0 +1,189 @@
+// The JUnit XML report for CI systems: one <testsuite> for the run, one <testcase> per scenario.
+// verdict regression -> <failure>, verdict error -> <error>, a side whose expectations were skipped (no image)
+// and nothing failed -> <skipped>.
+import { escapeXml, escapeXmlAttribute } from "./escape-xml.ts";
+import { formatValue, truncate } from "./format-value.ts";
+import { REPORT_SIDES } from "./describe-side.ts";
+import type { Report, ReportScenario } from "./report-model.ts";
+import { scenarioDifferences } from "./scenario-differences.ts";
+
+const VALUE_LIMIT = 500;
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function attributes(pairs: Array<[string, string]>): string {
+  return pairs.map(([name, value]) => ` ${name}="${escapeXmlAttribute(value)}"`).join("");
+}
+
+/**
+ * The catalogue area from the scenario's path: the folder under "catalogue/" (scenarios/catalogue/authz/x.yaml ->
+ * "authz"), else the file's parent folder, else "scenarios". Dots become "_" so the area stays one class-name part.
+ */
+export function scenarioArea(file: string): string {
+  const parts = file.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+  const catalogue = parts.lastIndexOf("catalogue");
+  const area = catalogue >= 0 && catalogue < parts.length - 2 ? parts[catalogue + 1] : parts.at(-2);
+  return (area ?? "scenarios").replace(/\./g, "_");
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+}
+
+function failureOf(scenario: ReportScenario): { message: string; body: string } {
+  const regressions = scenarioDifferences(scenario).filter(({ difference }) => difference.class === "regression");
+  const lines: string[] = [];
+  if (regressions.length > 0) {
+    lines.push("Regressions (differences no seed row predicts):");
+    for (const { request, difference } of regressions) {
+      const where = request === null ? "server" : `request "${request}"`;
+      lines.push(`- ${where}, ${difference.field}: ${difference.reason}`);
+      lines.push(indent(`baseline:  ${truncate(formatValue(difference.baseline), VALUE_LIMIT)}`, "    "));
+      lines.push(indent(`candidate: ${truncate(formatValue(difference.candidate), VALUE_LIMIT)}`, "    "));
+    }
+  }
+  let unmet = 0;
+  for (const side of REPORT_SIDES) {
+    const failures = scenario.expectations[side].failures;
+    unmet += failures.length;
+    if (failures.length === 0) continue;
+    if (lines.length > 0) lines.push("");
+    lines.push(`Unmet expectations (${side}):`);
+    for (const failure of failures) lines.push(`- ${failure}`);
+  }
+  const parts: string[] = [];
+  if (regressions.length > 0) parts.push(plural(regressions.length, "regression"));
+  if (unmet > 0) parts.push(plural(unmet, "unmet expectation"));
+  return { message: parts.length > 0 ? parts.join(", ") : "regression", body: lines.join("\n") };
+}
+
+function errorOf(scenario: ReportScenario): { message: string; type: string; body: string } {
+  const errors = scenarioDifferences(scenario).filter(({ difference }) => difference.class === "error");
+  const lines: string[] = [];
+  if (scenario.error !== null) lines.push(`${scenario.error.code}: ${scenario.error.message}`);
+  for (const { request, difference } of errors) {
+    const where = request === null ? "server" : `request "${request}"`;
+    lines.push(`- ${where}, ${difference.field}: ${difference.reason}`);
+  }
+  return {
+    message: scenario.error?.message ?? "the harness could not observe one side",
+    type: scenario.error?.code ?? "error",
+    body: lines.join("\n"),
+  };
+}
+
+function skippedOf(scenario: ReportScenario): string | null {
+  const reasons = REPORT_SIDES.flatMap((side) => {
+    const skipped = scenario.expectations[side].skipped;
+    return skipped === null ? [] : [`${side}: ${skipped}`];
+  });
+  return reasons.length === 0 ? null : reasons.join("; ");
+}
+
+function systemOut(scenario: ReportScenario): string | null {
+  const lines: string[] = [];
+  if (scenario.guide.holds === false) {
+    lines.push("The upgrade guide is wrong here:");
+    for (const note of scenario.guide.notes) lines.push(`- ${note}`);
+    for (const failure of scenario.guide.failures) lines.push(`- ${failure}`);
+  }
+  const expected = scenarioDifferences(scenario).filter(({ difference }) => difference.class === "expected-change");
+  if (expected.length > 0) {
+    if (lines.length > 0) lines.push("");
+    lines.push("Expected changes:");
+    for (const { request, difference } of expected) {
+      const where = request === null ? "server" : `request "${request}"`;
+      lines.push(`- ${where}, ${difference.field} [${difference.seed.join(", ")}]: ${difference.reason}`);
+    }
+  }
+  return lines.length === 0 ? null : lines.join("\n");
+}
+
+type Outcome = "passed" | "failure" | "error" | "skipped";
+
+function outcomeOf(scenario: ReportScenario): Outcome {
+  if (scenario.verdict === "error") return "error";
+  if (scenario.verdict === "regression") return "failure";
+  return skippedOf(scenario) === null ? "passed" : "skipped";
+}
+
+function testcase(scenario: ReportScenario): string {
+  const open = `    <testcase${attributes([
+    ["classname", `catalogue.${scenarioArea(scenario.file)}`],
+    ["name", `${scenario.id}: ${scenario.title}`],
+    ["file", scenario.file],
+    ["time", seconds(scenario.durationMs)],
+  ])}>`;
+  const children: string[] = [];
+  const properties: Array<[string, string]> = [
+    ["seed", scenario.seed.join(",")],
+    ["verdict", scenario.verdict],
+    ["coverage", scenario.coverage],
+    ["guide.holds", scenario.guide.holds === null ? "unknown" : String(scenario.guide.holds)],
+  ];
+  children.push(
+    "      <properties>",
+    ...properties.map(([name, value]) => `        <property${attributes([["name", name], ["value", value]])}/>`),
+    "      </properties>",
+  );
+  switch (outcomeOf(scenario)) {
+    case "failure": {
+      const { message, body } = failureOf(scenario);
+      children.push(`      <failure${attributes([["message", message], ["type", "regression"]])}>${escapeXml(body)}</failure>`);
+      break;
+    }
+    case "error": {
+      const { message, type, body } = errorOf(scenario);
+      children.push(`      <error${attributes([["message", message], ["type", type]])}>${escapeXml(body)}</error>`);
+      break;
+    }
+    case "skipped":
+      children.push(`      <skipped${attributes([["message", skippedOf(scenario) ?? ""]])}/>`);
+      break;
+    case "passed":
+      break;
+  }
+  const out = systemOut(scenario);
+  if (out !== null) children.push(`      <system-out>${escapeXml(out)}</system-out>`);
+  return [open, ...children, "    </testcase>"].join("\n");
+}
+
+export function renderJunitReport(report: Report): string {
+  const outcomes = report.scenarios.map(outcomeOf);
+  const count = (outcome: Outcome) => String(outcomes.filter((o) => o === outcome).length);
+  const name = `httpd-upgrade-harness ${report.baseline.image} -> ${report.candidate.image}`;
+  const totals: Array<[string, string]> = [
+    ["tests", String(report.scenarios.length)],
+    ["failures", count("failure")],
+    ["errors", count("error")],
+    ["skipped", count("skipped")],
+    ["time", seconds(report.summary.durationMs)],
+  ];
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites${attributes([["name", name], ...totals.filter(([key]) => key !== "skipped")])}>`,
+    `  <testsuite${attributes([["name", name], ...totals, ["timestamp", report.startedAt]])}>`,
+    "    <properties>",
+    ...(
+      [
+        ["baseline.image", report.baseline.image],
+        ["baseline.version", report.baseline.version ?? (report.baseline.missing ? "missing" : "unknown")],
+        ["candidate.image", report.candidate.image],
+        ["candidate.version", report.candidate.version ?? "unknown"],
+        ["schemaVersion", report.schemaVersion],
+        ["tool.version", report.tool.version],
+      ] satisfies Array<[string, string]>
+    ).map(([key, value]) => `      <property${attributes([["name", key], ["value", value]])}/>`),
+    "    </properties>",
+    ...report.scenarios.map(testcase),
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,151 @@
+// The Markdown report, for a pull-request comment (GitHub-flavoured: tables, <details>).
+import type { Verdict } from "../diff/difference.ts";
+import { describeSide } from "./describe-side.ts";
+import { escapeHtml } from "./escape-html.ts";
+import { formatValue, truncate } from "./format-value.ts";
+import type { Report, ReportScenario } from "./report-model.ts";
+import { scenarioDifferences } from "./scenario-differences.ts";
+import { VERDICTS } from "./verdicts.ts";
+
+/** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
+const CELL_LIMIT = 300;
+
+/**
+ * Text for one table cell: `|` escaped, newlines as <br>, and what Markdown or HTML would interpret (`<`, `&`,
+ * `*`, `_`, backticks, brackets) neutralised, so a server's text shows as written.
+ */
+export function markdownCell(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[\\`*_[\]~]/g, (c) => `\\${c}`)
+    .replace(/\|/g, "\\|")
+    .replace(/\r\n|\r|\n/g, "<br>");
+}
+
+/** A single-line value as a code span (so paths and codes read as such), anything else as escaped text. */
+function valueCell(value: unknown): string {
+  if (value === null || value === undefined) return "*absent*";
+  if (Array.isArray(value) && value.length === 0) return "*none*";
+  const text = truncate(formatValue(value), CELL_LIMIT);
+  if (/[\r\n`]/.test(text) || text === "") return markdownCell(text);
+  return `\`${text.replace(/\|/g, "\\|")}\``;
+}
+
+function verdictLabel(verdict: Verdict): string {
+  return verdict === "regression" || verdict === "error" ? `**${verdict}**` : verdict;
+}
+
+function headline(report: Report): string {
+  const { byVerdict } = report.summary;
+  const regressions = byVerdict.regression;
+  const errors = byVerdict.error;
+  const icon = regressions > 0 ? "❌" : errors > 0 ? "⚠️" : "✅";
+  const verdictText =
+    regressions > 0 || errors > 0
+      ? [regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : null,
+         errors > 0 ? `${errors} error${errors === 1 ? "" : "s"}` : null].filter((part) => part !== null).join(", ")
+      : "no regressions";
+  return `## ${icon} httpd upgrade check: ${verdictText}`;
+}
+
+function image(image: string, version: string | null, missing: boolean): string {
+  if (missing) return `\`${image}\` (missing)`;
+  return version === null ? `\`${image}\`` : `\`${image}\` (${markdownCell(version)})`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function scenarioLabel(scenario: ReportScenario): string {
+  return `\`${scenario.id}\` ${markdownCell(scenario.title)}`;
+}
+
+function overviewTable(report: Report): string[] {
+  const rows = report.scenarios.map((scenario) =>
+    [
+      scenarioLabel(scenario),
+      markdownCell(scenario.seed.join(", ")),
+      markdownCell(describeSide(scenario, "baseline")),
+      markdownCell(describeSide(scenario, "candidate")),
+      verdictLabel(scenario.verdict),
+    ].join(" | "),
+  );
+  return [
+    "| scenario | seed | baseline | candidate | verdict |",
+    "|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row} |`),
+  ];
+}
+
+function guideSection(report: Report): string[] {
+  const lines = ["### Where the upgrade guide is wrong", ""];
+  if (report.summary.guideWrong.length === 0) {
+    lines.push("Nowhere: the real servers behaved as the guide says in every scenario that checks a claim.");
+    return lines;
+  }
+  for (const row of report.summary.guideWrong) {
+    const seed = row.seed.length > 0 ? ` (${markdownCell(row.seed.join(", "))})` : "";
+    const notes = row.notes.length > 0 ? row.notes.map(markdownCell).join("; ") : "the real servers part from the guide";
+    lines.push(`- \`${row.id}\`${seed}: ${notes}`);
+  }
+  return lines;
+}
+
+function differencesSection(scenario: ReportScenario): string[] {
+  const located = scenarioDifferences(scenario);
+  if (located.length === 0) return [];
+  const open = scenario.verdict === "regression" || scenario.verdict === "error" ? " open" : "";
+  const count = `${located.length} difference${located.length === 1 ? "" : "s"}`;
+  return [
+    // An HTML block: Markdown is not interpreted up to the blank line, so this line is plain HTML.
+    `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}: ` +
+      `<b>${scenario.verdict}</b>, ${count}</summary>`,
+    "",
+    "| request | field | baseline | candidate | class | seed | reason |",
+    "|---|---|---|---|---|---|---|",
+    ...located.map(({ request, difference }) =>
+      `| ${[
+        request === null ? "(server)" : markdownCell(request),
+        `\`${difference.field.replace(/\|/g, "\\|")}\``,
+        valueCell(difference.baseline),
+        valueCell(difference.candidate),
+        verdictLabel(difference.class),
+        markdownCell(difference.seed.join(", ")),
+        markdownCell(difference.reason),
+      ].join(" | ")} |`,
+    ),
+    "",
+    "</details>",
+  ];
+}
+
+export function renderMarkdownReport(report: Report): string {
+  const { summary } = report;
+  const counts = VERDICTS.map((verdict) => `${summary.byVerdict[verdict]} ${verdictLabel(verdict)}`).join(" · ");
+  const lines = [
+    headline(report),
+    "",
+    `${image(report.baseline.image, report.baseline.version, report.baseline.missing)} → ` +
+      `${image(report.candidate.image, report.candidate.version, false)} · ` +
+      `${summary.scenarios} scenario${summary.scenarios === 1 ? "" : "s"} in ${seconds(summary.durationMs)}`,
+    "",
+    counts,
+    "",
+    `The guide holds in ${summary.guideHolds} scenario${summary.guideHolds === 1 ? "" : "s"}; ` +
+      `expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
+      `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}.`,
+    "",
+    ...overviewTable(report),
+    "",
+    ...guideSection(report),
+  ];
+  const details = report.scenarios.flatMap((scenario) => {
+    const section = differencesSection(scenario);
+    return section.length === 0 ? [] : ["", ...section];
+  });
+  if (details.length > 0) lines.push("", "### Differences", ...details);
+  return `${lines.join("\n")}\n`;
+}

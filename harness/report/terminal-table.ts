@@ -1,0 +1,108 @@
+// What the CLI prints at the end of a run: one row per scenario, then a summary readable in ten seconds.
+// Colour is a parameter (the caller decides from the TTY / NO_COLOR), so the output is a pure function of its input.
+import Table from "cli-table3";
+import picocolors from "picocolors";
+import type { Verdict } from "../diff/difference.ts";
+import { describeSide } from "./describe-side.ts";
+import type { Report } from "./report-model.ts";
+import { VERDICTS } from "./verdicts.ts";
+
+export interface TerminalOptions {
+  color: boolean;
+}
+
+type Colors = ReturnType<typeof picocolors.createColors>;
+type Formatter = (text: string) => string;
+
+function verdictColor(colors: Colors, verdict: Verdict): Formatter {
+  switch (verdict) {
+    case "regression":
+      return (text) => colors.bold(colors.red(text));
+    case "error":
+      return (text) => colors.bold(colors.magenta(text));
+    case "expected-change":
+      return colors.cyan;
+    case "noise":
+      return colors.dim;
+    case "same":
+      return colors.green;
+  }
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function summaryBlock(report: Report, colors: Colors): string[] {
+  const { summary } = report;
+  const total = summary.scenarios;
+  const paint = (verdict: Verdict, text: string) => verdictColor(colors, verdict)(text);
+  const counts = VERDICTS.map((verdict) => paint(verdict, `${summary.byVerdict[verdict]} ${verdict}`)).join(", ");
+  const differ = summary.byVerdict["expected-change"] + summary.byVerdict.regression;
+  const lines = [
+    colors.bold(`${plural(total, "scenario")} in ${seconds(summary.durationMs)}: `) + counts,
+    `Behave as the guide says: ${summary.guideHolds} of ${total}` +
+      (summary.guideWrong.length > 0 ? `; guide is wrong in ${summary.guideWrong.length}` : ""),
+    `Differ between versions: ${differ} of ${total}` +
+      ` (${summary.byVerdict["expected-change"]} predicted, ${summary.byVerdict.regression} not)`,
+  ];
+  if (summary.guideWrong.length > 0) {
+    lines.push(colors.yellow("Where the guide is wrong:"));
+    for (const row of summary.guideWrong) {
+      const seed = row.seed.length > 0 ? ` [${row.seed.join(", ")}]` : "";
+      lines.push(`  ${row.id}${seed}: ${row.notes.length > 0 ? row.notes.join("; ") : "servers part from the guide"}`);
+    }
+  }
+  const regressions = report.scenarios.filter((scenario) => scenario.verdict === "regression");
+  lines.push(
+    regressions.length === 0
+      ? colors.green("Regressions: none")
+      : paint("regression", `Regressions: ${summary.regressions}`) +
+          ` (${regressions.map((scenario) => scenario.id).join(", ")})`,
+  );
+  const errors = report.scenarios.filter((scenario) => scenario.verdict === "error");
+  if (errors.length > 0) {
+    lines.push(paint("error", `Errors: ${errors.length}`) + ` (${errors.map((scenario) => scenario.id).join(", ")})`);
+  }
+  return lines;
+}
+
+export function renderTerminalTable(report: Report, options: TerminalOptions): string {
+  const colors = picocolors.createColors(options.color);
+  // cli-table3 would colour head and border through its own colour package; we colour (or not) ourselves.
+  const table = new Table({
+    head: ["scenario", "seed", "baseline", "candidate", "verdict"].map((title) => colors.bold(title)),
+    style: { head: [], border: [] },
+  });
+  for (const scenario of report.scenarios) {
+    table.push([
+      scenario.id,
+      scenario.seed.join(", "),
+      describeSide(scenario, "baseline"),
+      describeSide(scenario, "candidate"),
+      verdictColor(colors, scenario.verdict)(scenario.verdict),
+    ]);
+  }
+  const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +
+    ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`;
+  return [colors.bold(header), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
+}
+
+/** One line per finished scenario during a long run: "[ 3/12] a6-server-status-denied  same". */
+export function renderProgressLine(
+  done: number,
+  total: number,
+  scenarioId: string,
+  verdict: Verdict,
+  options: TerminalOptions = { color: false },
+): string {
+  const colors = picocolors.createColors(options.color);
+  const width = String(total).length;
+  const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+  const counter = `[${String(done).padStart(width, " ")}/${total}]`;
+  return `${colors.dim(counter)} ${String(percent).padStart(3, " ")}% ${scenarioId}  ${verdictColor(colors, verdict)(verdict)}`;
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { escapeHtml } from "../../../harness/report/escape-html.ts";
+import { renderHtmlReport } from "../../../harness/report/html-report.ts";
+import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
+import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+
+/** Values of one attribute over all elements that carry it, in document order. */
+function attributeValues(html: string, name: string): string[] {
+  return [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, "g"))].map((m) => m[1] ?? "");
+}
+
+/** The markup of the element (a <details>) that carries data-scenario-id="id". */
+function scenarioMarkup(html: string, id: string): string {
+  const start = html.indexOf(`data-scenario-id="${id}"`);
+  const end = html.indexOf("</details>\n", start);
+  return html.slice(start, end);
+}
+
+describe("escapeHtml", () => {
+  it("escapes markup and quote characters and neutralises control characters", () => {
+    expect(escapeHtml(`<script>alert("x" & 'y')</script>`)).toBe(
+      "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;",
+    );
+    expect(escapeHtml("a\u0000b\u001bc\td\ne")).toBe("a\uFFFDb\uFFFDc\td\ne");
+  });
+});
+
+describe("renderHtmlReport", () => {
+  const html = renderHtmlReport(sampleReport);
+
+  it("is one self-contained document: no scripts, no external resources", () => {
+    expect(html.startsWith("<!doctype html>\n")).toBe(true);
+    // Only fragment links; text may mention URLs (a ProxyPass line), markup never loads one.
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|\ssrc=|\shref="(?!#)|url\(|@import/i);
+  });
+
+  it("escapes server text: the <script> in an error-log message stays text", () => {
+    expect(html).not.toContain("<script>alert(1)</script>");
+    expect(html).toContain("File does not exist: /usr/local/apache2/htdocs/&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("escapes text that comes from scenario files, including in attributes", () => {
+    const q6 = sampleReport.scenarios.find((s) => s.id === "q6-satisfy-any-ip-or-user") as ReportScenario;
+    const hostile: Report = {
+      ...sampleReport,
+      scenarios: [{ ...q6, id: `q6"><img onerror=x>`, title: "<b>bold</b>" }],
+    };
+    const out = renderHtmlReport(hostile);
+    expect(out).not.toContain("<img");
+    expect(out).not.toContain("<b>bold</b>");
+    expect(attributeValues(out, "data-scenario-id")).toEqual(["q6&quot;&gt;&lt;img onerror=x&gt;"]);
+  });
+
+  it("has one element per scenario carrying its id and verdict", () => {
+    expect(attributeValues(html, "data-scenario-id")).toEqual(sampleReport.scenarios.map((s) => s.id));
+    expect(attributeValues(html, "data-verdict")).toEqual(sampleReport.scenarios.map((s) => s.verdict));
+  });
+
+  it("shows both images and versions in the header", () => {
+    const header = html.slice(html.indexOf('<header class="run">'), html.indexOf("</header>"));
+    expect(header).toContain('data-side="baseline"><span class="label">baseline</span><code>httpd:2.2.34</code><span class="version">2.2.34</span>');
+    expect(header).toContain("<code>httpd-upgrade-harness/httpd-2.4:2.4.62</code><span class=\"version\">2.4.62</span>");
+  });
+
+  it("puts baseline and candidate of each request side by side, in that order", () => {
+    const requests = [...html.matchAll(/<section class="request"[\s\S]*?<\/section>/g)].map((m) => m[0]);
+    expect(requests).toHaveLength(sampleReport.scenarios.reduce((n, s) => n + s.requests.length, 0));
+    for (const request of requests) {
+      expect(attributeValues(request, "data-side")).toEqual(["baseline", "candidate"]);
+    }
+  });
+
+  it("highlights differing values with their class and lists differences with class and seed", () => {
+    const d5 = scenarioMarkup(html, "d5-proxy-expired-cert");
+    expect(d5).toContain('<div data-field="status" data-class="expected-change" class="status changed"');
+    const rows = [...d5.matchAll(/<tr class="difference" data-field="([^"]+)" data-class="([^"]+)">([\s\S]*?)<\/tr>/g)];
+    expect(rows.map((m) => [m[1], m[2]])).toEqual([
+      ["status", "expected-change"],
+      ["errorLog", "expected-change"],
+      ["body", "expected-change"],
+    ]);
+    expect(rows[0]?.[3]).toContain('<span class="badge v-expected-change">expected-change</span></td><td>D5, T2</td>');
+  });
+
+  it("shows error-log lines with code, level and module, and the 2.2 line's mapped event", () => {
+    const a6 = scenarioMarkup(html, "a6-server-status-denied");
+    expect(a6).toContain('<span class="level">[access_compat:error]</span> <span class="code">AH01797</span>');
+    expect(a6).toContain('<span class="level">[error]</span> <span class="event" title="the event this 2.2 line maps to">(AH01797)</span>');
+  });
+
+  it("adds a highlighted row for a header missing on one side", () => {
+    const q6 = scenarioMarkup(html, "q6-satisfy-any-ip-or-user");
+    expect(q6).toContain('<tr data-field="header:www-authenticate" data-class="regression" class="changed"');
+    expect(q6).toMatch(/header:www-authenticate[^>]*><th class="mono">www-authenticate<\/th><td class="absent">absent<\/td>/);
+  });
+
+  it("shows both config tests, with the failed one highlighted", () => {
+    const x3 = scenarioMarkup(html, "x3-order-without-access-compat");
+    expect(x3).toContain("Invalid command &#39;Order&#39;, perhaps misspelled");
+    expect(x3).toContain('<div data-field="configTest" data-class="expected-change" class="config-test changed"');
+    expect(x3).toContain("config test <b>failed</b>");
+  });
+
+  it("states guide vs reality, per scenario and for the run", () => {
+    expect(scenarioMarkup(html, "d5-proxy-expired-cert")).toContain('data-guide-holds="false"');
+    expect(html).toContain(
+      '<li data-guide-wrong="d5-proxy-expired-cert"><a href="#scenario-d5-proxy-expired-cert"><code>d5-proxy-expired-cert</code></a> (D5, T2): guide says 502; 2.4 answers 500</li>',
+    );
+  });
+
+  it("says why the baseline side of a candidate-only scenario is empty", () => {
+    const e2 = scenarioMarkup(html, "e2-namevirtualhost");
+    expect(e2).toContain("skipped: baseline image missing");
+    expect(e2).toContain('<span class="mono" data-summary-side="baseline">baseline missing</span>');
+  });
+
+  it("opens regressions and errors, and keeps the rest collapsed", () => {
+    const open = [...html.matchAll(/<details class="scenario"[^>]*data-scenario-id="([^"]+)"[^>]* open>/g)].map((m) => m[1]);
+    expect(open).toEqual(["q6-satisfy-any-ip-or-user", "d4-proxy-wrong-name-cert"]);
+  });
+});

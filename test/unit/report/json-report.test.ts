@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { renderJsonReport } from "../../../harness/report/json-report.ts";
+import type { Report } from "../../../harness/report/report-model.ts";
+import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+
+/** The same values with every object's keys in reverse order. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversedKeys(inner)]));
+}
+
+describe("renderJsonReport", () => {
+  it("round-trips the report, pretty-printed with two spaces and a final newline", () => {
+    const text = renderJsonReport(sampleReport);
+    expect(JSON.parse(text)).toEqual(sampleReport);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "1.0",', '  "tool": {']);
+  });
+
+  it("writes keys in contract order whatever order the objects were built in", () => {
+    const text = renderJsonReport(reversedKeys(sampleReport) as Report);
+    expect(text).toBe(renderJsonReport(sampleReport));
+    const parsed = JSON.parse(text) as Report;
+    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "baseline", "candidate", "scenarios", "summary"]);
+    const scenario = parsed.scenarios[0];
+    expect(Object.keys(scenario ?? {})).toEqual([
+      "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "expectations", "guide",
+      "configTest", "servers", "differences", "requests",
+    ]);
+    expect(Object.keys(parsed.summary.byVerdict)).toEqual(["same", "expected-change", "regression", "noise", "error"]);
+    expect(Object.keys(scenario?.requests[0]?.differences[0] ?? {})).toEqual([
+      "field", "baseline", "candidate", "class", "seed", "reason",
+    ]);
+  });
+
+  it("keeps keys the contract does not name yet (additive changes), after the known ones", () => {
+    const extended = { ...sampleReport, extra: { note: "added later" }, schemaVersion: "1.1" };
+    const parsed = JSON.parse(renderJsonReport(extended)) as Record<string, unknown>;
+    expect(Object.keys(parsed).at(-1)).toBe("extra");
+    expect(parsed.extra).toEqual({ note: "added later" });
+  });
+
+  it("leaves difference values (free-form) as they are", () => {
+    const parsed = JSON.parse(renderJsonReport(sampleReport)) as Report;
+    const d5 = parsed.scenarios.find((s) => s.id === "d5-proxy-expired-cert");
+    expect(d5?.requests[0]?.differences.map((d) => [d.field, d.baseline, d.candidate]).slice(0, 2)).toEqual([
+      ["status", 200, 500],
+      ["errorLog", [], ["AH01084", "AH00898", "AH01097"]],
+    ]);
+  });
+});

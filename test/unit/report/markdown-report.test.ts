@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { markdownCell, renderMarkdownReport } from "../../../harness/report/markdown-report.ts";
+import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
+import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+
+/** The rows of the first table after `header`, split into cells on unescaped pipes. */
+function tableAfter(markdown: string, header: string): string[][] {
+  const lines = markdown.split("\n");
+  const start = lines.indexOf(header);
+  if (start < 0) throw new Error(`no table with header ${header}`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(line.slice(2, -2).split(/(?<!\\) \| /));
+  }
+  return rows;
+}
+
+describe("renderMarkdownReport", () => {
+  const markdown = renderMarkdownReport(sampleReport);
+
+  it("starts with a headline and the counts by verdict", () => {
+    expect(markdown.split("\n").slice(0, 7)).toEqual([
+      "## ❌ httpd upgrade check: 1 regression, 1 error",
+      "",
+      "`httpd:2.2.34` (2.2.34) → `httpd-upgrade-harness/httpd-2.4:2.4.62` (2.4.62) · 6 scenarios in 41.8 s",
+      "",
+      "1 **regression** · 1 **error** · 2 expected-change · 0 noise · 2 same",
+      "",
+      "The guide holds in 3 scenarios; expectations met: baseline 5, candidate 4; failed: baseline 0, candidate 2.",
+    ]);
+  });
+
+  it("says so when there is nothing to worry about", () => {
+    const calm: Report = {
+      ...sampleReport,
+      scenarios: sampleReport.scenarios.filter((s) => s.verdict === "same"),
+      summary: { ...sampleReport.summary, byVerdict: { same: 2, "expected-change": 0, regression: 0, noise: 0, error: 0 } },
+    };
+    expect(renderMarkdownReport(calm).split("\n")[0]).toBe("## ✅ httpd upgrade check: no regressions");
+  });
+
+  it("has one table row per scenario with seed, both sides and the verdict", () => {
+    expect(tableAfter(markdown, "| scenario | seed | baseline | candidate | verdict |")).toEqual([
+      ["`a6-server-status-denied` server-status denied by an inherited Order/Deny despite Require ip", "A6, T1", "403", "403", "same"],
+      ["`d5-proxy-expired-cert` reverse proxy to an HTTPS backend with an expired certificate", "D5, T2", "200", "500", "expected-change"],
+      ["`x3-order-without-access-compat` Order/Allow without mod\\_access\\_compat on 2.4", "X3, M2", "200", "config test failed", "expected-change"],
+      ["`q6-satisfy-any-ip-or-user` Satisfy any + Allow from ip + valid-user: either criterion suffices", "Q6", "200, 404", "401, 404", "**regression**"],
+      ["`d4-proxy-wrong-name-cert` reverse proxy to an HTTPS backend whose certificate names another host", "D4, T2", "200", "no response", "**error**"],
+      ["`e2-namevirtualhost` NameVirtualHost has no effect on 2.4, only a warning", "E2", "baseline missing", "200", "same"],
+    ]);
+  });
+
+  it("lists where the upgrade guide is wrong", () => {
+    const start = markdown.indexOf("### Where the upgrade guide is wrong");
+    expect(markdown.slice(start).split("\n").slice(0, 4)).toEqual([
+      "### Where the upgrade guide is wrong",
+      "",
+      "- `d5-proxy-expired-cert` (D5, T2): guide says 502; 2.4 answers 500",
+      "",
+    ]);
+  });
+
+  it("gives each scenario with differences a collapsible table, open for regressions", () => {
+    const summaries = markdown.split("\n").filter((line) => line.startsWith("<details"));
+    expect(summaries).toEqual([
+      "<details><summary><code>a6-server-status-denied</code> server-status denied by an inherited Order/Deny despite Require ip: <b>same</b>, 3 differences</summary>",
+      "<details><summary><code>d5-proxy-expired-cert</code> reverse proxy to an HTTPS backend with an expired certificate: <b>expected-change</b>, 3 differences</summary>",
+      "<details><summary><code>x3-order-without-access-compat</code> Order/Allow without mod_access_compat on 2.4: <b>expected-change</b>, 3 differences</summary>",
+      "<details open><summary><code>q6-satisfy-any-ip-or-user</code> Satisfy any + Allow from ip + valid-user: either criterion suffices: <b>regression</b>, 2 differences</summary>",
+      "<details open><summary><code>d4-proxy-wrong-name-cert</code> reverse proxy to an HTTPS backend whose certificate names another host: <b>error</b>, 1 difference</summary>",
+    ]);
+    const q6 = markdown.slice(markdown.indexOf("<details open><summary><code>q6"));
+    expect(tableAfter(q6, "| request | field | baseline | candidate | class | seed | reason |")).toEqual([
+      [
+        "allowed ip, no credentials", "`status`", "`200`", "`401`", "**regression**", "",
+        "no seed row predicts status for this request (rule tried: /40\\[13\\]\\|AH0(1797\\|1630)/)",
+      ],
+      [
+        "allowed ip, no credentials", "`header:www-authenticate`", "*absent*", '`Basic realm="private"`', "**regression**", "",
+        "no seed row predicts header:www-authenticate",
+      ],
+    ]);
+  });
+
+  it("lists server-level differences first, with multi-line values on <br>", () => {
+    const x3 = markdown.slice(markdown.indexOf("<details><summary><code>x3"));
+    const rows = tableAfter(x3, "| request | field | baseline | candidate | class | seed | reason |");
+    expect(rows.map((row) => [row[0], row[1]])).toEqual([
+      ["(server)", "`configTest`"],
+      ["(server)", "`started`"],
+      ["index", "`status`"],
+    ]);
+    expect(rows[0]?.[3]).toBe(
+      "AH00526: Syntax error on line 36 of /usr/local/apache2/conf/httpd.conf:<br>" +
+        "Invalid command 'Order', perhaps misspelled or defined by a module not included in the server configuration",
+    );
+  });
+
+  it("keeps one line per row whatever the cell text holds", () => {
+    const q6 = sampleReport.scenarios.find((s) => s.id === "q6-satisfy-any-ip-or-user") as ReportScenario;
+    const tricky: ReportScenario = { ...q6, title: "a | b\nc <script>alert(1)</script>" };
+    const text = renderMarkdownReport({ ...sampleReport, scenarios: [tricky] });
+    const [row] = tableAfter(text, "| scenario | seed | baseline | candidate | verdict |");
+    expect(row).toHaveLength(5);
+    expect(row?.[0]).toBe("`q6-satisfy-any-ip-or-user` a \\| b<br>c &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(text).not.toContain("<script>");
+  });
+});
+
+describe("markdownCell", () => {
+  it("escapes pipes, newlines, HTML and emphasis", () => {
+    expect(markdownCell("a|b\r\nc\nd")).toBe("a\\|b<br>c<br>d");
+    expect(markdownCell("<b>&amp;</b>")).toBe("&lt;b&gt;&amp;amp;&lt;/b&gt;");
+    expect(markdownCell("*x* _y_ `z` [l](u) ~s~ \\")).toBe("\\*x\\* \\_y\\_ \\`z\\` \\[l\\](u) \\~s\\~ \\\\");
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { renderProgressLine, renderTerminalTable } from "../../../harness/report/terminal-table.ts";
+import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+
+const ANSI = /\u001b\[[0-9;]*m/;
+
+describe("renderTerminalTable", () => {
+  it("prints one row per scenario and a short summary, without colour when asked", () => {
+    const text = renderTerminalTable(sampleReport, { color: false });
+    expect(text).not.toMatch(ANSI);
+    expect(text).toMatchInlineSnapshot(`
+      "httpd:2.2.34 (2.2.34) -> httpd-upgrade-harness/httpd-2.4:2.4.62 (2.4.62)
+      ┌────────────────────────────────┬────────┬──────────────────┬────────────────────┬─────────────────┐
+      │ scenario                       │ seed   │ baseline         │ candidate          │ verdict         │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ a6-server-status-denied        │ A6, T1 │ 403              │ 403                │ same            │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ d5-proxy-expired-cert          │ D5, T2 │ 200              │ 500                │ expected-change │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ x3-order-without-access-compat │ X3, M2 │ 200              │ config test failed │ expected-change │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ q6-satisfy-any-ip-or-user      │ Q6     │ 200, 404         │ 401, 404           │ regression      │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ d4-proxy-wrong-name-cert       │ D4, T2 │ 200              │ no response        │ error           │
+      ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
+      │ e2-namevirtualhost             │ E2     │ baseline missing │ 200                │ same            │
+      └────────────────────────────────┴────────┴──────────────────┴────────────────────┴─────────────────┘
+
+      6 scenarios in 41.8 s: 1 regression, 1 error, 2 expected-change, 0 noise, 2 same
+      Behave as the guide says: 3 of 6; guide is wrong in 1
+      Differ between versions: 3 of 6 (2 predicted, 1 not)
+      Where the guide is wrong:
+        d5-proxy-expired-cert [D5, T2]: guide says 502; 2.4 answers 500
+      Regressions: 1 (q6-satisfy-any-ip-or-user)
+      Errors: 1 (d4-proxy-wrong-name-cert)
+      "
+    `);
+  });
+
+  it("colours verdicts when asked, and the text stays the same without the escapes", () => {
+    const coloured = renderTerminalTable(sampleReport, { color: true });
+    expect(coloured).toMatch(ANSI);
+    expect(coloured).toContain("\u001b[31mregression\u001b[39m");
+    expect(coloured.replace(new RegExp(ANSI.source, "g"), "")).toBe(renderTerminalTable(sampleReport, { color: false }));
+  });
+
+  it("says when there are no regressions", () => {
+    const calm = {
+      ...sampleReport,
+      scenarios: sampleReport.scenarios.filter((s) => s.verdict !== "regression"),
+      summary: { ...sampleReport.summary, regressions: 0 },
+    };
+    expect(renderTerminalTable(calm, { color: false })).toContain("\nRegressions: none\n");
+  });
+});
+
+describe("renderProgressLine", () => {
+  it("shows the count, the percentage, the scenario and its verdict", () => {
+    expect(renderProgressLine(3, 12, "a6-server-status-denied", "same")).toBe("[ 3/12]  25% a6-server-status-denied  same");
+    expect(renderProgressLine(12, 12, "q6", "regression")).toBe("[12/12] 100% q6  regression");
+    expect(renderProgressLine(0, 0, "x", "error")).toBe("[0/0] 100% x  error");
+  });
+
+  it("colours the verdict on request", () => {
+    expect(renderProgressLine(1, 2, "q6", "regression", { color: true })).toMatch(ANSI);
+  });
+});
