@@ -1,0 +1,109 @@
+// Pieces both senders use to turn what came off a socket into an outcome (harness/run/observation.ts).
+import { createHash, type Hash } from "node:crypto";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import { BODY_TEXT_LIMIT } from "./http-request.ts";
+
+/** Collects a response body: keeps the first BODY_TEXT_LIMIT bytes, counts and hashes all of them. */
+export class BodyCollector {
+  readonly #kept: Buffer[] = [];
+  #keptBytes = 0;
+  #bytes = 0;
+  readonly #hash: Hash = createHash("sha256");
+
+  push(chunk: Buffer): void {
+    this.#bytes += chunk.length;
+    this.#hash.update(chunk);
+    if (this.#keptBytes < BODY_TEXT_LIMIT) {
+      const part = chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes);
+      this.#kept.push(part);
+      this.#keptBytes += part.length;
+    }
+  }
+
+  finish(): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
+    const kept = Buffer.concat(this.#kept, this.#keptBytes);
+    return { body: bodyText(kept, this.#bytes > kept.length), bodyBytes: this.#bytes, bodySha256: this.#hash.digest("hex") };
+  }
+}
+
+/** The outcome fields of a whole body held in memory. */
+export function bodyFields(body: Buffer): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
+  const collector = new BodyCollector();
+  collector.push(body);
+  return collector.finish();
+}
+
+/** UTF-8 when the bytes are valid UTF-8 (a sequence cut by the limit is tolerated and dropped), else latin1 so
+ * that every byte survives as one character. */
+export function bodyText(bytes: Buffer, cut: boolean): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes, { stream: cut });
+  } catch {
+    return bytes.toString("latin1");
+  }
+}
+
+/** A stable code for an error that came from a socket, TLS or a parser: Node's `code` (ECONNRESET, EPROTO,
+ * ERR_SSL_...), undici's (UND_ERR_SOCKET, HPE_...), else the error's name. */
+export function errorCodeOf(error: unknown): string {
+  if (error && typeof error === "object") {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.length > 0) return code;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause && typeof cause === "object") {
+      const causeCode = (cause as { code?: unknown }).code;
+      if (typeof causeCode === "string" && causeCode.length > 0) return causeCode;
+    }
+    const name = (error as { name?: unknown }).name;
+    if (typeof name === "string" && name.length > 0 && name !== "Error") return name;
+  }
+  return "UNKNOWN";
+}
+
+export function errorMessageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+export function transportFailure(code: string, message: string, startedAt: number): TransportFailureOutcome {
+  return { kind: "transport-error", code, message, durationMs: elapsedSince(startedAt) };
+}
+
+/** Milliseconds since a `performance.now()` reading, to 0.1 ms. */
+export function elapsedSince(startedAt: number): number {
+  return Math.round((performance.now() - startedAt) * 10) / 10;
+}
+
+/** A short printable view of bytes for messages: latin1, control characters escaped. */
+export function preview(bytes: Buffer, max = 120): string {
+  const text = bytes
+    .subarray(0, max)
+    .toString("latin1")
+    .replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => (c === "\r" ? "\\r" : c === "\n" ? "\\n" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`));
+  return bytes.length > max ? `${text}…` : text;
+}
+
+/** The overall deadline of one exchange: `expired` flips once, `promise` resolves then. */
+export class Deadline {
+  expired = false;
+  readonly promise: Promise<void>;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(timeoutMs: number) {
+    let fire!: () => void;
+    this.promise = new Promise<void>((resolve) => {
+      fire = resolve;
+    });
+    this.#timer = setTimeout(() => {
+      this.expired = true;
+      fire();
+    }, timeoutMs);
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
