@@ -137,10 +137,13 @@ async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: str
 export async function resolveUserImage(engine: Engine, image: string, options: { pullTimeoutMs?: number } = {}): Promise<string> {
   if (await imageExists(engine, image)) return image;
   log("image %s not present; trying to pull", image);
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       engine.runtime.image.pull(ImageName.fromString(image)),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("pull timed out")), options.pullTimeoutMs ?? 30_000)),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("pull timed out")), options.pullTimeoutMs ?? 30_000);
+      }),
     ]);
     if (await imageExists(engine, image)) return image;
   } catch (cause) {
@@ -148,6 +151,8 @@ export async function resolveUserImage(engine: Engine, image: string, options: {
       cause,
       hint: `Load or build it (\`docker load\`, \`docker build -t ${image} ...\`), or name another image.`,
     });
+  } finally {
+    clearTimeout(timer);
   }
   throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is not on this engine and could not be pulled.`);
 }

@@ -84,6 +84,8 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   let exitCode: number | null = null;
   let started = ready >= 0;
   if (started) {
+    // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
+    await container.stderr.waitForQuiet(150, 1_000);
     started = await waitForPort(scope.engine.host, await container.mappedPort(80), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
@@ -91,7 +93,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   }
   const stderr = container.stderr.lines;
   const phases = splitStartPhases(stderr);
-  const startupLines = stderr.slice(phases.errorLogStart, ready >= 0 ? ready + 1 : stderr.length);
+  const startupLines = stderr.slice(phases.errorLogStart);
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const ports = started
     ? { http: await container.mappedPort(80), https: launch.listenTls ? await container.mappedPort(443) : null }
