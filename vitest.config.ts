@@ -22,6 +22,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "containers",
           include: ["test/containers/**/*.test.ts"],
           globalSetup: ["test/global-setup.ts"],

@@ -73,6 +73,8 @@ export interface ServerSpec {
   base: BaseConfig;
   /** Logical module names (see server/module-map.ts), turned into the right LoadModule lines per version. */
   modules: PerFamily<string[]>;
+  /** Modules of the minimal base left out on purpose, to show what a version says without them. */
+  omitModules: PerFamily<string[]>;
   /** Site configuration appended to the base, with ${...} variables. */
   config: PerFamily<string>;
   files: FileSpec[];

@@ -1,0 +1,104 @@
+// Helper origins a scenario's server talks to, on the scenario network under the backend's name: HTTP and
+// HTTPS origins (an httpd 2.4 from the harness's own image, with a harness-made certificate) and an SCGI
+// origin (the tools image). The certificate decides what the server under test meets: valid, expired, ...
+import { HarnessContainer } from "../engine/container.ts";
+import type { RunScope } from "../engine/run-scope.ts";
+import { HarnessError } from "../errors.ts";
+import type { BackendSpec } from "../scenario/scenario.ts";
+import { packBundle } from "../server/site-bundle.ts";
+import { type CertificateAuthority, issueServerCertificate } from "./certificate-factory.ts";
+
+export interface StartedOrigin {
+  name: string;
+  host: string;
+  ip: string;
+  port: number;
+  container: HarnessContainer;
+}
+
+export interface OriginImages {
+  httpd: string;
+  tools: string;
+}
+
+const ORIGIN_ROOT = "/usr/local/apache2";
+
+function originConfig(tls: boolean): string {
+  const modules = ["mpm_event", "unixd", "authn_core", "authz_core", "log_config", "mime", "dir", ...(tls ? ["ssl", "socache_shmcb"] : [])];
+  return [
+    `ServerRoot "${ORIGIN_ROOT}"`,
+    tls ? "Listen 443" : "Listen 80",
+    ...modules.map((m) => `LoadModule ${m}_module modules/mod_${m}.so`),
+    "User daemon",
+    "Group daemon",
+    "ServerName origin",
+    "ErrorLog /proc/self/fd/2",
+    "LogLevel warn",
+    'LogFormat "%h %l %u %t \\"%r\\" %>s %b" common',
+    "CustomLog /proc/self/fd/1 common",
+    "TypesConfig conf/mime.types",
+    "DirectoryIndex index.html",
+    `DocumentRoot "${ORIGIN_ROOT}/htdocs"`,
+    `<Directory "${ORIGIN_ROOT}/htdocs">`,
+    "    Require all granted",
+    "</Directory>",
+    ...(tls
+      ? ["SSLEngine on", "SSLCertificateFile /harness/origin.crt", "SSLCertificateKeyFile /harness/origin.key"]
+      : []),
+    "",
+  ].join("\n");
+}
+
+export async function startOrigin(
+  scope: RunScope,
+  spec: BackendSpec,
+  context: { scenario: string; network: string; images: OriginImages; ca: CertificateAuthority },
+): Promise<StartedOrigin> {
+  const network = { name: context.network, aliases: [spec.name] };
+  const files = spec.files.map((f) => ({ path: `${ORIGIN_ROOT}/htdocs/${f.path}`, content: f.content, mode: f.mode }));
+  let container: HarnessContainer;
+  let port: number;
+  let ready: RegExp;
+  if (spec.kind === "scgi-origin") {
+    port = 4000;
+    ready = /scgi origin listening/;
+    container = await HarnessContainer.create(scope, {
+      image: context.images.tools,
+      role: "backend",
+      scenario: context.scenario,
+      command: ["python3", "/usr/local/bin/scgi-origin.py", String(port)],
+      network,
+    });
+  } else {
+    const tls = spec.kind === "https-origin";
+    port = tls ? 443 : 80;
+    ready = /resuming normal operations/;
+    const certificate = tls ? await issueServerCertificate(context.ca, { kind: spec.certificate, dnsName: spec.name }) : null;
+    container = await HarnessContainer.create(scope, {
+      image: context.images.httpd,
+      role: "backend",
+      scenario: context.scenario,
+      entrypoint: ["httpd", "-DFOREGROUND"],
+      command: [],
+      network,
+      archive: await packBundle([
+        { path: `${ORIGIN_ROOT}/conf/httpd.conf`, content: originConfig(tls) },
+        ...(certificate
+          ? [
+              { path: "/harness/origin.crt", content: certificate.certificate },
+              { path: "/harness/origin.key", content: certificate.privateKey, mode: 0o600 },
+            ]
+          : []),
+        ...(files.length > 0 ? files : [{ path: `${ORIGIN_ROOT}/htdocs/index.html`, content: `hello from ${spec.name}\n` }]),
+      ]),
+    });
+  }
+  await container.start();
+  const stream = spec.kind === "scgi-origin" ? container.stdout : container.stderr;
+  if ((await stream.waitForLine((line) => ready.test(line), { timeoutMs: 20_000 })) < 0) {
+    throw new HarnessError("HARNESS_CONTAINER", `The ${spec.kind} backend '${spec.name}' did not start.`, {
+      hint: `Its last lines:\n${[...container.stderr.lines, ...container.stdout.lines].slice(-10).join("\n")}`,
+    });
+  }
+  return { name: spec.name, host: spec.name, ip: await container.ipAddress(context.network), port, container };
+}

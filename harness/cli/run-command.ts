@@ -1,0 +1,83 @@
+import { fileURLToPath } from "node:url";
+import { availableParallelism } from "node:os";
+import { HarnessError } from "../errors.ts";
+import { buildScenarioReport } from "../report/build-report.ts";
+import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE, runHarness } from "../run/run-harness.ts";
+import { loadScenarios } from "../scenario/load-scenario.ts";
+import { EXIT } from "./exit-status.ts";
+import { parseOptions, toolVersion } from "./main.ts";
+import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
+
+export const CATALOGUE_DIR = fileURLToPath(new URL("../../scenarios/catalogue/", import.meta.url));
+const DEMO_REPORT_DIR = fileURLToPath(new URL("../../reports/demo/", import.meta.url));
+
+export async function runRunCommand(args: string[], mode: { demo: boolean }): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    baseline: { type: "string" },
+    candidate: { type: "string" },
+    report: { type: "string", multiple: true, default: [] },
+    "allow-missing-baseline": { type: "boolean", default: false },
+    concurrency: { type: "string" },
+    "no-noise": { type: "boolean", default: false },
+    color: { type: "boolean", default: process.stdout.isTTY === true },
+  });
+  const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
+  }
+  const targets: ReportTarget[] = (values.report as string[]).map(parseReportTarget);
+  if (mode.demo && targets.length === 0) {
+    for (const [format, file] of [["json", "report.json"], ["html", "report.html"], ["markdown", "report.md"], ["junit", "junit.xml"]] as const) {
+      targets.push({ format, path: `${DEMO_REPORT_DIR}${file}` });
+    }
+  }
+  // Bad scenario files stop the run here, before any container exists.
+  const scenarios = await loadScenarios(positionals.length > 0 ? positionals : [CATALOGUE_DIR]);
+
+  const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
+  const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    process.stderr.write("\ninterrupted: removing the run's containers and networks (Ctrl-C again to leave now)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const { report } = await runHarness({
+      scenarios,
+      baselineImage,
+      candidateImage,
+      allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
+      concurrency,
+      learnNoise: values["no-noise"] !== true,
+      toolVersion: toolVersion(),
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.kind === "note") process.stderr.write(`${event.message}\n`);
+        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, buildScenarioReport(event.run).verdict)}\n`);
+      },
+    });
+    if (report.baseline.missing) {
+      process.stdout.write(
+        `\nThe baseline image ${baselineImage} is not on this engine and could not be pulled, so only the candidate ` +
+          `(${report.candidate.image}, httpd ${report.candidate.version}) ran: every scenario below is marked "baseline missing" and ` +
+          `was checked against what it states for httpd ${report.candidate.version?.slice(0, 3)} alone. To compare against a real ` +
+          `2.2, load or build an httpd 2.2 image and set HTTPD_BASELINE_IMAGE (or --baseline) to it.\n\n`,
+      );
+    }
+    process.stdout.write(`${renderTerminalTable(report, { color: values.color === true })}\n`);
+    writeReports(report, targets);
+    for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
+    if (mode.demo) return EXIT.ok;
+    if (report.scenarios.some((s) => s.verdict === "error")) return EXIT.environment;
+    return report.summary.regressions > 0 ? EXIT.regressions : EXIT.ok;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,133 @@
+// Pure: compares the two sides of a scenario run and classifies every difference.
+import type { RequestObservation, SideObservation } from "../run/observation.ts";
+import type { ScenarioRun } from "../run/scenario-run.ts";
+import type { ResponseExpectation, Scenario, ServerExpectation } from "../scenario/scenario.ts";
+import type { Difference } from "./difference.ts";
+import { findKnownDifference } from "./known-differences.ts";
+import { differingFields, type FieldMap, requestFields, serverFields } from "./observed-fields.ts";
+
+export interface ScenarioDiff {
+  server: Difference[];
+  requests: Array<{ name: string; differences: Difference[] }>;
+}
+
+interface ClassifyContext {
+  scenario: Scenario;
+  request: string | null;
+  noisy: Set<string>;
+  /** Fields both sides' expectations speak about and both met. */
+  predictedByExpectations: Set<string>;
+  baselineStatus: number | null;
+  candidateStatus: number | null;
+}
+
+function fieldMatches(ruleField: string, field: string): boolean {
+  return ruleField.toLowerCase() === field.toLowerCase();
+}
+
+export function classify(field: string, baseline: string | null, candidate: string | null, ctx: ClassifyContext): Difference {
+  const base = { field, baseline, candidate };
+  const ignore = ctx.scenario.ignore.find((rule) => fieldMatches(rule.field, field));
+  if (ignore) return { ...base, class: "noise", seed: [], reason: `ignored: ${ignore.reason}` };
+  if (ctx.noisy.has(field)) return { ...base, class: "noise", seed: [], reason: "it also differs between two answers of one side" };
+  const predicted = ctx.scenario.predicted.find((p) => fieldMatches(p.field, field) && (p.request === null || p.request === ctx.request));
+  if (predicted) return { ...base, class: "expected-change", seed: predicted.seed, reason: "the scenario names the seed rows that predict it" };
+  if (ctx.predictedByExpectations.has(field)) {
+    return { ...base, class: "expected-change", seed: ctx.scenario.seed, reason: "each side meets what the scenario states for its version" };
+  }
+  const known = findKnownDifference(field, baseline, candidate, ctx);
+  if (known) return { ...base, class: known.class, seed: known.seed, reason: known.reason };
+  return { ...base, class: "regression", seed: [], reason: "nothing predicts it" };
+}
+
+function responseFieldsCovered(expectation: ResponseExpectation | undefined): Set<string> {
+  const covered = new Set<string>();
+  if (!expectation) return covered;
+  if (expectation.status !== undefined) covered.add("status").add("outcome");
+  if (expectation.transportError !== undefined) covered.add("outcome").add("status");
+  for (const header of expectation.headers) covered.add(`header:${header.name.toLowerCase()}`);
+  if (expectation.body !== undefined) covered.add("body");
+  if (expectation.errorLog.length > 0 || expectation.errorLogEmpty) covered.add("errorLog");
+  if (expectation.exitCode !== undefined || expectation.stdout !== undefined) covered.add("exec");
+  return covered;
+}
+
+function serverFieldsCovered(expectation: ServerExpectation | undefined): Set<string> {
+  const covered = new Set<string>();
+  if (!expectation) return covered;
+  if (expectation.configTestOk !== undefined || expectation.configTestMessages.length > 0) covered.add("configTest");
+  if (expectation.started !== undefined) covered.add("started");
+  if (expectation.startupLog.length > 0) covered.add("startupLog");
+  return covered;
+}
+
+function intersect(a: Set<string>, b: Set<string>): Set<string> {
+  return new Set([...a].filter((x) => b.has(x)));
+}
+
+function noiseOf(observed: RequestObservation): Set<string> {
+  if (!observed.repeat) return new Set();
+  return new Set(differingFields(requestFields(observed.outcome, observed.errorLog), requestFields(observed.repeat, observed.repeatErrorLog ?? [])));
+}
+
+function statusOf(fields: FieldMap): number | null {
+  const status = fields.get("status");
+  return status == null ? null : Number(status);
+}
+
+/** `met` says, per side, whether that side met its stated expectations for a request (or the server). */
+export function diffScenario(
+  run: ScenarioRun,
+  met: { baseline: (request: string | null) => boolean; candidate: (request: string | null) => boolean },
+): ScenarioDiff {
+  const { scenario } = run;
+  const baseline = run.observations.baseline;
+  const candidate = run.observations.candidate;
+  if (!baseline || !candidate) return { server: [], requests: scenario.requests.map((r) => ({ name: r.name, differences: [] })) };
+  const bFamily = baseline.server.family;
+  const cFamily = candidate.server.family;
+
+  const serverCovered = met.baseline(null) && met.candidate(null)
+    ? intersect(serverFieldsCovered(scenario.expect[bFamily]), serverFieldsCovered(scenario.expect[cFamily]))
+    : new Set<string>();
+  const serverDiffs = diffFields(serverFields(baseline), serverFields(candidate), {
+    scenario,
+    request: null,
+    noisy: new Set(),
+    predictedByExpectations: serverCovered,
+    baselineStatus: null,
+    candidateStatus: null,
+  });
+
+  const requests = scenario.requests.map((request) => {
+    const b = baseline.requests.find((r) => r.name === request.name);
+    const c = candidate.requests.find((r) => r.name === request.name);
+    if (!b || !c) return { name: request.name, differences: [] };
+    const bFields = requestFields(b.outcome, b.errorLog);
+    const cFields = requestFields(c.outcome, c.errorLog);
+    const covered = met.baseline(request.name) && met.candidate(request.name)
+      ? intersect(responseFieldsCovered(request.expect[bFamily]), responseFieldsCovered(request.expect[cFamily]))
+      : new Set<string>();
+    const differences = diffFields(bFields, cFields, {
+      scenario,
+      request: request.name,
+      noisy: new Set([...noiseOf(b), ...noiseOf(c)]),
+      predictedByExpectations: covered,
+      baselineStatus: statusOf(bFields),
+      candidateStatus: statusOf(cFields),
+    });
+    return { name: request.name, differences };
+  });
+  return { server: serverDiffs, requests };
+}
+
+function diffFields(a: FieldMap, b: FieldMap, ctx: ClassifyContext): Difference[] {
+  const differences = differingFields(a, b).map((field) => classify(field, a.get(field) ?? null, b.get(field) ?? null, ctx));
+  // A changed body changes its length: Content-Length follows the body's class instead of standing alone.
+  const body = differences.find((d) => d.field === "body");
+  return differences.map((d) =>
+    d.field === "header:content-length" && body && d.class === "regression"
+      ? { ...d, class: body.class, seed: body.seed, reason: `follows the body (${body.reason})` }
+      : d,
+  );
+}

@@ -1,0 +1,73 @@
+// Differences between 2.2 and 2.4 that hold for every configuration, as data: each says which field it
+// covers, how to recognise it, what class it gets and why. Scenario-specific predictions live in scenarios.
+import type { DifferenceClass } from "./difference.ts";
+
+export interface KnownDifference {
+  id: string;
+  /** The field it covers ("header:date"), or a prefix ending in "*". */
+  field: string;
+  applies: (baseline: string | null, candidate: string | null, context: { baselineStatus: number | null; candidateStatus: number | null }) => boolean;
+  class: Exclude<DifferenceClass, "same" | "regression" | "error">;
+  seed: string[];
+  reason: string;
+}
+
+const apacheErrorDocument = /<title>\d{3} [^<]+<\/title>/;
+const etag22 = /^"([0-9a-f]+)-([0-9a-f]+)-([0-9a-f]+)(-gzip)?"$/;
+const etag24 = /^"([0-9a-f]+)-([0-9a-f]+)(-gzip)?"$/;
+
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
+  {
+    id: "clock",
+    field: "header:date",
+    applies: () => true,
+    class: "noise",
+    seed: [],
+    reason: "the Date header is the clock",
+  },
+  {
+    id: "version-banner",
+    field: "header:server",
+    applies: () => true,
+    class: "noise",
+    seed: [],
+    reason: "the Server header names the version under test",
+  },
+  {
+    id: "etag-without-inode",
+    field: "header:etag",
+    // 2.2 "inode-size-mtime", 2.4 "size-mtime" for the same size and mtime (2.4's -gzip suffix aside).
+    applies: (baseline, candidate) => {
+      const old = baseline === null ? null : etag22.exec(baseline);
+      const next = candidate === null ? null : etag24.exec(candidate);
+      return old !== null && next !== null && old[2] === next[1] && old[3] === next[2];
+    },
+    class: "expected-change",
+    seed: ["D3"],
+    reason: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone',
+  },
+  {
+    id: "error-document-wording",
+    field: "body",
+    applies: (baseline, candidate, { baselineStatus, candidateStatus }) =>
+      baselineStatus !== null &&
+      baselineStatus === candidateStatus &&
+      baselineStatus >= 400 &&
+      apacheErrorDocument.test(baseline ?? "") &&
+      apacheErrorDocument.test(candidate ?? ""),
+    class: "noise",
+    seed: [],
+    reason: "the built-in error documents are worded differently on 2.4; same status",
+  },
+];
+
+export function findKnownDifference(
+  field: string,
+  baseline: string | null,
+  candidate: string | null,
+  context: { baselineStatus: number | null; candidateStatus: number | null },
+): KnownDifference | undefined {
+  return KNOWN_DIFFERENCES.find(
+    (rule) => (rule.field.endsWith("*") ? field.startsWith(rule.field.slice(0, -1)) : rule.field === field) && rule.applies(baseline, candidate, context),
+  );
+}
