@@ -25,6 +25,8 @@ export interface ExecResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** stdout as received, for binary output (compressed bodies). */
+  stdoutBytes: Buffer;
 }
 
 /** A created container whose stdout and stderr are collected apart, from its first line on. */
@@ -150,6 +152,7 @@ export class HarnessContainer {
     const info = await exec.inspect();
     return {
       exitCode: info.ExitCode ?? -1,
+      stdoutBytes: Buffer.concat(stdout),
       stdout: Buffer.concat(stdout).toString("utf8"),
       stderr: Buffer.concat(stderr).toString("utf8"),
     };
