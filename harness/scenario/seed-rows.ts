@@ -1,0 +1,73 @@
+// The seed-row ids of the upgrade guide (spec/seed-rows.tsv, first column), which `seed:` lists must use.
+// The repository's own copy is preferred; the shared spec next to the repository is the fallback.
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { HarnessError } from "../errors.ts";
+
+/** Where the table is looked for when no path is given, in order. */
+export const DEFAULT_SEED_ROWS_PATHS: readonly URL[] = [
+  new URL("../../spec/seed-rows.tsv", import.meta.url),
+  new URL("../../../shared/spec/seed-rows.tsv", import.meta.url),
+];
+
+/** The ids in a seed-rows table: the first column of every line after the header. */
+export function parseSeedRows(text: string): ReadonlySet<string> {
+  const ids = new Set<string>();
+  const lines = text.split(/\r?\n/);
+  for (const line of lines.slice(1)) {
+    const id = line.split("\t", 1)[0]?.trim() ?? "";
+    if (id !== "") ids.add(id);
+  }
+  return ids;
+}
+
+export function defaultSeedRowsPath(): string {
+  const found = DEFAULT_SEED_ROWS_PATHS.find((url) => existsSync(url));
+  return fileURLToPath(found ?? (DEFAULT_SEED_ROWS_PATHS[0] as URL));
+}
+
+const cache = new Map<string, ReadonlySet<string>>();
+
+function toPath(path: string | URL | undefined): string {
+  if (path === undefined) return defaultSeedRowsPath();
+  return path instanceof URL ? fileURLToPath(path) : path;
+}
+
+function unreadable(path: string, cause: unknown): HarnessError {
+  return new HarnessError("HARNESS_CONFIG_FILE", `cannot read the seed-rows table ${path}: ${(cause as Error).message}`, {
+    cause,
+    hint: "Scenario `seed:` ids are checked against spec/seed-rows.tsv; restore that file or pass its path.",
+  });
+}
+
+/** The seed ids of a table, read once per path and cached. */
+export function readSeedIdsSync(path?: string | URL): ReadonlySet<string> {
+  const file = toPath(path);
+  const cached = cache.get(file);
+  if (cached !== undefined) return cached;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  const ids = parseSeedRows(text);
+  cache.set(file, ids);
+  return ids;
+}
+
+export async function readSeedIds(path?: string | URL): Promise<ReadonlySet<string>> {
+  const file = toPath(path);
+  const cached = cache.get(file);
+  if (cached !== undefined) return cached;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  const ids = parseSeedRows(text);
+  cache.set(file, ids);
+  return ids;
+}

@@ -1,0 +1,303 @@
+import { describe, expect, it } from "vitest";
+import { HarnessError } from "../../../harness/errors.ts";
+import { mergeResponseExpectations, mergeServerExpectations } from "../../../harness/scenario/build-scenario.ts";
+import { parseScenario } from "../../../harness/scenario/load-scenario.ts";
+
+const FILE = "t.scenario.yaml";
+const SEED_IDS = new Set(["A6", "T1", "D5", "X3"]);
+
+function at(line: number, column: number) {
+  return { file: FILE, line, column };
+}
+
+function lines(...text: string[]): string {
+  return `${text.join("\n")}\n`;
+}
+
+/** The position of the n-th (1-based) occurrence of `needle` in `text`. */
+function where(text: string, needle: string, occurrence = 1) {
+  let index = -1;
+  for (let seen = 0; seen < occurrence; seen += 1) index = text.indexOf(needle, index + 1);
+  if (index === -1) throw new Error(`${needle} not in text`);
+  const before = text.slice(0, index).split("\n");
+  return at(before.length, (before[before.length - 1]?.length ?? 0) + 1);
+}
+
+function parseError(text: string): HarnessError {
+  try {
+    parseScenario(text, FILE, { seedIds: SEED_IDS });
+  } catch (error) {
+    if (error instanceof HarnessError) return error;
+    throw error;
+  }
+  throw new Error("expected parseScenario to throw");
+}
+
+const HEAD = ["id: t", "title: T"];
+
+describe("seed ids", () => {
+  it("rejects an id that is not in the seed-rows table, at that id", () => {
+    const error = parseError(lines(...HEAD, "seed: [A6, A4]"));
+    expect(error.code).toBe("HARNESS_SCENARIO_INVALID");
+    expect(error.position).toEqual(at(3, 12));
+    expect(error.message).toMatchInlineSnapshot(`
+      "t.scenario.yaml:3:12: seed[1]: unknown seed row "A4"
+        expected: an id from spec/seed-rows.tsv; with A: A6
+        example:  seed: [A6, T1]
+        received: "A4""
+    `);
+  });
+
+  it("checks the seed ids of predictions too", () => {
+    const text = lines(...HEAD, "predicted:", "  - { field: configTest, seed: [Z9] }");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "Z9"));
+    expect(error.message).toContain('predicted[0].seed[0]: unknown seed row "Z9"');
+  });
+
+  it("reads the repository's seed-rows table by default", () => {
+    expect(() => parseScenario(lines(...HEAD, "seed: [A6, D5, X3, S16]"), FILE)).not.toThrow();
+    expect(() => parseScenario(lines(...HEAD, "seed: [A4]"), FILE)).toThrow(/unknown seed row "A4"/);
+  });
+});
+
+describe("clients and names", () => {
+  it("rejects a request from an undeclared client", () => {
+    const text = lines(...HEAD, "clients: [{ name: allowed }]", "requests:", "  - { name: a, path: /, client: denied }");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "denied"));
+    expect(error.message).toMatchInlineSnapshot(`
+      "t.scenario.yaml:5:33: requests[0].client: unknown client "denied"
+        expected: host, or a declared client: allowed
+        example:  clients: [{ name: denied }]   # then: client: denied
+        received: "denied""
+    `);
+  });
+
+  it("rejects duplicate request names, pointing at the second", () => {
+    const error = parseError(lines(...HEAD, "requests:", "  - { name: a, path: / }", "  - { name: a, path: /x }"));
+    expect(error.position).toEqual(at(5, 13));
+    expect(error.message).toContain('requests[1].name: duplicate request name "a" (first used at line 4)');
+  });
+
+  it("rejects duplicate client and backend names and a client called host", () => {
+    const error = parseError(
+      lines(...HEAD, "clients: [{ name: c }, { name: c }, { name: host }]", "backends: [{ name: b }, { name: b }]"),
+    );
+    expect(error.message).toMatch(/^t\.scenario\.yaml: 3 problems/);
+    expect(error.message).toContain('clients[1].name: duplicate client name "c"');
+    expect(error.message).toContain('clients[2].name: "host" is reserved');
+    expect(error.message).toContain('backends[1].name: duplicate backend name "b"');
+  });
+});
+
+describe("variables", () => {
+  it("rejects an unknown variable in the config at its own line and column", () => {
+    const error = parseError(
+      lines(...HEAD, "server:", "  config: |", "    <Directory ${server.docroot}>", "      Require ip ${clients.nobody.ip}", "    </Directory>"),
+    );
+    expect(error.position).toEqual(at(6, 18));
+    expect(error.message).toContain('server.config: unknown variable ${clients.nobody.ip}: no client "nobody" is declared');
+    expect(error.hint).toContain("$${");
+  });
+
+  it("points each use of an unknown variable at itself, skipping $${ escapes", () => {
+    const text = lines(...HEAD, "server:", "  config:", '    "2.4": "Define x $${server.nope} ${server.nope} ${server.nope}"');
+    const error = parseError(text);
+    const second = where(text, "${server.nope}", 2);
+    const third = where(text, "${server.nope}", 3);
+    expect(error.position).toEqual(second);
+    expect(error.message).toContain(`${second.line}:${second.column} server.config["2.4"]: unknown variable \${server.nope}`);
+    expect(error.message).toContain(`${third.line}:${third.column} server.config["2.4"]: unknown variable \${server.nope}`);
+  });
+
+  it("accepts every declared variable, the host client and $${ escapes", () => {
+    const scenario = parseScenario(
+      lines(
+        ...HEAD,
+        "clients: [{ name: c1 }]",
+        "backends: [{ name: b1 }]",
+        "server:",
+        "  config: |",
+        "    # ${server.root} ${server.docroot} ${server.config} ${network.gateway} ${network.subnet} ${certs.dir}",
+        "    # ${clients.c1.ip} ${clients.c1.hostname} ${clients.host.ip} ${clients.host.hostname}",
+        "    # ${backends.b1.host} ${backends.b1.ip} ${backends.b1.port} $${APACHE_VAR}",
+        "  files: { htdocs/a: 'x ${certs.dir}' }",
+        "  prepare: ['echo $${HOME} ${server.root}']",
+      ),
+      FILE,
+      { seedIds: SEED_IDS },
+    );
+    expect(scenario.clients).toHaveLength(1);
+  });
+
+  it("checks variables in files, prepare commands and every interpolated request field", () => {
+    const error = parseError(
+      lines(
+        ...HEAD,
+        "server:",
+        "  files: { a.txt: '${f}', b.txt: { content: '${g}' } }",
+        "  prepare: { '2.2': ['${p}'] }",
+        "requests:",
+        "  - { name: h, path: '/${q}', host: '${h}', headers: ['X: ${x}'], body: '${b}' }",
+        "  - { name: r, raw: '${r}' }",
+        "  - { name: e, exec: '${e}' }",
+        "  - { name: u, path: '/${unterminated' }",
+      ),
+    );
+    const reported = [...error.message.matchAll(/unknown variable \$\{(\w+)\}/g)].map((match) => match[1]);
+    expect(reported).toEqual(["f", "g", "p", "q", "h", "x", "b", "r", "e"]);
+    expect(error.message).toContain('requests[3].path: a "${" has no closing "}"');
+  });
+
+  it("leaves backend files alone (they are served as written)", () => {
+    expect(() => parseScenario(lines(...HEAD, "backends: [{ name: b, files: { x: '${anything}' } }]"), FILE, { seedIds: SEED_IDS })).not.toThrow();
+  });
+});
+
+describe("text matchers", () => {
+  it("rejects a regular expression that does not compile, at the matcher", () => {
+    const text = lines(...HEAD, "requests:", "  - name: a", "    path: /", "    expect:", '      "2.4": { errorLog: [{ message: "/client (denied/" }] }');
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, '"/client'));
+    expect(error.message).toContain('requests[0].expect["2.4"].errorLog[0].message: invalid regular expression /client (denied/: Unterminated group');
+  });
+
+  it("points an invalid explicit pattern at its `matches` key", () => {
+    const text = lines(...HEAD, "requests:", "  - { name: a, path: /, expect: { both: { body: { matches: '[' } } } }");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "'['"));
+  });
+
+  it("rejects the stateful flags g and y", () => {
+    const error = parseError(lines(...HEAD, "requests:", "  - { name: a, path: /, expect: { both: { body: '/x/g' } } }"));
+    expect(error.message).toContain("g and y are not allowed");
+  });
+});
+
+describe("request modes", () => {
+  it("requires path, raw or exec", () => {
+    const error = parseError(lines(...HEAD, "requests:", "  - name: a", "    method: GET"));
+    expect(error.position).toEqual(at(4, 5));
+    expect(error.message).toContain('requests[0]: missing required key "path"');
+  });
+
+  it("rejects http-only keys on raw requests and network keys on exec requests, at the key", () => {
+    const text = lines(
+      ...HEAD,
+      "clients: [{ name: c }]",
+      "requests:",
+      "  - { name: r, raw: 'GET / HTTP/1.0\\r\\n\\r\\n', headers: ['X: 1'] }",
+      "  - { name: e, exec: 'true', tls: true, client: c }",
+      "  - { name: h, path: /, trickleMs: 5 }",
+    );
+    const error = parseError(text);
+    expect(error.message).toContain('requests[0].headers: "headers" has no effect on a raw request');
+    expect(error.message).toContain('requests[1].tls: "tls" has no effect on an exec request');
+    expect(error.message).toContain("requests[1].client: an exec request runs in the server container");
+    expect(error.message).toContain('requests[2].trickleMs: "trickleMs" only applies to raw requests');
+    expect(error.position).toEqual(where(text, "headers"));
+  });
+
+  it("rejects expectations that do not fit the request's mode", () => {
+    const error = parseError(
+      lines(
+        ...HEAD,
+        "requests:",
+        "  - { name: e, exec: 'true', expect: { both: { status: 200 } } }",
+        "  - { name: h, path: /, expect: { both: { exitCode: 0, connectionReused: true } } }",
+      ),
+    );
+    expect(error.message).toContain('requests[0].expect.both.status: "status" does not apply to an exec request');
+    expect(error.message).toContain('requests[1].expect.both.exitCode: "exitCode" only applies to exec requests');
+    expect(error.message).toContain("connectionReused needs keepAlive: 2 or more");
+  });
+
+  it("needs tls for a client certificate and a path without white space", () => {
+    const error = parseError(lines(...HEAD, "requests:", "  - { name: a, path: '/a b', clientCertificate: valid }"));
+    expect(error.message).toContain("a client certificate needs tls: true");
+    expect(error.message).toContain("the path contains white space");
+  });
+});
+
+describe("server checks", () => {
+  it("rejects a file path that leaves the root, at its key", () => {
+    const error = parseError(lines(...HEAD, "server:", "  files:", "    ../etc/passwd: x"));
+    expect(error.position).toEqual(at(5, 5));
+    expect(error.message).toContain('file path "../etc/passwd" has an empty, . or .. segment');
+  });
+
+  it("rejects a mode that is not octal and an unknown log level", () => {
+    const error = parseError(lines(...HEAD, "server:", "  logLevel: loud", "  files: { a: { content: x, mode: 999 } }"));
+    expect(error.message).toContain('server.logLevel: "loud" is not a level or module:level');
+    expect(error.message).toContain('server.files.a.mode: not an octal file mode');
+  });
+
+  it("rejects an empty error-log matcher", () => {
+    const error = parseError(lines(...HEAD, "expect: { both: { startupLog: [{}] } }"));
+    expect(error.message).toContain("an error-log matcher needs at least one of code, level, module, message");
+  });
+});
+
+describe("predictions and ignore rules", () => {
+  it("rejects a prediction for a request that does not exist", () => {
+    const text = lines(...HEAD, "requests: [{ name: a, path: / }]", "predicted:", "  - { field: status, request: b, seed: [D5] }");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "b, seed"));
+    expect(error.message).toContain('predicted[0].request: no request is named "b"');
+    expect(error.message).toContain("expected: one of: a");
+  });
+
+  it("rejects a request on a server-level prediction", () => {
+    const error = parseError(lines(...HEAD, "requests: [{ name: a, path: / }]", "predicted:", "  - { field: configTest, request: a, seed: [X3] }"));
+    expect(error.message).toContain('"configTest" is a server-level field');
+  });
+
+  it("accepts only the known fields", () => {
+    const error = parseError(lines(...HEAD, "ignore:", "  - { field: headers, reason: x }"));
+    expect(error.message).toContain("ignore[0].field: not in the expected form");
+    expect(error.message).toContain("expected: status, body, errorLog, outcome (or transport), exec or header:<Name>");
+  });
+});
+
+describe("merging `both` with a version", () => {
+  const position = at(1, 1);
+  it("adds lists, lets the version's single values and same-named headers win", () => {
+    const merged = mergeResponseExpectations(
+      {
+        at: position,
+        status: 200,
+        body: { kind: "contains", value: "a" },
+        headers: [
+          { name: "ETag", absent: true },
+          { name: "Server", value: { kind: "contains", value: "Apache" } },
+        ],
+        errorLog: [{ at: position, code: "AH00001" }],
+        noErrorLog: [],
+      },
+      { at: at(2, 1), status: 403, headers: [{ name: "etag", value: { kind: "contains", value: "-" } }], errorLog: [{ at: position, code: "AH00002" }], noErrorLog: [] },
+    );
+    expect(merged).toEqual({
+      at: at(2, 1),
+      status: 403,
+      body: { kind: "contains", value: "a" },
+      headers: [
+        { name: "Server", value: { kind: "contains", value: "Apache" } },
+        { name: "etag", value: { kind: "contains", value: "-" } },
+      ],
+      errorLog: [
+        { at: position, code: "AH00001" },
+        { at: position, code: "AH00002" },
+      ],
+      noErrorLog: [],
+    });
+  });
+
+  it("does the same for server expectations", () => {
+    const merged = mergeServerExpectations(
+      { at: position, configTestOk: true, configTestMessages: [{ kind: "contains", value: "x" }], startupLog: [], noStartupLog: [] },
+      { at: position, configTestOk: false, configTestMessages: [{ kind: "contains", value: "y" }], started: false, startupLog: [], noStartupLog: [] },
+    );
+    expect(merged).toMatchObject({ configTestOk: false, started: false, configTestMessages: [{ value: "x" }, { value: "y" }] });
+  });
+});

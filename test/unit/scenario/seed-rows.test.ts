@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SEED_ROWS_PATHS, defaultSeedRowsPath, parseSeedRows, readSeedIds, readSeedIdsSync } from "../../../harness/scenario/seed-rows.ts";
+
+describe("parseSeedRows", () => {
+  it("takes the first column of every line after the header", () => {
+    const ids = parseSeedRows("id\tsection\titem\nA6\tauthz\tx\r\nD5\tdefault\ty\n\n");
+    expect([...ids]).toEqual(["A6", "D5"]);
+  });
+});
+
+describe("the seed-rows table", () => {
+  it("prefers the repository's own copy", () => {
+    expect(defaultSeedRowsPath()).toMatch(/\/spec\/seed-rows\.tsv$/);
+    expect(pathToFileURL(defaultSeedRowsPath()).href).toBe(DEFAULT_SEED_ROWS_PATHS[0]?.href);
+  });
+
+  it("holds the guide's ids", async () => {
+    const ids = await readSeedIds();
+    expect(ids.has("A6")).toBe(true);
+    expect(ids.has("X3")).toBe(true);
+    expect(ids.has("A4")).toBe(false);
+    expect(readSeedIdsSync()).toBe(ids);
+  });
+
+  it("reads a table from a given path", () => {
+    const path = DEFAULT_SEED_ROWS_PATHS[0];
+    if (path === undefined) throw new Error("no default path");
+    expect(readSeedIdsSync(path).size).toBe(readFileSync(path, "utf8").trim().split("\n").length - 1);
+  });
+
+  it("reports a missing table as HARNESS_CONFIG_FILE", () => {
+    expect(() => readSeedIdsSync("/nonexistent/seed-rows.tsv")).toThrow(expect.objectContaining({ code: "HARNESS_CONFIG_FILE" }));
+  });
+});
