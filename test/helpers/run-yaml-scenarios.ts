@@ -1,0 +1,28 @@
+// Test helper: runs scenarios written inline as YAML through the real harness (real engine, real images).
+import { inject } from "vitest";
+import { buildScenarioReport } from "../../harness/report/build-report.ts";
+import type { ReportScenario } from "../../harness/report/report-model.ts";
+import { runHarness } from "../../harness/run/run-harness.ts";
+import type { ScenarioRun } from "../../harness/run/scenario-run.ts";
+import { parseScenario } from "../../harness/scenario/load-scenario.ts";
+
+export interface YamlRunResult {
+  runs: ScenarioRun[];
+  reports: ReportScenario[];
+}
+
+/** Both sides run the local 2.4 image unless a baseline is given: what CI has. */
+export async function runYamlScenarios(yamls: string[], options: { baseline?: string; learnNoise?: boolean } = {}): Promise<YamlRunResult> {
+  const images = inject("images");
+  const scenarios = yamls.map((yaml, index) => parseScenario(yaml, `inline-${index}.scenario.yaml`));
+  const { runs } = await runHarness({
+    scenarios,
+    baselineImage: options.baseline ?? images.candidate,
+    candidateImage: images.candidate,
+    allowMissingBaseline: false,
+    concurrency: 2,
+    learnNoise: options.learnNoise ?? false,
+    toolVersion: "test",
+  });
+  return { runs, reports: runs.map(buildScenarioReport) };
+}
