@@ -1,0 +1,106 @@
+// npm run bench [SCENARIO_FILES_OR_DIRS...]: time per scenario through the harness, next to a plain
+// docker-CLI script doing the same boots and requests (the floor), and the ratio. Prints figures; asserts
+// nothing. Both run one scenario at a time on the same engine.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { connectEngine } from "../harness/engine/engine.ts";
+import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
+import { runHarness } from "../harness/run/run-harness.ts";
+import type { ScenarioRun } from "../harness/run/scenario-run.ts";
+import { loadScenarios } from "../harness/scenario/load-scenario.ts";
+
+const run = promisify(execFile);
+const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
+
+const paths = process.argv.slice(2);
+const scenarios = await loadScenarios(paths.length ? paths : [fileURLToPath(new URL("../scenarios/catalogue/", import.meta.url))]);
+const engine = await connectEngine();
+const candidate = await ensureRecipeImage(engine, "httpd-2.4");
+const tools = await ensureRecipeImage(engine, "tools");
+const baselineWanted = process.env.HTTPD_BASELINE_IMAGE ?? "httpd:2.2.34";
+const baseline = (await imageExists(engine, baselineWanted)) ? baselineWanted : candidate;
+
+/** One harness run over all scenarios, one at a time: each scenario's own time, and the run's fixed cost
+ * (engine, image inspection, certificate authority) apart. */
+async function harnessTime(): Promise<{ perScenario: Map<string, { ms: number; run: ScenarioRun }>; fixedMs: number }> {
+  const started = performance.now();
+  const { runs } = await runHarness({
+    scenarios,
+    baselineImage: baseline,
+    candidateImage: candidate,
+    allowMissingBaseline: false,
+    concurrency: 1,
+    learnNoise: false,
+    toolVersion: "bench",
+  });
+  const total = performance.now() - started;
+  const perScenario = new Map(runs.map((r) => [r.scenario.id, { ms: r.durationMs, run: r }]));
+  return { perScenario, fixedMs: total - runs.reduce((acc, r) => acc + r.durationMs, 0) };
+}
+
+/** The same work with the docker CLI and curl: network, helper containers, both servers with the config the
+ * harness rendered, wait for the ready line, each request once, remove everything. */
+async function floorTime(run: ScenarioRun): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-"));
+  const started = performance.now();
+  const net = `bench-${process.pid}-${Date.now()}`;
+  const made: string[] = [];
+  try {
+    await docker("network", "create", net);
+    const helpers = [
+      ...run.scenario.clients.map((c) => ["run", "-d", "--network", net, "--network-alias", c.name, tools, "sleep", "infinity"]),
+      ...run.scenario.backends.map((b) => ["run", "-d", "--network", net, "--network-alias", b.name, candidate]),
+    ];
+    made.push(...(await Promise.all(helpers.map(async (args) => (await docker(...args)).stdout.trim()))));
+    const sides = (["baseline", "candidate"] as const).flatMap((side) => (run.observations[side] ? [[side, run.observations[side]!] as const] : []));
+    await Promise.all(
+      sides.map(async ([side, observation]) => {
+        const conf = join(dir, `${side}.conf`);
+        writeFileSync(conf, observation.renderedConfig);
+        const id = (await docker("create", "--network", net, "-p", "127.0.0.1::80", observation.server.image, "httpd-foreground")).stdout.trim();
+        made.push(id);
+        await docker("cp", conf, `${id}:/usr/local/apache2/conf/httpd.conf`);
+        await docker("start", id);
+        for (let i = 0; i < 100; i++) {
+          const logs = await docker("logs", id);
+          if (/resuming normal operations/.test(logs.stderr) || !observation.started) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        if (!observation.started) return;
+        const port = (await docker("port", id, "80/tcp")).stdout.trim().split(":").pop()!;
+        for (const request of run.scenario.requests) {
+          if (request.mode !== "http") continue;
+          await curl(port, request.path, request.method).catch(() => undefined);
+        }
+      }),
+    );
+  } finally {
+    if (made.length) await docker("rm", "-f", ...made).catch(() => undefined);
+    await docker("network", "rm", net).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return performance.now() - started;
+}
+
+function curl(port: string, path: string, method: string): Promise<unknown> {
+  return run("curl", ["-s", "-o", "/dev/null", "-X", method, `http://127.0.0.1:${port}${path.replace(/\$\{[^}]+\}/g, "x")}`]);
+}
+
+const harness = await harnessTime();
+const rows: Array<[string, number, number]> = [];
+for (const scenario of scenarios) {
+  const measured = harness.perScenario.get(scenario.id)!;
+  rows.push([scenario.id, measured.ms, await floorTime(measured.run)]);
+}
+const width = Math.max(...rows.map(([id]) => id.length), 8);
+console.log(`baseline ${baseline}, candidate ${candidate}; one scenario at a time; harness without noise learning\n`);
+console.log(`${"scenario".padEnd(width)}  harness ms  docker-CLI ms  ratio`);
+for (const [id, h, f] of rows) console.log(`${id.padEnd(width)}  ${h.toFixed(0).padStart(10)}  ${f.toFixed(0).padStart(13)}  ${(h / f).toFixed(2).padStart(5)}`);
+const total = rows.reduce((acc, [, h, f]) => [acc[0]! + h, acc[1]! + f], [0, 0]);
+console.log(`${"total".padEnd(width)}  ${total[0]!.toFixed(0).padStart(10)}  ${total[1]!.toFixed(0).padStart(13)}  ${(total[0]! / total[1]!).toFixed(2).padStart(5)}`);
+console.log(`\nharness fixed cost per run (engine, image inspection, certificate authority): ${harness.fixedMs.toFixed(0)} ms`);
+console.log(`harness process: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
