@@ -4,7 +4,8 @@ import { formatPosition } from "../errors.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../run/observation.ts";
 import type { ErrorLogMatcher, Family, ResponseExpectation, Scenario, ServerExpectation } from "../scenario/scenario.ts";
-import { describeMatcher, matchText } from "./match-text.ts";
+import { matchesText as matchText } from "../scenario/text-matcher.ts";
+import { describeMatcher } from "./describe-matcher.ts";
 
 export interface ExpectationCheck {
   /** Whether the scenario states anything for this version at all. */
