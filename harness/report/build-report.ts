@@ -6,6 +6,7 @@ import { diffScenario } from "../diff/diff-scenario.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, Side, SideObservation } from "../run/observation.ts";
 import type { ScenarioRun } from "../run/scenario-run.ts";
+import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
   ReportErrorLogLine,
@@ -48,6 +49,17 @@ function sideRequest(observed: RequestObservation | undefined): ReportSideReques
     exec: o.kind === "exec" ? { exitCode: o.exitCode, stdout: o.stdout, stderr: o.stderr } : null,
     errorLog: observed.errorLog.map(logLine),
   };
+}
+
+function describeRequest(request: RequestSpec): string {
+  switch (request.mode) {
+    case "exec":
+      return `exec: ${request.exec ?? ""}`;
+    case "raw":
+      return `raw: ${(request.raw ?? "").split("\r\n")[0] ?? ""}`;
+    case "http":
+      return `${request.method} ${request.path}${request.host ? ` (Host: ${request.host})` : ""}${request.tls ? " over TLS" : ""}${request.auth ? ` as ${request.auth.user}` : ""}`;
+  }
 }
 
 function sideServer(observation: SideObservation | undefined): ReportSideServer | null {
@@ -126,6 +138,7 @@ export function buildScenarioReport(run: ScenarioRun): ReportScenario {
     requests: scenario.requests.map((request) => ({
       name: request.name,
       client: request.client,
+      sent: describeRequest(request),
       baseline: sideRequest(run.observations.baseline?.requests.find((r) => r.name === request.name)),
       candidate: sideRequest(run.observations.candidate?.requests.find((r) => r.name === request.name)),
       differences: diff.requests.find((r) => r.name === request.name)?.differences ?? [],

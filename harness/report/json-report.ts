@@ -63,6 +63,7 @@ const sideRequest = keysOf<ReportSideRequest>()([
 const request = keysOf<ReportRequest>()([
   ["name", null],
   ["client", null],
+  ["sent", null],
   ["baseline", sideRequest],
   ["candidate", sideRequest],
   ["differences", items(difference)],

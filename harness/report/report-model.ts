@@ -26,6 +26,8 @@ export interface ReportSideRequest {
 export interface ReportRequest {
   name: string;
   client: string;
+  /** What was sent, as a person reads it: "GET /server-status", "raw: GET / HTTP/1.0", "exec: htpasswd -nb u p". */
+  sent: string;
   baseline: ReportSideRequest | null;
   candidate: ReportSideRequest | null;
   differences: Difference[];
