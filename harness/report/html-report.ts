@@ -250,7 +250,7 @@ function renderRequest(report: Report, scenario: ReportScenario, request: Report
   const located = request.differences.map((difference) => ({ request: request.name, difference }));
   return (
     `<section class="request" data-request="${h(request.name)}">` +
-    `<h3>${h(request.name)} <span class="muted">from ${h(request.client)}</span></h3>` +
+    `<h3>${h(request.name)} <span class="muted"><code>${h(request.sent)}</code> from ${h(request.client)}</span></h3>` +
     `<div class="sides">${sides}</div>` +
     renderDifferenceTable(located, false) +
     `</section>`
