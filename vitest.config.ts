@@ -17,6 +17,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          // Projects run in this order: quick pure tests first, real servers last.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -24,6 +26,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/browser/**/*.test.ts"],
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
         },
       },
@@ -32,6 +35,7 @@ export default defineConfig({
         test: {
           name: "containers",
           include: ["test/containers/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
           globalSetup: ["test/global-setup.ts"],
           pool: "forks",
           // Each file boots real servers; two at a time keeps a 2-core machine responsive.
