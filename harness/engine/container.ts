@@ -76,7 +76,7 @@ export class HarnessContainer {
     } catch (cause) {
       throw new HarnessError("HARNESS_CONTAINER", `Could not create a container from ${spec.image}.`, { cause });
     }
-    scope.trackContainer(container.id);
+    await scope.trackContainer(container.id);
     log("[%s] created from %s (%s)", container.id.slice(0, 12), spec.image, spec.role);
     const created = new HarnessContainer(scope, container, spec);
     if (spec.archive) await container.putArchive(spec.archive, { path: "/" });

@@ -1,4 +1,4 @@
-import { HarnessError } from "../errors.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
 import { resourceLabels } from "./labels.ts";
 import { log } from "./log.ts";
 import type { RunScope } from "./run-scope.ts";
@@ -22,12 +22,13 @@ export async function createScenarioNetwork(scope: RunScope, scenario: string): 
       CheckDuplicate: true,
       Labels: resourceLabels(scope.runId, "client", scenario),
     });
-    scope.trackNetwork(network.id);
+    await scope.trackNetwork(network.id);
     const info = await network.inspect();
     const config = info.IPAM?.Config?.[0] ?? {};
     log("network %s %s gw %s", name, config.Subnet, config.Gateway);
     return { id: network.id, name, subnet: config.Subnet ?? "", gateway: config.Gateway ?? "" };
   } catch (cause) {
+    if (isHarnessError(cause)) throw cause;
     throw new HarnessError("HARNESS_CONTAINER", `Could not create the scenario network ${name}.`, { cause });
   }
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
+import { LABEL_RUN_ID } from "./labels.ts";
 import { log } from "./log.ts";
 
 /** Owns every container and network one run creates and removes them all on dispose, whatever happened: a
@@ -16,11 +18,21 @@ export class RunScope implements AsyncDisposable {
     this.runId = runId;
   }
 
-  trackContainer(id: string): void {
+  /** A container created while the scope is being disposed (Ctrl-C during a create) is removed at once, and
+   * the caller learns the run is over. */
+  async trackContainer(id: string): Promise<void> {
+    if (this.disposing) {
+      await removeContainerQuietly(this.engine, id);
+      throw new HarnessError("HARNESS_INTERRUPTED", "The run was stopped while a container was being created.");
+    }
     this.containers.add(id);
   }
 
-  trackNetwork(id: string): void {
+  async trackNetwork(id: string): Promise<void> {
+    if (this.disposing) {
+      await removeNetworkQuietly(this.engine, id);
+      throw new HarnessError("HARNESS_INTERRUPTED", "The run was stopped while a network was being created.");
+    }
     this.networks.add(id);
   }
 
@@ -39,8 +51,14 @@ export class RunScope implements AsyncDisposable {
     this.disposing ??= (async () => {
       await Promise.all([...this.containers].map((id) => removeContainerQuietly(this.engine, id)));
       this.containers.clear();
+      // A create the engine finished but whose caller had not tracked it yet still carries our run label.
+      const filters = { label: [`${LABEL_RUN_ID}=${this.runId}`] };
+      const labelled = await this.engine.docker.listContainers({ all: true, filters }).catch(() => []);
+      await Promise.all(labelled.map((c) => removeContainerQuietly(this.engine, c.Id)));
       await Promise.all([...this.networks].map((id) => removeNetworkQuietly(this.engine, id)));
       this.networks.clear();
+      const networks = await this.engine.docker.listNetworks({ filters }).catch(() => []);
+      await Promise.all(networks.map((n) => removeNetworkQuietly(this.engine, n.Id)));
     })();
     return this.disposing;
   }
