@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { renderHtmlReport } from "../report/html-report.ts";
@@ -25,7 +25,7 @@ export interface ReportTarget {
 export function parseReportTarget(value: string): ReportTarget {
   const match = /^([a-z]+):(.+)$/.exec(value);
   const format = match?.[1];
-  if (!match || !format || !(format in RENDERERS)) {
+  if (!match || !format || !Object.hasOwn(RENDERERS, format)) {
     throw new HarnessError("HARNESS_USAGE", `--report ${JSON.stringify(value)} is not FORMAT:PATH.`, {
       hint: `FORMAT is one of ${Object.keys(RENDERERS).join(", ")}; for example --report json:reports/run.json`,
     });
@@ -38,12 +38,17 @@ export function parseReportTarget(value: string): ReportTarget {
 export function writeReports(report: Report, targets: ReportTarget[]): void {
   const rendered = targets.map((target) => ({ target, text: RENDERERS[target.format](report) }));
   for (const { target, text } of rendered) {
+    const temporary = `${target.path}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(target.path), { recursive: true });
-      const temporary = `${target.path}.${process.pid}.tmp`;
       writeFileSync(temporary, text);
       renameSync(temporary, target.path);
     } catch (cause) {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // the directory itself could not be made: there is no temporary file
+      }
       throw new HarnessError("HARNESS_REPORT_WRITE", `Could not write the ${target.format} report to ${target.path}.`, {
         cause,
         hint: "Check that the directory is writable.",

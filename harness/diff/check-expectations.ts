@@ -21,6 +21,7 @@ export function recordMatches(matcher: ErrorLogMatcher, record: ErrorLogRecord):
   return true;
 }
 
+/** "a line with code AH01797, module access_compat" */
 export function describeLogMatcher(matcher: ErrorLogMatcher): string {
   const parts = [
     matcher.code && `code ${matcher.code}`,
@@ -59,7 +60,7 @@ function checkServer(expectation: ServerExpectation, observation: SideObservatio
   }
   for (const matcher of expectation.noStartupLog) {
     const hit = startup.find((r) => recordMatches(matcher, r));
-    if (hit) failures.push(`startup log: expected no ${describeLogMatcher(matcher)}; got: ${hit.raw}${where(matcher.at)}`);
+    if (hit) failures.push(`startup log: expected no ${describeLogMatcher(matcher).replace(/^a line/, "line")}; got: ${hit.raw}${where(matcher.at)}`);
   }
   return failures;
 }
@@ -108,7 +109,7 @@ function checkRequest(name: string, expectation: ResponseExpectation, observed: 
   }
   for (const matcher of expectation.noErrorLog) {
     const hit = observed.errorLog.find((r) => recordMatches(matcher, r));
-    if (hit) failures.push(`${prefix}: expected no ${describeLogMatcher(matcher)}; got: ${hit.raw}${where(matcher.at)}`);
+    if (hit) failures.push(`${prefix}: expected no ${describeLogMatcher(matcher).replace(/^a line/, "line")}; got: ${hit.raw}${where(matcher.at)}`);
   }
   if (expectation.errorLogEmpty && observed.errorLog.length > 0) {
     failures.push(`${prefix}: expected no error-log line, got: ${observed.errorLog.map((r) => r.raw).join(" | ")}${at}`);

@@ -15,7 +15,8 @@ export function logKey(record: ErrorLogRecord): string {
 
 export function logFieldValue(records: ErrorLogRecord[]): string | null {
   if (records.length === 0) return null;
-  return records.map(logKey).sort().join("\n");
+  // 2.4 can log one denial twice (AH01797 then AH01630): an event counts once per request.
+  return [...new Set(records.map(logKey))].sort().join("\n");
 }
 
 export function requestFields(outcome: RequestOutcome, errorLog: ErrorLogRecord[]): FieldMap {

@@ -1,3 +1,4 @@
+import { StringDecoder } from "node:string_decoder";
 import { Writable } from "node:stream";
 
 /** Collects a byte stream as lines and lets callers wait for lines to arrive. Docker delivers log chunks that
@@ -5,16 +6,19 @@ import { Writable } from "node:stream";
 export class LineStream {
   readonly lines: string[] = [];
   private partial = "";
+  // Chunks can split a multi-byte character; the decoder holds its first bytes until the rest arrives.
+  private readonly decoder = new StringDecoder("utf8");
   private ended = false;
   private lastLineAt = Date.now();
   private readonly waiters = new Set<() => void>();
 
   readonly sink = new Writable({
     write: (chunk: Buffer, _encoding, callback) => {
-      this.push(chunk.toString("utf8"));
+      this.push(this.decoder.write(chunk));
       callback();
     },
     final: (callback) => {
+      this.push(this.decoder.end());
       this.end();
       callback();
     },

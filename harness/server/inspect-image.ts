@@ -70,7 +70,7 @@ export function inspectImage(scope: RunScope, image: string): Promise<ImageInspe
         await probe.start();
         await probe.waitForExit();
         await probe.stdout.waitForLine(() => false, { timeoutMs: 5_000 });
-        return parseInspection(image, probe.stdout.lines.join("\n") + "\n" + probe.stderr.lines.join("\n"));
+        return parseInspection(image, probe.stdout.lines.join("\n"));
       } finally {
         await probe.remove();
       }

@@ -2,7 +2,7 @@
 import type { BaseConfig } from "../scenario/scenario.ts";
 import { FAMILY_TRAITS, type Family } from "./family-traits.ts";
 import type { HttpdProfile } from "./httpd-profile.ts";
-import { resolveModules } from "./module-map.ts";
+import { moduleBinding, resolveModules } from "./module-map.ts";
 
 export interface RenderInput {
   base: BaseConfig;
@@ -31,7 +31,7 @@ export function renderConfig(input: RenderInput): RenderedConfig {
 
   if (input.base === "stock") {
     const { loadLines, missing } = resolveModules(
-      input.modules.filter((name) => !stockLoads(input.stockConfig, name)),
+      input.modules.filter((name) => !stockLoads(input.stockConfig, name, input.family)),
       input.family,
       input.availableModules,
       profile.modulesDir,
@@ -75,8 +75,12 @@ export function renderConfig(input: RenderInput): RenderedConfig {
   return { text: ensureNewline(text), missingModules: missing };
 }
 
-function stockLoads(stock: string, name: string): boolean {
-  return new RegExp(`^\\s*LoadModule\\s+${name}_module\\s`, "m").test(stock);
+/** Whether the stock config already loads the module a logical name becomes on this version (on 2.2,
+ * access_compat is authz_host_module, which the stock config loads). */
+function stockLoads(stock: string, name: string, family: Family): boolean {
+  const binding = moduleBinding(name, family);
+  if (typeof binding === "string") return false;
+  return new RegExp(`^\\s*LoadModule\\s+${binding.id}\\s`, "m").test(stock);
 }
 
 function ensureNewline(text: string): string {

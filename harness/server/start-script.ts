@@ -9,12 +9,13 @@ export function startScript(profile: HttpdProfile, prepare: string[]): string {
   prepare.forEach((command, index) => {
     lines.push(
       `echo "${MARKER} prepare-begin ${index}" >&2`,
-      `( ${command} ) >&2 2>&1; echo "${MARKER} prepare-end ${index} exit=$?" >&2`,
+      // The newline before the marker keeps it at a line start after output that lacks a final newline.
+      `( ${command} ) >&2 2>&1; printf '\\n%s\\n' "${MARKER} prepare-end ${index} exit=$?" >&2`,
     );
   });
   lines.push(
     `${profile.binary} -t >&2 2>&1; rc=$?`,
-    `echo "${MARKER} config-test exit=$rc" >&2`,
+    `printf '\\n%s\\n' "${MARKER} config-test exit=$rc" >&2`,
     `[ "$rc" = 0 ] || exit "$rc"`,
     `exec ${profile.binary} -DFOREGROUND`,
   );
@@ -41,14 +42,19 @@ export function splitStartPhases(stderr: readonly string[]): StartPhases {
     }
     const end = new RegExp(`^${MARKER} prepare-end \\d+ exit=(\\d+)`).exec(line);
     if (end) {
-      prepare.push({ exitCode: Number(end[1]), output: current ?? [] });
+      prepare.push({ exitCode: Number(end[1]), output: withoutMarkerNewline(current ?? []) });
       current = null;
       configOutput = [];
       continue;
     }
     const test = new RegExp(`^${MARKER} config-test exit=(\\d+)`).exec(line);
-    if (test) return { prepare, configTest: { exitCode: Number(test[1]), output: configOutput }, errorLogStart: i + 1 };
+    if (test) return { prepare, configTest: { exitCode: Number(test[1]), output: withoutMarkerNewline(configOutput) }, errorLogStart: i + 1 };
     (current ?? configOutput).push(line);
   }
   return { prepare, configTest: null, errorLogStart: stderr.length };
+}
+
+/** Drops the empty line the script's newline-before-marker adds after output that ended with a newline. */
+function withoutMarkerNewline(lines: string[]): string[] {
+  return lines.length > 0 && lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
 }
