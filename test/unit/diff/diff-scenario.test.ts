@@ -1,0 +1,328 @@
+import { describe, expect, it } from "vitest";
+import { checkExpectations } from "../../../harness/diff/check-expectations.ts";
+import { classify, diffScenario } from "../../../harness/diff/diff-scenario.ts";
+import type { Difference } from "../../../harness/diff/difference.ts";
+import type { ScenarioRun } from "../../../harness/run/scenario-run.ts";
+import type { Scenario } from "../../../harness/scenario/scenario.ts";
+import { ETAGS, F_TXT_HEADERS, basicHeaders, requestObservation, response, sideObservation } from "../../fixtures/observations/recorded.ts";
+import {
+  A1_YAML,
+  F_YAML,
+  X1_YAML,
+  a1Observations,
+  c1Observations,
+  c1Yaml,
+  fObservations,
+  run,
+  scenario,
+  x1Observations,
+} from "../../fixtures/observations/scenarios.ts";
+
+/** Whether each side met its stated expectations, per request (null: the server), as build-report decides it. */
+function metFrom(scenarioRun: ScenarioRun) {
+  const sideMet = (side: "baseline" | "candidate") => {
+    const observation = scenarioRun.observations[side];
+    const failures = observation ? checkExpectations(scenarioRun.scenario, observation, "expect").failures : ["not run"];
+    return (name: string | null) => !failures.some((f) => (name === null ? !f.startsWith("request ") : f.startsWith(`request ${name}:`)));
+  };
+  return { baseline: sideMet("baseline"), candidate: sideMet("candidate") };
+}
+
+function diff(scenarioRun: ScenarioRun) {
+  return diffScenario(scenarioRun, metFrom(scenarioRun));
+}
+
+/** The differences of one request, by field: [class, seed, reason]. */
+function byField(differences: Difference[]): Record<string, [string, string[], string]> {
+  return Object.fromEntries(differences.map((d) => [d.field, [d.class, d.seed, d.reason]]));
+}
+
+const NOISE_CLOCK: [string, string[], string] = ["noise", [], "the Date header is the clock"];
+const NOISE_BANNER: [string, string[], string] = ["noise", [], "the Server header names the version under test"];
+
+function context(scenarioValue: Scenario, overrides: Partial<Parameters<typeof classify>[3]> = {}): Parameters<typeof classify>[3] {
+  return { scenario: scenarioValue, request: "file", noisy: new Set(), predictedByExpectations: new Set(), baselineStatus: 200, candidateStatus: 200, ...overrides };
+}
+
+describe("classify", () => {
+  const f = scenario(F_YAML);
+
+  it("takes the ETag without its inode part for the D3 change", () => {
+    expect(classify("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, context(f))).toEqual({
+      field: "header:etag",
+      baseline: ETAGS.fTxt22,
+      candidate: ETAGS.fTxt24,
+      class: "expected-change",
+      seed: ["D3"],
+      reason: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone',
+    });
+  });
+
+  it("takes any other ETag difference for a regression", () => {
+    expect(classify("header:etag", ETAGS.fTxt22, '"b-660d105d79f92"', context(f))).toEqual({
+      field: "header:etag",
+      baseline: ETAGS.fTxt22,
+      candidate: '"b-660d105d79f92"',
+      class: "regression",
+      seed: [],
+      reason: "nothing predicts it",
+    });
+  });
+
+  it("takes Date and Server for noise", () => {
+    const [date22, server22] = F_TXT_HEADERS["2.2"];
+    const [date24, server24] = F_TXT_HEADERS["2.4"];
+    expect([classify("header:date", date22![1], date24![1], context(f)).class, classify("header:server", server22![1], server24![1], context(f)).class]).toEqual([
+      "noise",
+      "noise",
+    ]);
+  });
+
+  it("takes a field that also differs between two answers of one side for noise, before any prediction", () => {
+    expect(classify("header:etag", ETAGS.fTxt22, '"b-660d105d79f92"', context(f, { noisy: new Set(["header:etag"]) }))).toMatchObject({
+      class: "noise",
+      seed: [],
+      reason: "it also differs between two answers of one side",
+    });
+  });
+
+  it("applies an ignore rule first, whatever the case of its field name, with its reason", () => {
+    const ignoring = scenario(`${F_YAML}ignore:\n  - { field: "header:ETag", reason: "the site sets FileETag per version" }\n`);
+    expect(classify("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, context(ignoring, { noisy: new Set(["header:etag"]) }))).toMatchObject({
+      class: "noise",
+      seed: [],
+      reason: "ignored: the site sets FileETag per version",
+    });
+  });
+
+  it("takes a field the scenario predicts for an expected change with the prediction's seeds, for its request only", () => {
+    const predicting = scenario(`${F_YAML}predicted:\n  - { field: status, request: file, seed: [D5, S1] }\n  - { field: "header:Content-Type", seed: [E1] }\n`);
+    expect([
+      classify("status", "200", "500", context(predicting)),
+      classify("status", "200", "500", context(predicting, { request: "other" })),
+      classify("header:content-type", "text/plain", "text/html", context(predicting, { request: "other" })),
+    ]).toEqual([
+      { field: "status", baseline: "200", candidate: "500", class: "expected-change", seed: ["D5", "S1"], reason: "the scenario names the seed rows that predict it" },
+      { field: "status", baseline: "200", candidate: "500", class: "regression", seed: [], reason: "nothing predicts it" },
+      {
+        field: "header:content-type",
+        baseline: "text/plain",
+        candidate: "text/html",
+        class: "expected-change",
+        seed: ["E1"],
+        reason: "the scenario names the seed rows that predict it",
+      },
+    ]);
+  });
+
+  it("takes a field both sides' met expectations speak about for an expected change with the scenario's seeds", () => {
+    expect(classify("status", "200", "500", context(f, { predictedByExpectations: new Set(["status"]) }))).toMatchObject({
+      class: "expected-change",
+      seed: ["D3"],
+      reason: "each side meets what the scenario states for its version",
+    });
+  });
+});
+
+describe("diffScenario", () => {
+  it("finds no errorLog difference between 2.2's denial line and 2.4's AH01797 line (case a1), only noise", () => {
+    const a1 = scenario(A1_YAML);
+    const result = diff(run(a1, a1Observations()));
+    expect(result.server).toEqual([]);
+    expect(result.requests.map((r) => r.name)).toEqual(["status"]);
+    expect(result.requests[0]!.differences).toEqual([
+      { field: "header:date", baseline: "Sat, 21 Nov 2026 22:45:47 GMT", candidate: "Sat, 21 Nov 2026 22:45:50 GMT", ...noise("the Date header is the clock") },
+      {
+        field: "header:server",
+        baseline: "Apache/2.2.34 (Unix) mod_ssl/2.2.34 OpenSSL/1.0.2s",
+        candidate: "Apache/2.4.62 (Unix) OpenSSL/3.0.20",
+        ...noise("the Server header names the version under test"),
+      },
+      { field: "header:content-length", baseline: "215", candidate: "199", ...noise("follows the body (the built-in error documents are worded differently on 2.4; same status)") },
+      {
+        field: "body",
+        baseline: expect.stringContaining("You don't have permission to access /server-status\non this server."),
+        candidate: expect.stringContaining("You don't have permission to access this resource."),
+        ...noise("the built-in error documents are worded differently on 2.4; same status"),
+      },
+    ]);
+  });
+
+  it("keeps a reworded error document a regression when the statuses differ", () => {
+    const a1 = scenario(A1_YAML);
+    const observations = a1Observations();
+    const request = observations.candidate.requests[0]!;
+    if (request.outcome.kind !== "response") throw new Error("fixture");
+    request.outcome = { ...request.outcome, status: 401, body: request.outcome.body.replace("403 Forbidden", "401 Unauthorized") };
+    request.repeat = request.outcome;
+    const fields = byField(diff(run(a1, observations)).requests[0]!.differences);
+    expect([fields.status?.[0], fields.body?.[0], fields["header:content-length"]?.[0]]).toEqual(["regression", "regression", "regression"]);
+  });
+
+  it("classifies the default ETag change as D3 (case f), and Date and Server as noise", () => {
+    const result = diff(run(scenario(F_YAML), fObservations()));
+    expect(result).toEqual({
+      server: [],
+      requests: [
+        {
+          name: "file",
+          differences: [
+            { field: "header:date", baseline: "Sat, 21 Nov 2026 22:45:47 GMT", candidate: "Sat, 21 Nov 2026 22:45:50 GMT", ...noise("the Date header is the clock") },
+            {
+              field: "header:server",
+              baseline: "Apache/2.2.34 (Unix) mod_ssl/2.2.34 OpenSSL/1.0.2s",
+              candidate: "Apache/2.4.62 (Unix) OpenSSL/3.0.20",
+              ...noise("the Server header names the version under test"),
+            },
+            {
+              field: "header:etag",
+              baseline: ETAGS.fTxt22,
+              candidate: ETAGS.fTxt24,
+              class: "expected-change",
+              seed: ["D3"],
+              reason: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone',
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("takes an ETag of another shape for a regression", () => {
+    const observations = fObservations();
+    const headers = F_TXT_HEADERS["2.4"].map(([name, value]): [string, string] => [name, name === "ETag" ? 'W/"b-660d105d79f91"' : value]);
+    const weak = response(200, headers, "hello etag\n");
+    observations.candidate.requests = [requestObservation("file", "2.4", { outcome: weak }, { outcome: weak })];
+    const fields = byField(diff(run(scenario(F_YAML), observations)).requests[0]!.differences);
+    expect(fields).toEqual({ "header:date": NOISE_CLOCK, "header:server": NOISE_BANNER, "header:etag": ["regression", [], "nothing predicts it"] });
+  });
+
+  it("learns noise from the repeat: a body that differs between two answers of one side is noise", () => {
+    // GET /server-status?auto (case a3 from 127.0.0.1 answers 200 on both): the counters move between answers.
+    const text = `id: status-auto\ntitle: T\nrequests:\n  - name: status\n    path: /server-status?auto\n`;
+    const answer = (family: "2.2" | "2.4", accesses: number) => {
+      const body = `${family === "2.4" ? "ServerVersion: Apache/2.4.62 (Unix)\n" : ""}Total Accesses: ${accesses}\nUptime: ${accesses + 2}\n`;
+      return response(200, basicHeaders(family, body.length, "text/plain; charset=ISO-8859-1"), body);
+    };
+    const observations = {
+      baseline: sideObservation("2.2", { requests: [requestObservation("status", "2.2", { outcome: answer("2.2", 1) }, { outcome: answer("2.2", 2) })] }),
+      candidate: sideObservation("2.4", { requests: [requestObservation("status", "2.4", { outcome: answer("2.4", 1) }, { outcome: answer("2.4", 2) })] }),
+    };
+    expect(byField(diff(run(scenario(text), observations)).requests[0]!.differences)).toEqual({
+      "header:date": NOISE_CLOCK,
+      "header:server": NOISE_BANNER,
+      "header:content-length": ["noise", [], "follows the body (it also differs between two answers of one side)"],
+      body: ["noise", [], "it also differs between two answers of one side"],
+    });
+  });
+
+  it("makes an ignored field noise with the rule's reason", () => {
+    const ignoring = scenario(`${F_YAML}ignore:\n  - { field: "header:ETag", reason: "the site sets FileETag per version" }\n`);
+    expect(byField(diff(run(ignoring, fObservations())).requests[0]!.differences)["header:etag"]).toEqual([
+      "noise",
+      [],
+      "ignored: the site sets FileETag per version",
+    ]);
+  });
+
+  it("makes a predicted field an expected change with the prediction's seeds (case c1 without expectations)", () => {
+    const c1 = scenario(`${c1Yaml("{}")}predicted:\n  - { field: status, request: proxied, seed: [D5] }\n`.replace(/\n {6}"2\.2": \{[^\n]*/, ""));
+    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    expect(fields.status).toEqual(["expected-change", ["D5"], "the scenario names the seed rows that predict it"]);
+    expect(fields.errorLog).toEqual(["regression", [], "nothing predicts it"]);
+  });
+
+  it("makes the fields both versions' met expectations state expected changes with the scenario's seeds (case c1: 200 vs 500)", () => {
+    const result = diff(run(scenario(c1Yaml()), c1Observations()));
+    expect(result.server).toEqual([]);
+    expect(byField(result.requests[0]!.differences)).toEqual({
+      status: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
+      "header:date": NOISE_CLOCK,
+      "header:server": NOISE_BANNER,
+      "header:content-length": ["expected-change", ["D5"], "follows the body (each side meets what the scenario states for its version)"],
+      "header:content-type": ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
+      body: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
+      errorLog: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
+    });
+    expect(result.requests[0]!.differences.find((d) => d.field === "errorLog")).toMatchObject({ baseline: null, candidate: "AH00898\nAH01084\nAH01097" });
+  });
+
+  it("keeps the differences regressions when one side misses its expectation (the seed's 502 on 2.4)", () => {
+    const c1 = scenario(c1Yaml("{ status: 502 }"));
+    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    expect(fields).toEqual({
+      status: ["regression", [], "nothing predicts it"],
+      "header:date": NOISE_CLOCK,
+      "header:server": NOISE_BANNER,
+      "header:content-length": ["regression", [], "follows the body (nothing predicts it)"],
+      "header:content-type": ["regression", [], "nothing predicts it"],
+      body: ["regression", [], "nothing predicts it"],
+      errorLog: ["regression", [], "nothing predicts it"],
+    });
+  });
+
+  it("does not count a field only one version's expectation states", () => {
+    const c1 = scenario(c1Yaml("{ status: 500 }"));
+    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    expect([fields.status?.[0], fields.body?.[0], fields.errorLog?.[0]]).toEqual(["expected-change", "regression", "regression"]);
+  });
+
+  it("normalises config-test line numbers and makes the d1 config test and start expected changes (seed X1)", () => {
+    const result = diff(run(scenario(X1_YAML), x1Observations()));
+    expect(result).toEqual({
+      server: [
+        {
+          field: "configTest",
+          baseline: "ok\nSyntax OK",
+          candidate:
+            "failed\nAH00526: Syntax error on line <n> of /usr/local/apache2/conf/httpd.conf:\n" +
+            "Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration",
+          class: "expected-change",
+          seed: ["X1"],
+          reason: "each side meets what the scenario states for its version",
+        },
+        { field: "started", baseline: "true", candidate: "false", class: "expected-change", seed: ["X1"], reason: "each side meets what the scenario states for its version" },
+      ],
+      requests: [],
+    });
+  });
+
+  it("keeps server differences regressions when a side misses its server expectation", () => {
+    const { baseline } = x1Observations();
+    const started24 = sideObservation("2.4", { startupLog: [] });
+    const result = diff(run(scenario(X1_YAML), { baseline, candidate: { ...started24, configTest: { ...started24.configTest, ok: false, exitCode: 1 } } }));
+    expect(result.server.map((d) => [d.field, d.class])).toEqual([["configTest", "regression"]]);
+  });
+
+  it("finds no difference in a config test that fails at different lines on the two sides", () => {
+    const text = `id: t\ntitle: T\n`;
+    const at = (line: number) => ({
+      exitCode: 1,
+      output: [`AH00526: Syntax error on line ${line} of /usr/local/apache2/conf/httpd.conf:`, "KeepAlive must be On or Off"],
+    });
+    const baseline = { ...sideObservation("2.4", { configTest: at(36), started: false }), side: "baseline" as const };
+    const candidate = sideObservation("2.4", { configTest: at(41), started: false });
+    expect(diff(run(scenario(text), { baseline, candidate })).server).toEqual([]);
+  });
+
+  it("reports the modules one image lacks as a server difference", () => {
+    const text = `id: t\ntitle: T\nserver:\n  modules: [disk_cache]\n`;
+    const result = diff(run(scenario(text), { baseline: sideObservation("2.2"), candidate: sideObservation("2.4", { missingModules: ["disk_cache"] }) }));
+    expect(result.server).toEqual([
+      { field: "missingModules", baseline: null, candidate: "disk_cache", class: "regression", seed: [], reason: "nothing predicts it" },
+    ]);
+  });
+
+  it("compares nothing when a side was not observed", () => {
+    const a1 = scenario(A1_YAML);
+    const { candidate } = a1Observations();
+    expect(diffScenario(run(a1, { candidate }, { skipped: { baseline: "baseline image httpd:2.2.34 missing" } }), { baseline: () => true, candidate: () => true })).toEqual({
+      server: [],
+      requests: [{ name: "status", differences: [] }],
+    });
+  });
+});
+
+function noise(reason: string): Pick<Difference, "class" | "seed" | "reason"> {
+  return { class: "noise", seed: [], reason };
+}

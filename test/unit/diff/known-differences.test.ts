@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { findKnownDifference } from "../../../harness/diff/known-differences.ts";
+import { BACKEND_BODY, ETAGS, F_TXT_HEADERS, PROXY_ERROR_BODY_24, forbiddenBody } from "../../fixtures/observations/recorded.ts";
+
+const statuses = (baselineStatus: number | null, candidateStatus: number | null = baselineStatus) => ({ baselineStatus, candidateStatus });
+
+/** The rule that covers a difference, as id, class and seed; null when none does. */
+function known(field: string, baseline: string | null, candidate: string | null, context = statuses(200)) {
+  const rule = findKnownDifference(field, baseline, candidate, context);
+  return rule ? { id: rule.id, class: rule.class, seed: rule.seed } : null;
+}
+
+describe("the recorded bodies these rules are checked on", () => {
+  it("have the byte lengths the recorded access logs give", () => {
+    expect({
+      forbidden22x: Buffer.byteLength(forbiddenBody("2.2", "/x")),
+      forbidden22status: Buffer.byteLength(forbiddenBody("2.2", "/server-status")),
+      forbidden24: Buffer.byteLength(forbiddenBody("2.4", "/server-status")),
+      proxyError24: Buffer.byteLength(PROXY_ERROR_BODY_24),
+      backend: Buffer.byteLength(BACKEND_BODY),
+    }).toEqual({ forbidden22x: 203, forbidden22status: 215, forbidden24: 199, proxyError24: 273, backend: 19 });
+  });
+});
+
+describe("findKnownDifference", () => {
+  it("takes the Date and Server headers for noise whatever their values", () => {
+    const [date22, server22] = F_TXT_HEADERS["2.2"];
+    const [date24, server24] = F_TXT_HEADERS["2.4"];
+    expect([known("header:date", date22![1], date24![1]), known("header:server", server22![1], server24![1]), known("header:server", "Apache", null)]).toEqual([
+      { id: "clock", class: "noise", seed: [] },
+      { id: "version-banner", class: "noise", seed: [] },
+      { id: "version-banner", class: "noise", seed: [] },
+    ]);
+  });
+
+  it("takes the ETag without the inode part, same size and mtime, for the D3 change (case f)", () => {
+    expect([known("header:etag", ETAGS.fTxt22, ETAGS.fTxt24), known("header:etag", ETAGS.index22, ETAGS.index24)]).toEqual([
+      { id: "etag-without-inode", class: "expected-change", seed: ["D3"] },
+      { id: "etag-without-inode", class: "expected-change", seed: ["D3"] },
+    ]);
+  });
+
+  it("accepts 2.4's -gzip suffix on the ETag of a compressed answer", () => {
+    expect(known("header:etag", ETAGS.fTxt22, '"b-660d105d79f91-gzip"')).toEqual({ id: "etag-without-inode", class: "expected-change", seed: ["D3"] });
+  });
+
+  it("covers no other ETag difference: another size or mtime, a weak tag, the inode still there, one side without ETag", () => {
+    expect([
+      known("header:etag", ETAGS.fTxt22, ETAGS.index24), // another file's size
+      known("header:etag", ETAGS.fTxt22, '"b-660d105d79f92"'), // another mtime
+      known("header:etag", ETAGS.fTxt22, 'W/"b-660d105d79f91"'),
+      known("header:etag", ETAGS.fTxt22, '"216267-b-660d105d79f91"'), // FileETag All on 2.4, another inode
+      known("header:etag", ETAGS.fTxt22, null),
+      known("header:etag", null, ETAGS.fTxt24),
+      known("header:etag", ETAGS.fTxt24, ETAGS.fTxt22), // the other way round
+    ]).toEqual([null, null, null, null, null, null, null]);
+  });
+
+  it("takes the reworded built-in error document for noise when both sides answer the same error status", () => {
+    expect(known("body", forbiddenBody("2.2", "/server-status"), forbiddenBody("2.4", "/server-status"), statuses(403))).toEqual({
+      id: "error-document-wording",
+      class: "noise",
+      seed: [],
+    });
+  });
+
+  it("does not cover a body difference when the statuses differ, are not errors, or a body is not an error document", () => {
+    expect([
+      known("body", forbiddenBody("2.2", "/x"), forbiddenBody("2.4", "/x"), statuses(403, 500)),
+      known("body", forbiddenBody("2.2", "/x"), forbiddenBody("2.4", "/x"), statuses(200)),
+      known("body", forbiddenBody("2.2", "/x"), forbiddenBody("2.4", "/x"), statuses(null)),
+      // Case c1: 200 with the backend's body vs the proxy's 500 document.
+      known("body", BACKEND_BODY, PROXY_ERROR_BODY_24, statuses(500)),
+      known("body", "<h1>custom denied page</h1>", forbiddenBody("2.4", "/x"), statuses(403)),
+    ]).toEqual([null, null, null, null, null]);
+  });
+
+  it("matches fields exactly, so a rule for one header covers no other", () => {
+    expect([known("header:etag-extra", ETAGS.fTxt22, ETAGS.fTxt24), known("header:dates", "a", "b"), known("status", "200", "500")]).toEqual([null, null, null]);
+  });
+});

@@ -1,0 +1,173 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
+import { splitStartPhases, startScript } from "../../../harness/server/start-script.ts";
+
+// Recorded 2.4.62 output (case d1 and case f of /work/shared/fixtures/real-httpd).
+const SYNTAX_ERROR_24 = [
+  "AH00526: Syntax error on line 35 of /usr/local/apache2/conf/httpd.conf:",
+  "Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration",
+];
+const STARTUP_24 = [
+  "[Sat Nov 21 22:45:48.215836 2026] [ssl:warn] [pid 1:tid 1] AH01873: Init: Session Cache is not configured [hint: SSLSessionCache]",
+  "[Sat Nov 21 22:45:48.217886 2026] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/2.4.62 (Unix) OpenSSL/3.0.20 configured -- resuming normal operations",
+];
+
+describe("startScript", () => {
+  it("runs each prepare command between markers, then the config test, then httpd in the foreground", () => {
+    expect(startScript(OFFICIAL_PROFILE, ["htpasswd -bc conf/passwd alice secret", "mkdir -p htdocs/private"])).toMatchInlineSnapshot(`
+      "rm -f /usr/local/apache2/logs/httpd.pid
+      cd /usr/local/apache2
+      echo "@@harness prepare-begin 0" >&2
+      ( htpasswd -bc conf/passwd alice secret ) >&2 2>&1; printf '\\n%s\\n' "@@harness prepare-end 0 exit=$?" >&2
+      echo "@@harness prepare-begin 1" >&2
+      ( mkdir -p htdocs/private ) >&2 2>&1; printf '\\n%s\\n' "@@harness prepare-end 1 exit=$?" >&2
+      /usr/local/apache2/bin/httpd -t >&2 2>&1; rc=$?
+      printf '\\n%s\\n' "@@harness config-test exit=$rc" >&2
+      [ "$rc" = 0 ] || exit "$rc"
+      exec /usr/local/apache2/bin/httpd -DFOREGROUND"
+    `);
+  });
+
+  it("runs the profile's pre-start shell first and needs no prepare section", () => {
+    expect(startScript(DEBIAN_PROFILE, [])).toMatchInlineSnapshot(`
+      ". /etc/apache2/envvars && mkdir -p "$APACHE_RUN_DIR" "$APACHE_LOCK_DIR" "$APACHE_LOG_DIR" && rm -f "$APACHE_PID_FILE"
+      cd /etc/apache2
+      /usr/sbin/apache2 -t >&2 2>&1; rc=$?
+      printf '\\n%s\\n' "@@harness config-test exit=$rc" >&2
+      [ "$rc" = 0 ] || exit "$rc"
+      exec /usr/sbin/apache2 -DFOREGROUND"
+    `);
+  });
+});
+
+describe("splitStartPhases", () => {
+  it("splits prepare outputs with their exit codes, the config test, and where the error log starts", () => {
+    const stderr = [
+      "@@harness prepare-begin 0",
+      "Adding password for user alice",
+      "@@harness prepare-end 0 exit=0",
+      "@@harness prepare-begin 1",
+      "sh: 1: htdbm: not found",
+      "@@harness prepare-end 1 exit=127",
+      "Syntax OK",
+      "@@harness config-test exit=0",
+      ...STARTUP_24,
+    ];
+    expect(splitStartPhases(stderr)).toEqual({
+      prepare: [
+        { exitCode: 0, output: ["Adding password for user alice"] },
+        { exitCode: 127, output: ["sh: 1: htdbm: not found"] },
+      ],
+      configTest: { exitCode: 0, output: ["Syntax OK"] },
+      errorLogStart: 8,
+    });
+    expect(stderr.slice(splitStartPhases(stderr).errorLogStart)).toEqual(STARTUP_24);
+  });
+
+  it("keeps a failed config test's output and exit code, with nothing after it", () => {
+    const stderr = [...SYNTAX_ERROR_24, "@@harness config-test exit=1"];
+    expect(splitStartPhases(stderr)).toEqual({
+      prepare: [],
+      configTest: { exitCode: 1, output: SYNTAX_ERROR_24 },
+      errorLogStart: 3,
+    });
+  });
+
+  it("says configTest null while the config-test marker has not arrived yet", () => {
+    expect(splitStartPhases(["@@harness prepare-begin 0", "Adding password for user alice", "@@harness prepare-end 0 exit=0", "Syntax OK"])).toEqual({
+      prepare: [{ exitCode: 0, output: ["Adding password for user alice"] }],
+      configTest: null,
+      errorLogStart: 4,
+    });
+    expect(splitStartPhases([])).toEqual({ prepare: [], configTest: null, errorLogStart: 0 });
+  });
+
+  it("gives a prepare command with no output an empty list, and does not count its lines as config-test output", () => {
+    expect(splitStartPhases(["@@harness prepare-begin 0", "@@harness prepare-end 0 exit=0", "@@harness config-test exit=0"])).toEqual({
+      prepare: [{ exitCode: 0, output: [] }],
+      configTest: { exitCode: 0, output: [] },
+      errorLogStart: 3,
+    });
+  });
+
+  it("does not take a marker-like text inside a line for a marker", () => {
+    const stderr = ["echo @@harness config-test exit=0", "Syntax OK", "@@harness config-test exit=0"];
+    expect(splitStartPhases(stderr).configTest).toEqual({ exitCode: 0, output: ["echo @@harness config-test exit=0", "Syntax OK"] });
+  });
+});
+
+/** Runs the script with /bin/sh against a stub httpd (no container): `-t` prints the given output and exits with
+ * the given status; otherwise it logs the 2.4 startup lines and exits. Returns stderr as lines. */
+function runScript(prepare: string[], configTest: { output: string[]; exitCode: number }): string[] {
+  const root = mkdtempSync(join(tmpdir(), "start-script-"));
+  try {
+    const stub = join(root, "httpd");
+    writeFileSync(
+      stub,
+      [
+        "#!/bin/sh",
+        `if [ "$1" = "-t" ]; then printf '%s\\n' ${configTest.output.map(quote).join(" ")}; exit ${configTest.exitCode}; fi`,
+        `printf '%s\\n' ${STARTUP_24.map(quote).join(" ")} >&2`,
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const profile = { ...OFFICIAL_PROFILE, preStart: "true", serverRoot: root, binary: stub };
+    const result = spawnSync("/bin/sh", ["-c", startScript(profile, prepare)], { encoding: "utf8", cwd: root });
+    return result.stderr.split("\n").slice(0, -1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+describe("startScript run by /bin/sh, read back by splitStartPhases", () => {
+  it("yields each phase's output on stderr, in order", () => {
+    const stderr = runScript(["echo prepared", "echo failing >&2; exit 3"], { output: ["Syntax OK"], exitCode: 0 });
+    expect(stderr).toEqual([
+      "@@harness prepare-begin 0",
+      "prepared",
+      "",
+      "@@harness prepare-end 0 exit=0",
+      "@@harness prepare-begin 1",
+      "failing",
+      "",
+      "@@harness prepare-end 1 exit=3",
+      "Syntax OK",
+      "",
+      "@@harness config-test exit=0",
+      ...STARTUP_24,
+    ]);
+    expect(splitStartPhases(stderr)).toEqual({
+      prepare: [
+        { exitCode: 0, output: ["prepared"] },
+        { exitCode: 3, output: ["failing"] },
+      ],
+      configTest: { exitCode: 0, output: ["Syntax OK"] },
+      errorLogStart: 11,
+    });
+  });
+
+  it("stops after a failed config test without starting httpd", () => {
+    const stderr = runScript([], { output: SYNTAX_ERROR_24, exitCode: 1 });
+    expect(splitStartPhases(stderr)).toEqual({ prepare: [], configTest: { exitCode: 1, output: SYNTAX_ERROR_24 }, errorLogStart: 4 });
+    expect(stderr).toHaveLength(4);
+  });
+
+  // Regression: a command whose output lacks a final newline (`printf secret`) used to glue the marker to its
+  // last line, so that phase never ended and the config test's output was swallowed into it.
+  it("ends a prepare phase whose command's output has no final newline", () => {
+    const stderr = runScript(["printf secret"], { output: ["Syntax OK"], exitCode: 0 });
+    expect(splitStartPhases(stderr)).toEqual({
+      prepare: [{ exitCode: 0, output: ["secret"] }],
+      configTest: { exitCode: 0, output: ["Syntax OK"] },
+      errorLogStart: 6,
+    });
+  });
+});
