@@ -20,7 +20,10 @@ export async function startClientContainer(
   scope: RunScope,
   context: { scenario: string; network: string; image: string; name: string },
 ): Promise<StartedClientContainer> {
-  const containerName = `${scope.runId}-${context.scenario}-${context.name}`.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 60);
+  // Unique per run, scenario and client whatever the scenario id's length (a cut-off id once made two
+  // clients of one scenario collide).
+  const scenarioKey = createHash("sha256").update(context.scenario).digest("hex").slice(0, 8);
+  const containerName = `${scope.runId}-${scenarioKey}-${context.name}`;
   const container = await HarnessContainer.create(scope, {
     image: context.image,
     name: containerName,
@@ -31,8 +34,10 @@ export async function startClientContainer(
   });
   await container.start();
   const ip = await container.ipAddress(context.network);
-  const lookup = await container.exec(["python3", "-c", `import socket; print(socket.gethostbyaddr("${ip}")[0])`]);
-  const hostname = lookup.exitCode === 0 ? lookup.stdout.trim() : `${containerName}.${context.network}`;
+  // What Docker's DNS answers for this address on a user-defined network, both ways: the server's
+  // double-reverse lookup (Require host, Allow from <name>) sees this name. (Inside the client itself,
+  // /etc/hosts would answer with the container id instead.)
+  const hostname = `${containerName}.${context.network}`;
   return { name: context.name, ip, hostname, container };
 }
 

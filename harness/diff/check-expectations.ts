@@ -135,7 +135,13 @@ export function summarize(observed: RequestObservation): string {
 export function checkExpectations(scenario: Scenario, observation: SideObservation, which: "expect" | "guide"): ExpectationCheck {
   const family: Family = observation.server.family;
   const serverExpectation = scenario[which][family];
-  const failures: string[] = [];
+  // A prepare command that fails leaves the server without what the scenario meant it to have.
+  const failures: string[] =
+    which === "expect"
+      ? observation.prepare.flatMap((step, index) =>
+          step.exitCode === 0 ? [] : [`prepare command ${index + 1} exited ${step.exitCode}: ${step.stdout.trim().split("\n").slice(-3).join(" | ")} (${formatPosition(scenario.server.at)})`],
+        )
+      : [];
   let stated = serverExpectation !== undefined;
   if (serverExpectation) failures.push(...checkServer(serverExpectation, observation));
   for (const request of scenario.requests) {

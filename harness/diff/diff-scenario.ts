@@ -99,10 +99,22 @@ export function diffScenario(
     candidateStatus: null,
   });
 
+  // When one side did not start, its requests were not sent: the request-level difference is the server's,
+  // so it takes the class of the server-level difference that explains it (started / configTest).
+  const serverCause = serverDiffs.find((d) => d.field === "started") ?? serverDiffs.find((d) => d.field === "configTest");
+
   const requests = scenario.requests.map((request) => {
     const b = baseline.requests.find((r) => r.name === request.name);
     const c = candidate.requests.find((r) => r.name === request.name);
     if (!b || !c) return { name: request.name, differences: [] };
+    if (b.outcome.kind === "not-run" || c.outcome.kind === "not-run") {
+      if (b.outcome.kind === c.outcome.kind) return { name: request.name, differences: [] };
+      const describe = (o: RequestObservation["outcome"]): string => (o.kind === "not-run" ? `not-run: ${o.reason}` : o.kind === "response" ? `status ${o.status}` : o.kind);
+      const difference: Difference = serverCause
+        ? { field: "outcome", baseline: describe(b.outcome), candidate: describe(c.outcome), class: serverCause.class, seed: serverCause.seed, reason: `one side did not start (${serverCause.reason})` }
+        : { field: "outcome", baseline: describe(b.outcome), candidate: describe(c.outcome), class: "regression", seed: [], reason: "one side did not answer" };
+      return { name: request.name, differences: [difference] };
+    }
     const bFields = requestFields(b.outcome, b.errorLog);
     const cFields = requestFields(c.outcome, c.errorLog);
     const covered = met.baseline(request.name) && met.candidate(request.name)
@@ -121,13 +133,34 @@ export function diffScenario(
   return { server: serverDiffs, requests };
 }
 
+/** Headers and body that describe the response: when the status changes they change with it, and a
+ * difference there is the status difference seen again, not a second finding. */
+const FOLLOW_STATUS = new Set([
+  "body",
+  "header:content-length",
+  "header:content-type",
+  "header:etag",
+  "header:last-modified",
+  "header:accept-ranges",
+  "header:connection",
+  "header:keep-alive",
+  "header:transfer-encoding",
+  "header:vary",
+  "header:content-encoding",
+  "header:www-authenticate",
+]);
+
 function diffFields(a: FieldMap, b: FieldMap, ctx: ClassifyContext): Difference[] {
   const differences = differingFields(a, b).map((field) => classify(field, a.get(field) ?? null, b.get(field) ?? null, ctx));
+  const cause = differences.find((d) => d.field === "status" && d.class !== "regression") ?? differences.find((d) => d.field === "outcome" && d.class !== "regression");
   // A changed body changes its length: Content-Length follows the body's class instead of standing alone.
   const body = differences.find((d) => d.field === "body");
-  return differences.map((d) =>
-    d.field === "header:content-length" && body && d.class === "regression"
-      ? { ...d, class: body.class, seed: body.seed, reason: `follows the body (${body.reason})` }
-      : d,
-  );
+  return differences.map((d) => {
+    if (d.class !== "regression") return d;
+    if (cause && FOLLOW_STATUS.has(d.field)) return { ...d, class: cause.class, seed: cause.seed, reason: `follows the ${cause.field} (${cause.reason})` };
+    if (d.field === "header:content-length" && body && body.class !== "regression") {
+      return { ...d, class: body.class, seed: body.seed, reason: `follows the body (${body.reason})` };
+    }
+    return d;
+  });
 }

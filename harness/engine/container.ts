@@ -74,7 +74,7 @@ export class HarnessContainer {
           : undefined,
       });
     } catch (cause) {
-      throw new HarnessError("HARNESS_CONTAINER", `Could not create a container from ${spec.image}.`, { cause });
+      throw new HarnessError("HARNESS_CONTAINER", `Could not create a container from ${spec.image}: ${(cause as Error).message}`, { cause });
     }
     await scope.trackContainer(container.id);
     log("[%s] created from %s (%s)", container.id.slice(0, 12), spec.image, spec.role);

@@ -64,11 +64,13 @@ export class LineStream {
     }
   }
 
-  /** Waits until no line has arrived for `quietMs` (bounded by `maxMs`). */
-  async waitForQuiet(quietMs: number, maxMs: number): Promise<void> {
+  /** Waits until no line has arrived for `quietMs`, counted from `from` (default: now) or from the last line
+   * after it, whichever is later; bounded by `maxMs`. Counting from the caller's moment matters: a stream
+   * that was idle before a request must still be watched for the request's own late lines. */
+  async waitForQuiet(quietMs: number, maxMs: number, from: number = Date.now()): Promise<void> {
     const deadline = Date.now() + maxMs;
     while (!this.ended && Date.now() < deadline) {
-      const idle = Date.now() - this.lastLineAt;
+      const idle = Date.now() - Math.max(this.lastLineAt, from);
       if (idle >= quietMs) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - idle, deadline - Date.now())));
     }

@@ -355,7 +355,7 @@ class ScenarioBuilder {
       }
       this.checkUnique(first, client.name, index, [...path, "name"], "client", (i) => ["clients", i, "name"]);
       this.clientNames.add(client.name);
-      return { at: this.at(path), name: client.name, hostname: client.hostname ?? null };
+      return { at: this.at(path), name: client.name };
     });
   }
 

@@ -173,12 +173,10 @@ export const backendSchema = z.strictObject({
   files: filesSchema,
 });
 
+// A client's DNS name is the one Docker's DNS gives its address (${clients.NAME.hostname}); Docker answers
+// reverse lookups with container names only, so a scenario cannot choose another.
 export const clientSchema = z.strictObject({
   name: z.string().regex(RESOURCE_NAME_PATTERN),
-  hostname: z
-    .string()
-    .regex(/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/)
-    .optional(),
 });
 
 export const requestSchema = z.strictObject({

@@ -102,8 +102,6 @@ export interface BackendSpec {
 export interface ClientSpec {
   at: SourcePosition;
   name: string;
-  /** Extra DNS name the client's address resolves from, for `Require host` / `Allow from <domain>`. */
-  hostname: string | null;
 }
 
 export interface BasicAuth {

@@ -9,6 +9,9 @@ import type { ImageInspection } from "./inspect-image.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
 
+/** How long stderr must stay quiet after a request was logged before its error lines are taken. */
+const ATTRIBUTION_QUIET_MS = 120;
+
 export interface ServerLaunch {
   inspection: ImageInspection;
   scenario: string;
@@ -46,11 +49,12 @@ export class StartedHttpd implements AsyncDisposable {
   }
 
   /** The error-log lines written since `mark`, once the request has been logged: its access-log line has
-   * appeared (httpd writes error lines before the access line) and stderr has been quiet briefly. */
+   * appeared (httpd writes error lines before the access line, but Docker delivers stdout and stderr apart,
+   * so a line can trail), and then stderr has stayed quiet for a window counted from that moment. */
   async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
     const { stdout, stderr } = this.container;
     if (options.expectAccessLine) await stdout.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
-    await stderr.waitForQuiet(60, 600);
+    await stderr.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
     return stderr.since(mark.err);
   }
 

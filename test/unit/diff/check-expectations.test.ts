@@ -228,3 +228,21 @@ describe("summarize", () => {
     ]).toEqual(["status 403", "transport error ECONNRESET", "exit 2", "not run"]);
   });
 });
+
+describe("checkExpectations, prepare commands", () => {
+  it("fails a side whose prepare command exited non-zero, with the command's last output lines", () => {
+    const observation = {
+      ...sideObservation("2.2"),
+      prepare: [
+        { kind: "exec" as const, exitCode: 0, stdout: "Adding password for user alice", stderr: "", durationMs: 0 },
+        { kind: "exec" as const, exitCode: 1, stdout: "httxt2dbm: illegal option -- F\nUsage: httxt2dbm [-v] [-f format] -i SOURCE_TXT -o OUTPUT_DBM", stderr: "", durationMs: 0 },
+      ],
+    };
+    expect(checkExpectations(scenario(X1_YAML), observation, "expect").failures).toEqual([
+      expect.stringMatching(/^prepare command 2 exited 1: httxt2dbm: illegal option -- F \| Usage: httxt2dbm .* \(x\.scenario\.yaml:\d+:\d+\)$/),
+      ...checkExpectations(scenario(X1_YAML), sideObservation("2.2"), "expect").failures,
+    ]);
+    // the guide's claims are not about the harness's own preparation
+    expect(checkExpectations(scenario(X1_YAML), observation, "guide").failures.some((f) => f.startsWith("prepare"))).toBe(false);
+  });
+});

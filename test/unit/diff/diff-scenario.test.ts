@@ -138,12 +138,12 @@ describe("diffScenario", () => {
         candidate: "Apache/2.4.62 (Unix) OpenSSL/3.0.20",
         ...noise("the Server header names the version under test"),
       },
-      { field: "header:content-length", baseline: "215", candidate: "199", ...noise("follows the body (the built-in error documents are worded differently on 2.4; same status)") },
+      { field: "header:content-length", baseline: "215", candidate: "199", ...noise("follows the body (the built-in error and redirect documents are worded differently on 2.4; same status)") },
       {
         field: "body",
         baseline: expect.stringContaining("You don't have permission to access /server-status\non this server."),
         candidate: expect.stringContaining("You don't have permission to access this resource."),
-        ...noise("the built-in error documents are worded differently on 2.4; same status"),
+        ...noise("the built-in error and redirect documents are worded differently on 2.4; same status"),
       },
     ]);
   });
@@ -239,7 +239,7 @@ describe("diffScenario", () => {
       status: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
       "header:date": NOISE_CLOCK,
       "header:server": NOISE_BANNER,
-      "header:content-length": ["expected-change", ["D5"], "follows the body (each side meets what the scenario states for its version)"],
+      "header:content-length": ["expected-change", ["D5"], "follows the status (each side meets what the scenario states for its version)"],
       "header:content-type": ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
       body: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
       errorLog: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
@@ -254,17 +254,18 @@ describe("diffScenario", () => {
       status: ["regression", [], "nothing predicts it"],
       "header:date": NOISE_CLOCK,
       "header:server": NOISE_BANNER,
-      "header:content-length": ["regression", [], "follows the body (nothing predicts it)"],
+      "header:content-length": ["regression", [], "nothing predicts it"],
       "header:content-type": ["regression", [], "nothing predicts it"],
       body: ["regression", [], "nothing predicts it"],
       errorLog: ["regression", [], "nothing predicts it"],
     });
   });
 
-  it("does not count a field only one version's expectation states", () => {
+  it("does not count a field only one version's expectation states (the error log); the body follows the status", () => {
     const c1 = scenario(c1Yaml("{ status: 500 }"));
     const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
-    expect([fields.status?.[0], fields.body?.[0], fields.errorLog?.[0]]).toEqual(["expected-change", "regression", "regression"]);
+    expect([fields.status?.[0], fields.body?.[0], fields.errorLog?.[0]]).toEqual(["expected-change", "expected-change", "regression"]);
+    expect(fields.body?.[2]).toMatch(/^follows the status/);
   });
 
   it("normalises config-test line numbers and makes the d1 config test and start expected changes (seed X1)", () => {
@@ -285,6 +286,31 @@ describe("diffScenario", () => {
       ],
       requests: [],
     });
+  });
+
+  it("reports a request the side that did not start never sent as one outcome difference, classed like the start", () => {
+    const observations = x1Observations();
+    const answer = response(200, basicHeaders("2.2", 3, "text/html"), "hi\n");
+    observations.baseline.requests = [requestObservation("index", "2.2", { outcome: answer })];
+    observations.candidate.requests = [
+      { name: "index", client: "host", outcome: { kind: "not-run", reason: "the server did not start" }, repeat: null, errorLog: [], repeatErrorLog: null },
+    ];
+    const result = diff(run(scenario(`${X1_YAML}requests:\n  - { name: index, path: / }\n`), observations));
+    expect(result.requests).toEqual([
+      {
+        name: "index",
+        differences: [
+          {
+            field: "outcome",
+            baseline: "status 200",
+            candidate: "not-run: the server did not start",
+            class: "expected-change",
+            seed: ["X1"],
+            reason: "one side did not start (each side meets what the scenario states for its version)",
+          },
+        ],
+      },
+    ]);
   });
 
   it("keeps server differences regressions when a side misses its server expectation", () => {

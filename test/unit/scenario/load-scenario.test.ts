@@ -83,8 +83,8 @@ describe("parseScenario: a complete file", () => {
       },
     ]);
     expect(scenario.clients).toEqual([
-      { at: at(34, 5, FULL), name: "allowed", hostname: null },
-      { at: at(35, 5, FULL), name: "denied", hostname: "denied.test" },
+      { at: at(34, 5, FULL), name: "allowed" },
+      { at: at(35, 5, FULL), name: "denied" },
     ]);
   });
 
