@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { resourceLabels } from "./labels.ts";
 import { log } from "./log.ts";
@@ -14,7 +15,9 @@ export interface HarnessNetwork {
 /** A user-defined bridge network for one scenario: its containers find each other by name (Docker's DNS, which
  * also answers reverse lookups for them), and nothing else is on it. */
 export async function createScenarioNetwork(scope: RunScope, scenario: string): Promise<HarnessNetwork> {
-  const name = `harness-${scope.runId}-${scenario}`.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 60);
+  // Readable, and unique whatever the ids' length: two ids sharing a long prefix once got one name.
+  const key = createHash("sha256").update(scenario).digest("hex").slice(0, 8);
+  const name = `harness-${scope.runId}-${scenario.slice(0, 24)}-${key}`.replace(/[^a-zA-Z0-9_.-]/g, "-");
   try {
     const network = await scope.engine.docker.createNetwork({
       Name: name,

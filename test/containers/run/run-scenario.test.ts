@@ -56,6 +56,19 @@ requests:
   - { name: http10-undici, path: /, http: "1.0", expect: { both: { status: 200 } } }
 `;
 
+const scgi = `
+id: scgi-origin
+title: the SCGI origin reports the CGI variables mod_proxy_scgi passes
+seed: [S10]
+backends: [{ name: app, kind: scgi-origin }]
+server:
+  modules: [proxy, proxy_scgi]
+  config: |
+    ProxyPass /scgi/ scgi://\${backends.app.host}:\${backends.app.port}/
+requests:
+  - { name: via-scgi, path: /scgi/extra/path, expect: { "2.4": { status: 200, body: "SCRIPT_NAME=/scgi/extra/path" } } }
+`;
+
 describe("running scenarios on real servers", { timeout: 240_000 }, () => {
   it("answers 200 to the allowed client and 403 to the denied one, from their own addresses", async () => {
     const { reports } = await runYamlScenarios([twoClients]);
@@ -90,6 +103,16 @@ describe("running scenarios on real servers", { timeout: 240_000 }, () => {
     const report = reports[0]!;
     expect(report.expectations.candidate.failures).toEqual([]);
     expect(report.requests.map((r) => r.candidate!.status)).toEqual([200, 200, 400, 200]);
+  });
+
+  it("starts an SCGI origin that shows what 2.4 passes as SCRIPT_NAME and PATH_INFO", async () => {
+    const { reports } = await runYamlScenarios([scgi]);
+    const report = reports[0]!;
+    expect(report.error).toBeNull();
+    const body = report.requests[0]!.candidate!.body!;
+    expect(body).toContain("REQUEST_URI=/scgi/extra/path");
+    expect(body).not.toContain("PATH_INFO=");
+    expect(report.expectations.candidate.failures).toEqual([]);
   });
 
   it("classifies nothing as a regression when both sides run the same image", async () => {
