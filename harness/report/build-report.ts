@@ -146,6 +146,25 @@ export function buildScenarioReport(run: ScenarioRun): ReportScenario {
   };
 }
 
+function byRowOrder(a: string, b: string): number {
+  const [, la = "", na = "0"] = /^([A-Z]+)(\d+)$/.exec(a) ?? [];
+  const [, lb = "", nb = "0"] = /^([A-Z]+)(\d+)$/.exec(b) ?? [];
+  return la === lb ? Number(na) - Number(nb) : la.localeCompare(lb);
+}
+
+/** Seed rows: covered, where the versions differ, and where a scenario found the guide wrong. */
+export function summarizeRows(scenarios: ReportScenario[]): ReportSummary["rows"] {
+  const rows = [...new Set(scenarios.flatMap((s) => s.seed))].sort(byRowOrder);
+  const guideWrong = rows.flatMap((row) => {
+    const wrong = scenarios.filter((s) => s.seed.includes(row) && s.guide.holds === false);
+    if (wrong.length === 0) return [];
+    const first = wrong[0]!;
+    return [{ row, scenarios: wrong.map((s) => s.id), note: first.guide.notes[0] ?? first.guide.failures[0] ?? "the real servers part from the guide" }];
+  });
+  const differ = rows.filter((row) => scenarios.some((s) => s.seed.includes(row) && (s.verdict === "expected-change" || s.verdict === "regression")));
+  return { covered: rows.length, guideHolds: rows.length - guideWrong.length, differ: differ.length, guideWrong };
+}
+
 export function summarize(scenarios: ReportScenario[], durationMs: number): ReportSummary {
   const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0 };
   for (const s of scenarios) byVerdict[s.verdict]++;
@@ -161,6 +180,7 @@ export function summarize(scenarios: ReportScenario[], durationMs: number): Repo
       .filter((s) => s.guide.holds === false)
       .map((s) => ({ id: s.id, seed: s.seed, notes: s.guide.notes.length ? s.guide.notes : s.guide.failures })),
     guideHolds: scenarios.filter((s) => s.guide.holds === true).length,
+    rows: summarizeRows(scenarios),
     regressions: byVerdict.regression,
     durationMs,
   };

@@ -141,6 +141,16 @@ const summary = keysOf<ReportSummary>()([
     ["notes", null],
   ]))],
   ["guideHolds", null],
+  ["rows", keysOf<ReportSummary["rows"]>()([
+    ["covered", null],
+    ["guideHolds", null],
+    ["differ", null],
+    ["guideWrong", items(keysOf<ReportSummary["rows"]["guideWrong"][number]>()([
+      ["row", null],
+      ["scenarios", null],
+      ["note", null],
+    ]))],
+  ])],
   ["regressions", null],
   ["durationMs", null],
 ]);

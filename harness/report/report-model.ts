@@ -76,6 +76,17 @@ export interface ReportScenario {
   requests: ReportRequest[];
 }
 
+export interface ReportRowSummary {
+  /** Seed rows the run's scenarios exercise. */
+  covered: number;
+  /** Rows none of whose scenarios found the guide wrong. */
+  guideHolds: number;
+  /** Rows where at least one scenario saw the versions differ. */
+  differ: number;
+  /** Rows where a scenario found the real servers parting from the guide, with the first such note. */
+  guideWrong: Array<{ row: string; scenarios: string[]; note: string }>;
+}
+
 export interface ReportSummary {
   scenarios: number;
   byVerdict: Record<Verdict, number>;
@@ -84,6 +95,8 @@ export interface ReportSummary {
   /** Scenarios where the real servers part from the upgrade guide. */
   guideWrong: Array<{ id: string; seed: string[]; notes: string[] }>;
   guideHolds: number;
+  /** The same, by seed row of the guide: what an operator reads first. */
+  rows: ReportRowSummary;
   regressions: number;
   durationMs: number;
 }

@@ -2,6 +2,7 @@
 // Colour is a parameter (the caller decides from the TTY / NO_COLOR), so the output is a pure function of its input.
 import Table from "cli-table3";
 import picocolors from "picocolors";
+import { truncate } from "./format-value.ts";
 import type { Verdict } from "../diff/difference.ts";
 import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
@@ -50,12 +51,15 @@ function summaryBlock(report: Report, colors: Colors): string[] {
     `Differ between versions: ${differ} of ${total}` +
       ` (${summary.byVerdict["expected-change"]} predicted, ${summary.byVerdict.regression} not)`,
   ];
-  if (summary.guideWrong.length > 0) {
-    lines.push(colors.yellow("Where the guide is wrong:"));
-    for (const row of summary.guideWrong) {
-      const seed = row.seed.length > 0 ? ` [${row.seed.join(", ")}]` : "";
-      lines.push(`  ${row.id}${seed}: ${row.notes.length > 0 ? row.notes.join("; ") : "servers part from the guide"}`);
-    }
+  const { rows } = summary;
+  lines.push(
+    colors.bold(`Rows of the upgrade guide exercised: ${rows.covered}. `) +
+      `As the guide says: ${rows.guideHolds}. Versions differ: ${rows.differ}. ` +
+      (rows.guideWrong.length > 0 ? colors.yellow(`Guide wrong: ${rows.guideWrong.length}`) : "Guide wrong: none"),
+  );
+  if (rows.guideWrong.length > 0) {
+    lines.push(colors.yellow("Where the guide is wrong (row: what the real servers do; scenarios in the report):"));
+    for (const row of rows.guideWrong) lines.push(`  ${row.row.padEnd(4)} ${truncate(row.note, 150)}`);
   }
   const regressions = report.scenarios.filter((scenario) => scenario.verdict === "regression");
   lines.push(

@@ -233,6 +233,7 @@ describe("summarize and buildReport", () => {
       // a1, x1 and the candidate-only a1 (its 2.4 guide is met).
       guideHolds: 3,
       regressions: 2,
+      rows: { covered: 4, guideHolds: 3, differ: 3, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend", "https-proxy-expired-backend"], note: "2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)" }] },
       durationMs: 98_765,
     });
   });
@@ -273,6 +274,7 @@ describe("summarize and buildReport", () => {
         ],
         guideHolds: 1,
         regressions: 1,
+        rows: { covered: 2, guideHolds: 1, differ: 1, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend"], note: "2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)" }] },
         durationMs: 4321,
       },
     });

@@ -29,8 +29,10 @@ describe("renderTerminalTable", () => {
       6 scenarios in 41.8 s: 1 regression, 1 error, 2 expected-change, 0 noise, 2 same
       Behave as the guide says: 3 of 6; guide is wrong in 1
       Differ between versions: 3 of 6 (2 predicted, 1 not)
-      Where the guide is wrong:
-        d5-proxy-expired-cert [D5, T2]: guide says 502; 2.4 answers 500
+      Rows of the upgrade guide exercised: 8. As the guide says: 6. Versions differ: 5. Guide wrong: 2
+      Where the guide is wrong (row: what the real servers do; scenarios in the report):
+        D5   guide says 502; 2.4 answers 500
+        T2   guide says 502; 2.4 answers 500
       Regressions: 1 (q6-satisfy-any-ip-or-user)
       Errors: 1 (d4-proxy-wrong-name-cert)
       "
