@@ -47,7 +47,8 @@ function responseFieldsCovered(expectation: ResponseExpectation | undefined): Se
   if (expectation.transportError !== undefined) covered.add("outcome").add("status");
   for (const header of expectation.headers) covered.add(`header:${header.name.toLowerCase()}`);
   if (expectation.body !== undefined) covered.add("body");
-  if (expectation.errorLog.length > 0 || expectation.errorLogEmpty) covered.add("errorLog");
+  // Lines that must be there, must not be there, or none at all: each is a statement about the error log.
+  if (expectation.errorLog.length > 0 || expectation.noErrorLog.length > 0 || expectation.errorLogEmpty) covered.add("errorLog");
   if (expectation.exitCode !== undefined || expectation.stdout !== undefined) covered.add("exec");
   return covered;
 }

@@ -261,6 +261,12 @@ describe("diffScenario", () => {
     });
   });
 
+  it("counts lines that must not be logged as a statement about the error log (2.2: none at all, 2.4: no AH02004)", () => {
+    const c1 = scenario(c1Yaml("{ status: 500, noErrorLog: [{ code: AH02004 }] }"));
+    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    expect(fields.errorLog).toEqual(["expected-change", ["D5"], "each side meets what the scenario states for its version"]);
+  });
+
   it("does not count a field only one version's expectation states (the error log); the body follows the status", () => {
     const c1 = scenario(c1Yaml("{ status: 500 }"));
     const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
