@@ -13,6 +13,8 @@ export interface HttpdProfile {
   modulesDir: string;
   /** Runs httpd with arguments appended (a shell fragment). */
   binary: string;
+  /** Shell that sets up the environment the binary needs (Debian's envvars), or empty. */
+  environment: string;
   /** Shell run before the config test and the foreground start (pid file removal, environment). */
   preStart: string;
   /** User and group the generated minimal base runs children as. */
@@ -33,6 +35,7 @@ export const OFFICIAL_PROFILE: HttpdProfile = {
   docRoot: "/usr/local/apache2/htdocs",
   modulesDir: "/usr/local/apache2/modules",
   binary: "/usr/local/apache2/bin/httpd",
+  environment: "",
   preStart: "rm -f /usr/local/apache2/logs/httpd.pid",
   runUser: "daemon",
   runGroup: "daemon",
@@ -50,7 +53,8 @@ export const DEBIAN_PROFILE: HttpdProfile = {
   docRoot: "/var/www/html",
   modulesDir: "/usr/lib/apache2/modules",
   binary: "/usr/sbin/apache2",
-  preStart: ". /etc/apache2/envvars && mkdir -p \"$APACHE_RUN_DIR\" \"$APACHE_LOCK_DIR\" \"$APACHE_LOG_DIR\" && rm -f \"$APACHE_PID_FILE\"",
+  environment: ". /etc/apache2/envvars",
+  preStart: "mkdir -p \"$APACHE_RUN_DIR\" \"$APACHE_LOCK_DIR\" \"$APACHE_LOG_DIR\" && rm -f \"$APACHE_PID_FILE\"",
   runUser: "www-data",
   runGroup: "www-data",
   errorLogTarget: "/proc/self/fd/2",

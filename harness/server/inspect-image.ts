@@ -21,7 +21,7 @@ const MARK = "@@harness";
 export function inspectionScript(): string {
   return PROFILES.map(
     (p) =>
-      `if [ -x ${p.probe} ]; then echo "${MARK} profile ${p.id}"; ${p.preStart.startsWith(".") ? `${p.preStart.split("&&")[0]} ;` : ""} ` +
+      `if [ -x ${p.probe} ]; then echo "${MARK} profile ${p.id}"; ${p.environment ? `${p.environment};` : ""} ` +
       `${p.binary} -v; echo "${MARK} modules"; ls ${p.modulesDir}; echo "${MARK} stock"; cat ${p.configFile}; exit 0; fi;`,
   ).join(" ") + ` echo "${MARK} none"; exit 0`;
 }

@@ -5,7 +5,7 @@ import type { HttpdProfile } from "./httpd-profile.ts";
 export const MARKER = "@@harness";
 
 export function startScript(profile: HttpdProfile, prepare: string[]): string {
-  const lines = [profile.preStart, `cd ${profile.serverRoot}`];
+  const lines = [...(profile.environment ? [profile.environment] : []), profile.preStart, `cd ${profile.serverRoot}`];
   prepare.forEach((command, index) => {
     lines.push(
       `echo "${MARKER} prepare-begin ${index}" >&2`,

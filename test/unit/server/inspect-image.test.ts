@@ -78,6 +78,6 @@ describe("parseInspection", () => {
 
 describe("inspectionScript", () => {
   it("probes each layout in order and prints the markers parseInspection reads", () => {
-    expect(inspectionScript()).toMatchInlineSnapshot(`"if [ -x /usr/local/apache2/bin/httpd ]; then echo "@@harness profile official";  /usr/local/apache2/bin/httpd -v; echo "@@harness modules"; ls /usr/local/apache2/modules; echo "@@harness stock"; cat /usr/local/apache2/conf/httpd.conf; exit 0; fi; if [ -x /usr/sbin/apache2 ]; then echo "@@harness profile debian"; . /etc/apache2/envvars  ; /usr/sbin/apache2 -v; echo "@@harness modules"; ls /usr/lib/apache2/modules; echo "@@harness stock"; cat /etc/apache2/apache2.conf; exit 0; fi; echo "@@harness none"; exit 0"`);
+    expect(inspectionScript()).toMatchInlineSnapshot(`"if [ -x /usr/local/apache2/bin/httpd ]; then echo "@@harness profile official";  /usr/local/apache2/bin/httpd -v; echo "@@harness modules"; ls /usr/local/apache2/modules; echo "@@harness stock"; cat /usr/local/apache2/conf/httpd.conf; exit 0; fi; if [ -x /usr/sbin/apache2 ]; then echo "@@harness profile debian"; . /etc/apache2/envvars; /usr/sbin/apache2 -v; echo "@@harness modules"; ls /usr/lib/apache2/modules; echo "@@harness stock"; cat /etc/apache2/apache2.conf; exit 0; fi; echo "@@harness none"; exit 0"`);
   });
 });

@@ -34,7 +34,8 @@ describe("startScript", () => {
 
   it("runs the profile's pre-start shell first and needs no prepare section", () => {
     expect(startScript(DEBIAN_PROFILE, [])).toMatchInlineSnapshot(`
-      ". /etc/apache2/envvars && mkdir -p "$APACHE_RUN_DIR" "$APACHE_LOCK_DIR" "$APACHE_LOG_DIR" && rm -f "$APACHE_PID_FILE"
+      ". /etc/apache2/envvars
+      mkdir -p "$APACHE_RUN_DIR" "$APACHE_LOCK_DIR" "$APACHE_LOG_DIR" && rm -f "$APACHE_PID_FILE"
       cd /etc/apache2
       /usr/sbin/apache2 -t >&2 2>&1; rc=$?
       printf '\\n%s\\n' "@@harness config-test exit=$rc" >&2
