@@ -2,9 +2,9 @@
 // docker-CLI script doing the same boots and requests (the floor), and the ratio. Prints figures; asserts
 // nothing. Both run one scenario at a time on the same engine.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { connectEngine } from "../harness/engine/engine.ts";
@@ -12,6 +12,7 @@ import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
 import { runHarness } from "../harness/run/run-harness.ts";
 import type { ScenarioRun } from "../harness/run/scenario-run.ts";
 import { loadScenarios } from "../harness/scenario/load-scenario.ts";
+import { forFamily } from "../harness/scenario/scenario.ts";
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
@@ -43,7 +44,8 @@ async function harnessTime(): Promise<{ perScenario: Map<string, { ms: number; r
 }
 
 /** The same work with the docker CLI and curl: network, helper containers, both servers with the config the
- * harness rendered, wait for the ready line, each request once, remove everything. */
+ * harness rendered, the scenario's files and prepare commands, wait until ready (or exited), each request
+ * once, remove everything. */
 async function floorTime(run: ScenarioRun): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "bench-"));
   const started = performance.now();
@@ -59,19 +61,28 @@ async function floorTime(run: ScenarioRun): Promise<number> {
     const sides = (["baseline", "candidate"] as const).flatMap((side) => (run.observations[side] ? [[side, run.observations[side]!] as const] : []));
     await Promise.all(
       sides.map(async ([side, observation]) => {
-        const conf = join(dir, `${side}.conf`);
-        writeFileSync(conf, observation.renderedConfig);
-        const id = (await docker("create", "--network", net, "-p", "127.0.0.1::80", observation.server.image, "httpd-foreground")).stdout.trim();
+        const root = "/usr/local/apache2";
+        const tree = join(dir, side);
+        mkdirSync(join(tree, "usr/local/apache2/conf"), { recursive: true });
+        writeFileSync(join(tree, "usr/local/apache2/conf/httpd.conf"), observation.renderedConfig);
+        for (const file of run.scenario.server.files) {
+          mkdirSync(dirname(join(tree, root, file.path)), { recursive: true });
+          writeFileSync(join(tree, root, file.path), file.content);
+        }
+        const prepare = forFamily(run.scenario.server.prepare, observation.server.family) ?? [];
+        const script = [...prepare.map((c) => c.replaceAll("${server.root}", root).replaceAll("${server.docroot}", `${root}/htdocs`)), "exec httpd-foreground"].join("\n");
+        const id = (await docker("create", "--network", net, "-p", "127.0.0.1::80", observation.server.image, "sh", "-c", `cd ${root}\n${script}`)).stdout.trim();
         made.push(id);
-        await docker("cp", conf, `${id}:/usr/local/apache2/conf/httpd.conf`);
+        await docker("cp", `${tree}/.`, `${id}:/`);
         await docker("start", id);
         for (let i = 0; i < 100; i++) {
           const logs = await docker("logs", id);
-          if (/resuming normal operations/.test(logs.stderr) || !observation.started) break;
+          if (/resuming normal operations/.test(logs.stderr)) break;
+          if ((await docker("inspect", "-f", "{{.State.Running}}", id)).stdout.trim() !== "true") return;
           await new Promise((r) => setTimeout(r, 100));
         }
-        if (!observation.started) return;
-        const port = (await docker("port", id, "80/tcp")).stdout.trim().split(":").pop()!;
+        const port = (await docker("port", id, "80/tcp").catch(() => ({ stdout: "" }))).stdout.trim().split(":").pop();
+        if (!port) return;
         for (const request of run.scenario.requests) {
           if (request.mode !== "http") continue;
           await curl(port, request.path, request.method).catch(() => undefined);

@@ -8,7 +8,7 @@ export async function runImagesCommand(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { build: { type: "boolean", default: false } });
   const engine = await connectEngine();
   if (values.build) {
-    for (const id of ["httpd-2.4", "tools"] as const) await ensureRecipeImage(engine, id, (line) => process.stderr.write(`${line}\n`));
+    for (const id of ["httpd-2.4", "httpd-2.4-debian", "tools"] as const) await ensureRecipeImage(engine, id, (line) => process.stderr.write(`${line}\n`));
   }
   const out: string[] = ["Images the harness builds (tag = hash of the recipe under docker/):"];
   for (const status of await recipeStatus(engine)) {

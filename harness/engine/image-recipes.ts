@@ -6,7 +6,7 @@ export const DOCKER_DIR = fileURLToPath(new URL("../../docker/", import.meta.url
 
 export interface ImageRecipe {
   /** Stable id used on the command line and in logs. */
-  id: "base" | "httpd-2.4" | "tools";
+  id: "base" | "httpd-2.4" | "httpd-2.4-debian" | "tools";
   repository: string;
   /** Directory under docker/ whose files make up the recipe. */
   directory: string;
@@ -29,6 +29,13 @@ export const IMAGE_RECIPES: readonly ImageRecipe[] = [
     directory: "httpd-2.4",
     build: { kind: "dockerfile", parent: "base" },
     description: "httpd 2.4 with the official images' layout, built from Debian's apache2 source package",
+  },
+  {
+    id: "httpd-2.4-debian",
+    repository: "harness-httpd-debian",
+    directory: "httpd-2.4-debian",
+    build: { kind: "dockerfile", parent: "base" },
+    description: "Debian's binary apache2 package (/etc/apache2 layout), for the Debian profile's tests",
   },
   {
     id: "tools",

@@ -44,6 +44,7 @@ export async function runSide(input: SideInput): Promise<SideObservation> {
     family,
     profile,
     availableModules: inspection.modules,
+    builtinModules: inspection.builtinModules,
     stockConfig: inspection.stockConfig,
     modules: forFamily(server.modules, family) ?? [],
     omitModules: forFamily(server.omitModules, family) ?? [],

@@ -17,6 +17,8 @@ export interface HttpdProfile {
   environment: string;
   /** Shell run before the config test and the foreground start (pid file removal, environment). */
   preStart: string;
+  /** Where the minimal base puts the pid file (a directory that exists in that layout). */
+  pidFile: string;
   /** User and group the generated minimal base runs children as. */
   runUser: string;
   runGroup: string;
@@ -37,6 +39,7 @@ export const OFFICIAL_PROFILE: HttpdProfile = {
   binary: "/usr/local/apache2/bin/httpd",
   environment: "",
   preStart: "rm -f /usr/local/apache2/logs/httpd.pid",
+  pidFile: "logs/httpd.pid",
   runUser: "daemon",
   runGroup: "daemon",
   errorLogTarget: "/proc/self/fd/2",
@@ -55,6 +58,7 @@ export const DEBIAN_PROFILE: HttpdProfile = {
   binary: "/usr/sbin/apache2",
   environment: ". /etc/apache2/envvars",
   preStart: "mkdir -p \"$APACHE_RUN_DIR\" \"$APACHE_LOCK_DIR\" \"$APACHE_LOG_DIR\" && rm -f \"$APACHE_PID_FILE\"",
+  pidFile: "/var/run/apache2/apache2.pid",
   runUser: "www-data",
   runGroup: "www-data",
   errorLogTarget: "/proc/self/fd/2",

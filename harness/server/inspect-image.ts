@@ -3,6 +3,7 @@ import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
 import { type Family, familyOf } from "./family-traits.ts";
 import { type HttpdProfile, PROFILES } from "./httpd-profile.ts";
+import { parseCompiledInModules } from "./module-map.ts";
 
 /** What an image holds, read once per image and run: its layout, the httpd version, its modules and its
  * stock configuration. */
@@ -12,6 +13,8 @@ export interface ImageInspection {
   version: string;
   family: Family;
   modules: ReadonlySet<string>;
+  /** Logical names of modules compiled into httpd itself. */
+  builtinModules: ReadonlySet<string>;
   stockConfig: string;
 }
 
@@ -22,7 +25,7 @@ export function inspectionScript(): string {
   return PROFILES.map(
     (p) =>
       `if [ -x ${p.probe} ]; then echo "${MARK} profile ${p.id}"; ${p.environment ? `${p.environment};` : ""} ` +
-      `${p.binary} -v; echo "${MARK} modules"; ls ${p.modulesDir}; echo "${MARK} stock"; cat ${p.configFile}; exit 0; fi;`,
+      `${p.binary} -v; echo "${MARK} compiled"; ${p.binary} -l; echo "${MARK} modules"; ls ${p.modulesDir}; echo "${MARK} stock"; cat ${p.configFile}; exit 0; fi;`,
   ).join(" ") + ` echo "${MARK} none"; exit 0`;
 }
 
@@ -42,6 +45,7 @@ export function parseInspection(image: string, output: string): ImageInspection 
       hint: "The harness compares httpd 2.2.x and 2.4.x.",
     });
   }
+  const compiledPart = output.split(`${MARK} compiled\n`)[1]?.split(`${MARK} modules\n`)[0] ?? "";
   const modulesPart = output.split(`${MARK} modules\n`)[1]?.split(`${MARK} stock\n`)[0] ?? "";
   const stockConfig = output.split(`${MARK} stock\n`)[1] ?? "";
   return {
@@ -50,6 +54,7 @@ export function parseInspection(image: string, output: string): ImageInspection 
     version,
     family,
     modules: new Set(modulesPart.split("\n").filter((name) => name.endsWith(".so"))),
+    builtinModules: parseCompiledInModules(compiledPart),
     stockConfig,
   };
 }

@@ -34,6 +34,19 @@ export function moduleBinding(name: string, family: Family): ModuleBinding {
   return EXCEPTIONS[name]?.[family] ?? { file: `mod_${name}.so`, id: `${name}_module` };
 }
 
+/** Pure: the logical names of `httpd -l`'s "Compiled in modules" (mod_unixd.c -> unixd, prefork.c ->
+ * mpm_prefork). */
+export function parseCompiledInModules(output: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of output.split("\n")) {
+    const file = /^\s+(\S+)\.c$/.exec(line)?.[1];
+    if (!file) continue;
+    if (file.startsWith("mod_")) names.add(file.slice(4));
+    else if (["prefork", "worker", "event"].includes(file)) names.add(`mpm_${file}`);
+  }
+  return names;
+}
+
 export interface ResolvedModules {
   /** LoadModule lines, deduplicated, in the order asked. */
   loadLines: string[];
@@ -41,12 +54,20 @@ export interface ResolvedModules {
   missing: string[];
 }
 
-/** @param available the .so file names in the image's modules directory */
-export function resolveModules(names: string[], family: Family, available: ReadonlySet<string>, modulesDir: string): ResolvedModules {
+/** @param available the .so file names in the image's modules directory
+ *  @param builtin logical names compiled into this image's httpd (`httpd -l`): nothing to load */
+export function resolveModules(
+  names: string[],
+  family: Family,
+  available: ReadonlySet<string>,
+  modulesDir: string,
+  builtin: ReadonlySet<string> = new Set(),
+): ResolvedModules {
   const loadLines: string[] = [];
   const missing: string[] = [];
   const seen = new Set<string>();
   for (const name of names) {
+    if (builtin.has(name)) continue;
     const binding = moduleBinding(name, family);
     if (binding === "builtin") continue;
     if (binding === "absent" || !available.has(binding.file)) {

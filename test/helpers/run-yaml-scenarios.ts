@@ -12,13 +12,16 @@ export interface YamlRunResult {
 }
 
 /** Both sides run the local 2.4 image unless a baseline is given: what CI has. */
-export async function runYamlScenarios(yamls: string[], options: { baseline?: string; learnNoise?: boolean } = {}): Promise<YamlRunResult> {
+export async function runYamlScenarios(
+  yamls: string[],
+  options: { baseline?: string; candidate?: string; learnNoise?: boolean } = {},
+): Promise<YamlRunResult> {
   const images = inject("images");
   const scenarios = yamls.map((yaml, index) => parseScenario(yaml, `inline-${index}.scenario.yaml`));
   const { runs } = await runHarness({
     scenarios,
-    baselineImage: options.baseline ?? images.candidate,
-    candidateImage: images.candidate,
+    baselineImage: options.baseline ?? options.candidate ?? images.candidate,
+    candidateImage: options.candidate ?? images.candidate,
     allowMissingBaseline: false,
     concurrency: 2,
     learnNoise: options.learnNoise ?? false,

@@ -10,8 +10,15 @@ const MODULES_LS_24 = ["httpd.exp", "mod_access_compat.so", "mod_authz_core.so",
 const MODULES_LS_22 = ["httpd.exp", "mod_authz_host.so", "mod_disk_cache.so", "mod_status.so"];
 
 /** The probe's output as inspectImage joins it: stdout lines, a newline, stderr lines. */
-function probeOutput(profile: string, version: string, modules: string[], stock: string, stderr = ""): string {
-  return [`@@harness profile ${profile}`, version, "@@harness modules", ...modules, "@@harness stock", stock].join("\n") + "\n" + stderr;
+/** `httpd -l` of the official 2.4 image; 2.2.34 adds prefork.c, Debian's apache2 mod_unixd.c and others. */
+const COMPILED_24 = ["Compiled in modules:", "  core.c", "  mod_so.c", "  http_core.c"];
+
+function probeOutput(profile: string, version: string, modules: string[], stock: string, stderr = "", compiled = COMPILED_24): string {
+  return (
+    [`@@harness profile ${profile}`, version, "@@harness compiled", ...compiled, "@@harness modules", ...modules, "@@harness stock", stock].join("\n") +
+    "\n" +
+    stderr
+  );
 }
 
 function caught(run: () => unknown): unknown {
@@ -33,6 +40,7 @@ describe("parseInspection", () => {
       version: "2.4.62",
       family: "2.4",
       modules: new Set(["mod_access_compat.so", "mod_authz_core.so", "mod_mpm_event.so", "mod_status.so", "mod_unixd.so"]),
+      builtinModules: new Set(["so"]),
       stockConfig: `${stock}\n`,
     });
   });
@@ -44,6 +52,15 @@ describe("parseInspection", () => {
       family: "2.2",
       modules: new Set(["mod_authz_host.so", "mod_disk_cache.so", "mod_status.so"]),
     });
+  });
+
+  it("reads the modules compiled into httpd: 2.2's static prefork MPM, Debian's static mod_unixd", () => {
+    const compiled22 = ["Compiled in modules:", "  core.c", "  prefork.c", "  http_core.c", "  mod_so.c"];
+    const debian = ["Compiled in modules:", "  core.c", "  mod_so.c", "  mod_watchdog.c", "  http_core.c", "  mod_log_config.c", "  mod_logio.c", "  mod_version.c", "  mod_unixd.c"];
+    expect(parseInspection("httpd:2.2.34", probeOutput("official", VERSION_OUTPUT["2.2"], [], "", "", compiled22)).builtinModules).toEqual(new Set(["mpm_prefork", "so"]));
+    expect(parseInspection("debian", probeOutput("debian", "Server version: Apache/2.4.62 (Debian)", [], "", "", debian)).builtinModules).toEqual(
+      new Set(["so", "watchdog", "log_config", "logio", "version", "unixd"]),
+    );
   });
 
   it("reads Debian's layout and version line", () => {
@@ -78,6 +95,6 @@ describe("parseInspection", () => {
 
 describe("inspectionScript", () => {
   it("probes each layout in order and prints the markers parseInspection reads", () => {
-    expect(inspectionScript()).toMatchInlineSnapshot(`"if [ -x /usr/local/apache2/bin/httpd ]; then echo "@@harness profile official";  /usr/local/apache2/bin/httpd -v; echo "@@harness modules"; ls /usr/local/apache2/modules; echo "@@harness stock"; cat /usr/local/apache2/conf/httpd.conf; exit 0; fi; if [ -x /usr/sbin/apache2 ]; then echo "@@harness profile debian"; . /etc/apache2/envvars; /usr/sbin/apache2 -v; echo "@@harness modules"; ls /usr/lib/apache2/modules; echo "@@harness stock"; cat /etc/apache2/apache2.conf; exit 0; fi; echo "@@harness none"; exit 0"`);
+    expect(inspectionScript()).toMatchInlineSnapshot(`"if [ -x /usr/local/apache2/bin/httpd ]; then echo "@@harness profile official";  /usr/local/apache2/bin/httpd -v; echo "@@harness compiled"; /usr/local/apache2/bin/httpd -l; echo "@@harness modules"; ls /usr/local/apache2/modules; echo "@@harness stock"; cat /usr/local/apache2/conf/httpd.conf; exit 0; fi; if [ -x /usr/sbin/apache2 ]; then echo "@@harness profile debian"; . /etc/apache2/envvars; /usr/sbin/apache2 -v; echo "@@harness compiled"; /usr/sbin/apache2 -l; echo "@@harness modules"; ls /usr/lib/apache2/modules; echo "@@harness stock"; cat /etc/apache2/apache2.conf; exit 0; fi; echo "@@harness none"; exit 0"`);
   });
 });

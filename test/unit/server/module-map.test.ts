@@ -104,3 +104,13 @@ describe("resolveModules", () => {
     expect(resolveModules(["status", "status"], "2.4", built24, "/m")).toEqual({ loadLines: ["LoadModule status_module /m/mod_status.so"], missing: [] });
   });
 });
+
+describe("resolveModules with the image's compiled-in modules", () => {
+  it("loads nothing for a module compiled into httpd and does not report it missing (Debian's static mod_unixd)", () => {
+    const available = new Set(["mod_mpm_event.so", "mod_status.so"]);
+    expect(resolveModules(["mpm_event", "unixd", "log_config", "status"], "2.4", available, "/usr/lib/apache2/modules", new Set(["unixd", "log_config"]))).toEqual({
+      loadLines: ["LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so", "LoadModule status_module /usr/lib/apache2/modules/mod_status.so"],
+      missing: [],
+    });
+  });
+});

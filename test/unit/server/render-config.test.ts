@@ -19,6 +19,7 @@ function input(family: "2.2" | "2.4", overrides: Partial<RenderInput> = {}): Ren
     family,
     profile: OFFICIAL_PROFILE,
     availableModules: builtModules(family),
+    builtinModules: new Set(family === "2.2" ? ["mpm_prefork"] : []),
     stockConfig: stockConfig(family),
     modules: ["status", "access_compat"],
     omitModules: [],
