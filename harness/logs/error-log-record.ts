@@ -21,3 +21,23 @@ export interface ErrorLogRecord {
 }
 
 export type ErrorLogDialect = "2.2" | "2.4";
+
+/** httpd's log levels, most severe first (2.4 adds trace1..8). */
+export const LOG_LEVELS = [
+  "emerg",
+  "alert",
+  "crit",
+  "error",
+  "warn",
+  "notice",
+  "info",
+  "debug",
+  "trace1",
+  "trace2",
+  "trace3",
+  "trace4",
+  "trace5",
+  "trace6",
+  "trace7",
+  "trace8",
+] as const;

@@ -27,24 +27,6 @@ import type { ErrorLogDialect, ErrorLogRecord } from "./error-log-record.ts";
 import { eventFor } from "./message-map.ts";
 import { normalizeMessage } from "./normalize-log.ts";
 
-export const LOG_LEVELS: readonly string[] = [
-  "emerg",
-  "alert",
-  "crit",
-  "error",
-  "warn",
-  "notice",
-  "info",
-  "debug",
-  "trace1",
-  "trace2",
-  "trace3",
-  "trace4",
-  "trace5",
-  "trace6",
-  "trace7",
-  "trace8",
-];
 
 const TIME_PART = /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]?\d \d{2}:\d{2}:\d{2}(?:\.\d{1,6})? \d{4}\] ?/;
 const LEVEL_PART = /^\[(?:([\w.-]*):)?(emerg|alert|crit|error|warn|notice|info|debug|trace[1-8])\] ?/;

@@ -4,8 +4,8 @@
 import type { SourcePosition } from "../errors.ts";
 import { scanVariables } from "./interpolate.ts";
 import type { ScenarioIssue } from "./scenario-issue.ts";
+import { LOG_LEVELS } from "../logs/error-log-record.ts";
 import {
-  LOG_LEVELS,
   MODULE_NAME_PATTERN,
   SERVER_LEVEL_FIELDS,
   type RawErrorLogMatcher,

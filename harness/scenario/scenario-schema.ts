@@ -3,6 +3,7 @@
 // expressions compile, request modes do not mix) is checked afterwards by build-scenario.ts.
 // scripts/write-scenario-schema.ts turns this into schema/scenario.schema.json.
 import { z } from "zod";
+import { LOG_LEVELS } from "../logs/error-log-record.ts";
 
 export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Names of clients and backends: they appear in variables such as ${clients.NAME.ip}. */
@@ -14,24 +15,6 @@ export const MODULE_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const TOKEN_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const HEADER_LINE_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 export const ERROR_CODE_PATTERN = /^AH[0-9]{5}$/;
-export const LOG_LEVELS = [
-  "emerg",
-  "alert",
-  "crit",
-  "error",
-  "warn",
-  "notice",
-  "info",
-  "debug",
-  "trace1",
-  "trace2",
-  "trace3",
-  "trace4",
-  "trace5",
-  "trace6",
-  "trace7",
-  "trace8",
-] as const;
 /** Fields a difference can be predicted on (request level first, then server level). */
 /** Request-level fields: what diff/observed-fields.ts compares per request ("outcome" is the kind of answer,
  * "transport-error CODE" for failures; "transport" is accepted as the name the format used first). */

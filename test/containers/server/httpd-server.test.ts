@@ -4,7 +4,7 @@ import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { createScenarioNetwork } from "../../../harness/engine/network.ts";
 import { listHarnessResources } from "../../../harness/engine/sweep.ts";
 import { startHttpd } from "../../../harness/server/httpd-server.ts";
-import { inspectImage } from "../../../harness/server/inspect-image.ts";
+import { type ImageInspection, inspectImage } from "../../../harness/server/inspect-image.ts";
 import { renderConfig } from "../../../harness/server/render-config.ts";
 
 const site = `<Directory "/usr/local/apache2/htdocs">
@@ -12,6 +12,22 @@ const site = `<Directory "/usr/local/apache2/htdocs">
     Deny from all
 </Directory>
 `;
+
+function minimalConfig(inspection: ImageInspection, modules: string[]): { text: string } {
+  return renderConfig({
+    base: "minimal",
+    family: inspection.family,
+    profile: inspection.profile,
+    availableModules: inspection.modules,
+    builtinModules: inspection.builtinModules,
+    stockConfig: inspection.stockConfig,
+    modules,
+    omitModules: [],
+    logLevel: "warn",
+    listenTls: false,
+    site,
+  });
+}
 
 describe("one httpd under test", { timeout: 120_000 }, () => {
   it("detects the version of the local image from httpd -v and lists its modules", async () => {
@@ -32,19 +48,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     try {
       const inspection = await inspectImage(scope, inject("images").candidate);
       const network = await createScenarioNetwork(scope, "reject");
-      const config = renderConfig({
-        base: "minimal",
-        family: inspection.family,
-        profile: inspection.profile,
-        availableModules: inspection.modules,
-        builtinModules: inspection.builtinModules,
-        stockConfig: inspection.stockConfig,
-        modules: ["authz_host"],
-        omitModules: [],
-        logLevel: "warn",
-        listenTls: false,
-        site,
-      });
+      const config = minimalConfig(inspection, ["authz_host"]);
       const httpd = await startHttpd(scope, {
         inspection,
         scenario: "reject",
@@ -72,19 +76,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     await using scope = new RunScope(engine);
     const inspection = await inspectImage(scope, inject("images").candidate);
     const network = await createScenarioNetwork(scope, "logs");
-    const config = renderConfig({
-      base: "minimal",
-      family: inspection.family,
-      profile: inspection.profile,
-      availableModules: inspection.modules,
-      builtinModules: inspection.builtinModules,
-      stockConfig: inspection.stockConfig,
-      modules: ["authz_host", "access_compat"],
-      omitModules: [],
-      logLevel: "warn",
-      listenTls: false,
-      site,
-    });
+    const config = minimalConfig(inspection, ["authz_host", "access_compat"]);
     await using httpd = await startHttpd(scope, {
       inspection,
       scenario: "logs",
