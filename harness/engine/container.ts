@@ -158,6 +158,20 @@ export class HarnessContainer {
     };
   }
 
+  /** Runs a long-lived command inside the container (tail -F of a log file) and collects its stdout as
+   * lines, until the command or the container ends. */
+  async follow(command: string[]): Promise<LineStream> {
+    const lines = new LineStream();
+    const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    const out = new PassThrough();
+    this.scope.engine.docker.modem.demuxStream(stream, out, new PassThrough());
+    out.pipe(lines.sink);
+    stream.on("end", () => out.end());
+    stream.on("error", () => out.end());
+    return lines;
+  }
+
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id);
   }

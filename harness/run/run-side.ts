@@ -115,8 +115,8 @@ export async function runSide(input: SideInput): Promise<SideObservation> {
       });
       lastMark = httpd.logMark();
     }
-    await httpd.container.stderr.waitForQuiet(50, 300);
-    const trailing = boot.started ? httpd.container.stderr.since(lastMark.err) : [];
+    await httpd.logs.error.waitForQuiet(50, 300);
+    const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
     return {
       side: input.side,
       server: { image: inspection.image, version: inspection.version, family, profile: profile.id },

@@ -8,6 +8,8 @@ import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
+import { followScript, logTargets } from "./log-targets.ts";
+import type { LineStream } from "../engine/line-stream.ts";
 
 /** How long stderr must stay quiet after a request was logged before its error lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
@@ -41,18 +43,21 @@ export class StartedHttpd implements AsyncDisposable {
     readonly ports: { http: number | null; https: number | null },
     readonly networkAddress: string | null,
     readonly host: string,
+    /** Where the error log and the access log are read: the container's stderr and stdout, or the files the
+     * config names, followed inside the container. */
+    readonly logs: { error: LineStream; access: LineStream },
   ) {}
 
   /** Marks the log positions before a request, for attribution afterwards. */
   logMark(): { err: number; out: number } {
-    return { err: this.container.stderr.count, out: this.container.stdout.count };
+    return { err: this.logs.error.count, out: this.logs.access.count };
   }
 
   /** The error-log lines written since `mark`, once the request has been logged: its access-log line has
    * appeared (httpd writes error lines before the access line, but Docker delivers stdout and stderr apart,
    * so a line can trail), and then stderr has stayed quiet for a window counted from that moment. */
   async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
-    const { stdout, stderr } = this.container;
+    const { access: stdout, error: stderr } = this.logs;
     if (options.expectAccessLine) await stdout.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
     await stderr.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
     return stderr.since(mark.err);
@@ -82,28 +87,46 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     archive,
   });
   await container.start();
+  const targets = logTargets(launch.config, profile.serverRoot);
+  const logs = {
+    error: await followOr(container, profile.environment, targets.errorLog, container.stderr),
+    access: await followOr(container, profile.environment, targets.accessLog, container.stdout),
+  };
   const readyLog = FAMILY_TRAITS[inspection.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
-  const ready = await container.stderr.waitForLine((line) => readyLog.test(line), { timeoutMs });
+  // A followed log file does not end when httpd exits; the container's own stderr does.
+  const exited = container.stderr.waitForLine(() => false, { timeoutMs });
+  const ready = await Promise.race([logs.error.waitForLine((line) => readyLog.test(line), { timeoutMs }), exited.then(() => -1)]);
   let exitCode: number | null = null;
   let started = ready >= 0;
   if (started) {
     // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
-    await container.stderr.waitForQuiet(150, 1_000);
+    await logs.error.waitForQuiet(150, 1_000);
     started = await waitForPort(scope.engine.host, await container.mappedPort(80), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);
   }
-  const stderr = container.stderr.lines;
-  const phases = splitStartPhases(stderr);
-  const startupLines = stderr.slice(phases.errorLogStart);
+  const phases = splitStartPhases(container.stderr.lines);
+  const startupLines =
+    logs.error === container.stderr ? container.stderr.lines.slice(phases.errorLogStart) : [...container.stderr.lines.slice(phases.errorLogStart), ...logs.error.lines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const ports = started
     ? { http: await container.mappedPort(80), https: launch.listenTls ? await container.mappedPort(443) : null }
     : { http: null, https: null };
   const address = started ? await container.ipAddress(launch.network.name).catch(() => null) : null;
-  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, address, scope.engine.host);
+  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, address, scope.engine.host, logs);
+}
+
+/** Follows a log file inside the container, or keeps the given stream when the config logs to the streams
+ * (or when the container is already gone, after a failed config test). */
+async function followOr(container: HarnessContainer, environment: string, path: string | null, stream: LineStream): Promise<LineStream> {
+  if (path === null) return stream;
+  try {
+    return await container.follow(["/bin/sh", "-c", followScript(environment, path)]);
+  } catch {
+    return stream;
+  }
 }
 
 async function waitForPort(host: string, port: number, timeoutMs: number): Promise<boolean> {

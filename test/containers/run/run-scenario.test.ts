@@ -69,6 +69,40 @@ requests:
   - { name: via-scgi, path: /scgi/extra/path, expect: { "2.4": { status: 200, body: "SCRIPT_NAME=/scgi/extra/path" } } }
 `;
 
+const fleetConfigWithLogFiles = `
+id: fleet-config-log-files
+title: a whole httpd.conf of the kind a fleet has, logging to files
+seed: [A6]
+server:
+  base: none
+  config: |
+    ServerRoot "\${server.root}"
+    Listen 80
+    LoadModule mpm_event_module modules/mod_mpm_event.so
+    LoadModule unixd_module modules/mod_unixd.so
+    LoadModule authz_core_module modules/mod_authz_core.so
+    LoadModule authz_host_module modules/mod_authz_host.so
+    LoadModule access_compat_module modules/mod_access_compat.so
+    LoadModule log_config_module modules/mod_log_config.so
+    LoadModule mime_module modules/mod_mime.so
+    LoadModule dir_module modules/mod_dir.so
+    User daemon
+    Group daemon
+    ServerName localhost
+    ErrorLog logs/error_log
+    LogFormat "%h %l %u %t \\"%r\\" %>s %b" common
+    CustomLog logs/access_log common
+    TypesConfig conf/mime.types
+    DocumentRoot "\${server.docroot}"
+    <Directory "\${server.docroot}">
+        Order deny,allow
+        Deny from all
+    </Directory>
+requests:
+  - { name: denied, path: /index.html, expect: { "2.4": { status: 403, errorLog: [{ code: AH01797, message: "htdocs/index.html" }] } } }
+  - { name: denied-again, path: /other.html, expect: { "2.4": { status: 403, errorLog: [{ code: AH01797, message: "htdocs/other.html" }] } } }
+`;
+
 describe("running scenarios on real servers", { timeout: 240_000 }, () => {
   it("answers 200 to the allowed client and 403 to the denied one, from their own addresses", async () => {
     const { reports } = await runYamlScenarios([twoClients]);
@@ -113,6 +147,22 @@ describe("running scenarios on real servers", { timeout: 240_000 }, () => {
     expect(body).toContain("REQUEST_URI=/scgi/extra/path");
     expect(body).not.toContain("PATH_INFO=");
     expect(report.expectations.candidate.failures).toEqual([]);
+  });
+
+  it("follows the log files a whole fleet config writes, so the server is seen starting and each request gets its own lines", async () => {
+    const started = Date.now();
+    const { reports } = await runYamlScenarios([fleetConfigWithLogFiles]);
+    const report = reports[0]!;
+    expect(report.error).toBeNull();
+    expect(report.servers.candidate).toMatchObject({ started: true });
+    expect(report.servers.candidate!.startupLog.map((l) => l.code)).toContain("AH00489");
+    expect(report.expectations.candidate.failures).toEqual([]);
+    expect(report.requests.map((r) => r.candidate!.errorLog.map((l) => l.message))).toEqual([
+      ["client denied by server configuration: /usr/local/apache2/htdocs/index.html"],
+      ["client denied by server configuration: /usr/local/apache2/htdocs/other.html"],
+    ]);
+    // no 30 s wait for a ready line that never reaches stderr
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("classifies nothing as a regression when both sides run the same image", async () => {

@@ -1,0 +1,37 @@
+// Pure: where a rendered httpd.conf sends its error log and its access log. A fleet's own config usually
+// writes them to files (logs/error_log), not to the container's stderr and stdout; the harness then follows
+// those files inside the container instead of waiting for lines that never reach the stream.
+
+export interface LogTargets {
+  /** A file path expression (may hold ${VAR} the server's environment expands), or null for the stream. */
+  errorLog: string | null;
+  accessLog: string | null;
+}
+
+const STREAMS = /^(?:\/proc\/self\/fd\/[12]|\/dev\/std(?:err|out))$/;
+
+function fileTarget(value: string | undefined, serverRoot: string): string | null {
+  if (value === undefined) return null;
+  const target = value.replace(/^"(.*)"$/, "$1");
+  // Pipes and syslog are not files the harness can follow; the standard streams it already reads.
+  if (target.startsWith("|") || /^syslog(:|$)/i.test(target) || STREAMS.test(target)) return null;
+  return target.startsWith("/") || target.startsWith("$") ? target : `${serverRoot}/${target}`;
+}
+
+/** The first ErrorLog and the first CustomLog/TransferLog outside comments (the main server's, normally). */
+export function logTargets(config: string, serverRoot: string): LogTargets {
+  const errorLog = /^\s*ErrorLog\s+("[^"]+"|\S+)/im.exec(config)?.[1];
+  const accessLog = /^\s*(?:CustomLog|TransferLog)\s+("[^"]+"|\S+)/im.exec(config)?.[1];
+  return { errorLog: fileTarget(errorLog, serverRoot), accessLog: fileTarget(accessLog, serverRoot) };
+}
+
+/** The shell that follows a log file from its first line, waiting briefly for httpd to create it. The path
+ * goes inside double quotes unescaped so that ${APACHE_LOG_DIR}-style variables expand as httpd expands them. */
+export function followScript(environment: string, path: string): string {
+  return [
+    ...(environment ? [environment] : []),
+    `f="${path}"`,
+    'i=0; while [ ! -f "$f" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done',
+    'exec tail -n +1 -F "$f" 2>/dev/null',
+  ].join("\n");
+}
