@@ -2,16 +2,16 @@
 // observation (ServerBoot.started === false with its messages), never an exception.
 import { connect } from "node:net";
 import { HarnessContainer } from "../engine/container.ts";
-import type { RunScope } from "../engine/run-scope.ts";
+import type { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
+import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
+import { followScript, logTargets } from "./log-targets.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
-import { followScript, logTargets } from "./log-targets.ts";
-import type { LineStream } from "../engine/line-stream.ts";
 
-/** How long stderr must stay quiet after a request was logged before its error lines are taken. */
+/** How long the error log must stay quiet after a request was logged before its lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
 
 export interface ServerLaunch {
@@ -31,7 +31,7 @@ export interface ServerBoot {
   started: boolean;
   phases: StartPhases;
   exitCode: number | null;
-  /** stderr lines from the error-log start up to readiness (or up to exit). */
+  /** Error-log lines from the start up to readiness (or up to exit). */
   startupLines: string[];
 }
 
@@ -54,13 +54,13 @@ export class StartedHttpd implements AsyncDisposable {
   }
 
   /** The error-log lines written since `mark`, once the request has been logged: its access-log line has
-   * appeared (httpd writes error lines before the access line, but Docker delivers stdout and stderr apart,
-   * so a line can trail), and then stderr has stayed quiet for a window counted from that moment. */
+   * appeared (httpd writes error lines before the access line, but the two logs reach us apart, so a line
+   * can trail), and then the error log has stayed quiet for a window counted from that moment. */
   async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
-    const { access: stdout, error: stderr } = this.logs;
-    if (options.expectAccessLine) await stdout.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
-    await stderr.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
-    return stderr.since(mark.err);
+    const { access, error } = this.logs;
+    if (options.expectAccessLine) await access.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
+    await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
+    return error.since(mark.err);
   }
 
   async stop(): Promise<void> {
