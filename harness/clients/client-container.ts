@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import type { HttpRequestPlan } from "./http-request.ts";
 import { parseRawResponse } from "./parse-raw-response.ts";
 
 export interface StartedClientContainer {
@@ -41,20 +42,13 @@ export async function startClientContainer(
   return { name: context.name, ip, hostname, container };
 }
 
-export interface ContainerHttpPlan {
-  /** Address of the server on the scenario network. */
+/** The request of an HTTP plan, sent from a client container to the server's address on the scenario network
+ * (no keep-alive series: curl sends one request). */
+export type ContainerHttpPlan = Pick<HttpRequestPlan, "method" | "path" | "hostHeader" | "headers" | "body" | "auth" | "httpVersion" | "timeoutMs"> & {
   serverIp: string;
   tls: boolean;
-  method: string;
-  path: string;
-  hostHeader: string | null;
-  headers: Array<[string, string]>;
-  body: string | null;
-  auth: { user: string; password: string } | null;
-  httpVersion: "1.1" | "1.0";
-  timeoutMs: number;
-  clientCertificate: { certificate: string; privateKey: string } | null;
-}
+  clientCertificate: HttpRequestPlan["tlsClient"];
+};
 
 const CURL_TRANSPORT_CODES: Record<number, string> = {
   6: "ENOTFOUND",
