@@ -1,6 +1,7 @@
 import type Dockerode from "dockerode";
 import { getContainerRuntimeClient, type ContainerRuntimeClient } from "testcontainers";
 import { HarnessError } from "../errors.ts";
+import { engineHost } from "./engine-host.ts";
 import { log } from "./log.ts";
 
 /** The container engine the harness talks to: testcontainers finds it (DOCKER_HOST, ~/.testcontainers.properties,
@@ -19,10 +20,12 @@ export function connectEngine(): Promise<Engine> {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
   connecting ??= (async () => {
     try {
+      // Decided before testcontainers resolves (and caches) its own host: see engine-host.ts.
+      const host = engineHost(process.env);
+      process.env.TESTCONTAINERS_HOST_OVERRIDE ??= host;
       const runtime = await getContainerRuntimeClient();
       const docker = runtime.container.dockerode;
       await docker.ping();
-      const host = runtime.info.containerRuntime.host === "localhost" ? "127.0.0.1" : runtime.info.containerRuntime.host;
       log("engine %s (server %s)", host, runtime.info.containerRuntime.serverVersion);
       return { docker, runtime, host };
     } catch (cause) {
