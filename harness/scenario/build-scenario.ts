@@ -5,9 +5,11 @@ import type { SourcePosition } from "../errors.ts";
 import { scanVariables } from "./interpolate.ts";
 import type { ScenarioIssue } from "./scenario-issue.ts";
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
+import { FAMILIES } from "../versions/httpd-version.ts";
 import {
   MODULE_NAME_PATTERN,
   SERVER_LEVEL_FIELDS,
+  VERSION_RANGE_KEY_PATTERN,
   type RawErrorLogMatcher,
   type RawRequest,
   type RawResponseExpectation,
@@ -18,6 +20,7 @@ import {
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
 import type {
   BackendSpec,
+  ByFamily,
   ClientSpec,
   ErrorLogMatcher,
   Family,
@@ -32,9 +35,11 @@ import type {
   ServerExpectation,
   ServerSpec,
   TextMatcher,
+  Versioned,
 } from "./scenario.ts";
 import { toTextMatcher } from "./text-matcher.ts";
 import type { PathSegment, YamlLocator } from "./yaml-locator.ts";
+import { parseVersionRange } from "../versions/version-range.ts";
 
 type Path = readonly PathSegment[];
 type ByVersion<T> = { "2.2"?: T | undefined; "2.4"?: T | undefined; both?: T | undefined };
@@ -46,7 +51,14 @@ const NOT_IN_RAW = ["method", "path", "headers", "body", "auth", "http", "keepAl
 const NOT_IN_EXEC = ["method", "path", "host", "headers", "body", "auth", "tls", "clientCertificate", "http", "trickleMs", "keepAlive"] as const;
 const RESPONSE_ONLY_FIELDS = ["status", "headers", "body", "transportError", "connectionReused"] as const;
 const EXEC_ONLY_FIELDS = ["exitCode", "stdout"] as const;
-const FAMILY_KEYS: readonly Family[] = ["2.2", "2.4"];
+const FAMILY_KEYS: readonly Family[] = FAMILIES;
+
+/** A family's value written as version ranges ({ ">=2.4.63": ..., default: ... }) rather than one statement. */
+function isRanged(value: unknown): value is Record<string, never> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => VERSION_RANGE_KEY_PATTERN.test(key));
+}
 
 export interface BuildContext {
   file: string;
@@ -230,15 +242,39 @@ class ScenarioBuilder {
     path: Path,
     convert: (value: R, path: Path) => T,
     merge: (both: T, own: T | undefined) => T,
-  ): Partial<Record<Family, T>> {
+  ): ByFamily<T> {
     const both = value.both === undefined ? undefined : convert(value.both, [...path, "both"]);
-    const result: Partial<Record<Family, T>> = {};
+    const withBoth = (own: T | undefined): T | undefined => (both === undefined ? own : merge(both, own));
+    const result: ByFamily<T> = {};
     for (const family of FAMILY_KEYS) {
-      const raw = value[family];
-      const own = raw === undefined ? undefined : convert(raw, [...path, family]);
-      if (own !== undefined && both !== undefined) result[family] = merge(both, own);
-      else if (own !== undefined) result[family] = own;
-      else if (both !== undefined) result[family] = merge(both, undefined);
+      const raw = value[family] as R | Record<string, R> | undefined;
+      if (raw === undefined) {
+        if (both !== undefined) result[family] = { ranges: [], otherwise: withBoth(undefined) };
+        continue;
+      }
+      if (!isRanged(raw)) {
+        result[family] = { ranges: [], otherwise: withBoth(convert(raw as R, [...path, family])) };
+        continue;
+      }
+      const versioned: Versioned<T> = { ranges: [], otherwise: both === undefined ? undefined : withBoth(undefined) };
+      for (const [key, inner] of Object.entries(raw)) {
+        const own = withBoth(convert(inner, [...path, family, key]));
+        if (key === "default") {
+          versioned.otherwise = own;
+          continue;
+        }
+        const range = parseVersionRange(key);
+        if (range === null || range.bounds.some((bound) => `${bound.major}.${bound.minor}` !== family)) {
+          this.report([...path, family, key], `"${key}" is not a version range of httpd ${family}`, {
+            position: this.context.locator.keyPosition([...path, family, key]),
+            expected: `a range of ${family} versions such as ">=${family}.63", "<${family}.63", "${family}.62", or default`,
+            example: `"${family}": { ">=${family}.63": { status: 200 }, default: { status: 500 } }`,
+          });
+          continue;
+        }
+        if (own !== undefined) versioned.ranges.push({ range, value: own });
+      }
+      result[family] = versioned;
     }
     return result;
   }

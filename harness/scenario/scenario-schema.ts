@@ -99,10 +99,25 @@ export const serverExpectationSchema = z
   })
   .meta({ id: "ServerExpectation", description: "What one version's config test and start-up must look like." });
 
+/** A version-range key inside a family: ">=2.4.63", "<2.4.63", "2.4.62", ">=2.4.60 <2.4.63", or "default". */
+export const VERSION_RANGE_KEY_PATTERN = /^(?:default|(?:(?:>=|<=|>|<|=)?\d+\.\d+\.\d+)(?: +(?:>=|<=|>|<|=)?\d+\.\d+\.\d+)*)$/;
+
+/** One family's statement: a single expectation, or one per version range where patch levels differ. */
+function rangedExpectation<T extends z.ZodType>(schema: T) {
+  const ranged = z
+    .record(z.string().regex(VERSION_RANGE_KEY_PATTERN), schema)
+    .refine((value) => Object.keys(value).length > 0, { error: "at least one version range" })
+    .meta({ description: 'Per patch level: { ">=2.4.63": {...}, default: {...} }; the first range holding the version wins.' });
+  return z.union([schema, ranged]);
+}
+
 function byVersion<T extends z.ZodType>(schema: T) {
   return z
-    .strictObject({ "2.2": schema.optional(), "2.4": schema.optional(), both: schema.optional() })
-    .meta({ description: 'Per version: "2.2", "2.4", or both (applies to each; a version key adds to it).' });
+    .strictObject({ "2.2": rangedExpectation(schema).optional(), "2.4": rangedExpectation(schema).optional(), both: schema.optional() })
+    .meta({
+      description:
+        'Per version: "2.2", "2.4", or both (applies to each; a version key adds to it). A version key may hold ranges: { ">=2.4.63": {...}, default: {...} }.',
+    });
 }
 
 const fileEntrySchema = z
@@ -195,8 +210,8 @@ export const scenarioFileSchema = z
       .strictObject({
         claim: z.string().optional(),
         notes: z.array(z.string()).default([]),
-        "2.2": serverExpectationSchema.optional(),
-        "2.4": serverExpectationSchema.optional(),
+        "2.2": rangedExpectation(serverExpectationSchema).optional(),
+        "2.4": rangedExpectation(serverExpectationSchema).optional(),
         both: serverExpectationSchema.optional(),
       })
       .optional(),

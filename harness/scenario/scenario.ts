@@ -1,9 +1,10 @@
 // The typed value a scenario file becomes. Only scenario/ sees YAML; everything after load works on these types.
 // Every node that a user may get wrong keeps its `at` position so that later failures point into the file.
 import type { SourcePosition } from "../errors.ts";
+import type { Family } from "../versions/httpd-version.ts";
+import type { VersionRange } from "../versions/version-range.ts";
 
-export type Family = "2.2" | "2.4";
-export const FAMILIES: readonly Family[] = ["2.2", "2.4"];
+export type { Family };
 
 /** A value that may differ per version: the same for both, or one per family. */
 export type PerFamily<T> = { both: T } | { perFamily: Partial<Record<Family, T>> };
@@ -139,8 +140,8 @@ export interface RequestSpec {
   /** Send the request a second time to learn noise; off for stateful requests (caches). */
   repeat: boolean;
   timeoutMs: number;
-  expect: Partial<Record<Family, ResponseExpectation>>;
-  guide: Partial<Record<Family, ResponseExpectation>>;
+  expect: ByFamily<ResponseExpectation>;
+  guide: ByFamily<ResponseExpectation>;
 }
 
 export interface IgnoreRule {
@@ -165,13 +166,24 @@ export interface Scenario {
   backends: BackendSpec[];
   clients: ClientSpec[];
   requests: RequestSpec[];
-  expect: Partial<Record<Family, ServerExpectation>>;
-  guide: Partial<Record<Family, ServerExpectation>>;
+  expect: ByFamily<ServerExpectation>;
+  guide: ByFamily<ServerExpectation>;
   ignore: IgnoreRule[];
   /** Changes the guide predicts for this scenario, by field ("status", "header:ETag", "errorLog",
    * "configTest", "body"), each tied to seed rows. */
   predicted: Array<{ at: SourcePosition; field: string; request: string | null; seed: string[] }>;
 }
+
+/** What a scenario states for one release line: one statement, or one per version range inside the line
+ * (`"2.4": { ">=2.4.63": {...}, default: {...} }`) where patch levels behave differently. */
+export interface Versioned<T> {
+  /** Tried in order; the first range holding the version wins. */
+  ranges: Array<{ range: VersionRange; value: T }>;
+  /** For versions no range holds (or the only statement). */
+  otherwise: T | undefined;
+}
+
+export type ByFamily<T> = Partial<Record<Family, Versioned<T>>>;
 
 export function forFamily<T>(value: PerFamily<T>, family: Family): T | undefined {
   return "both" in value ? value.both : value.perFamily[family];
