@@ -9,10 +9,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
-import { runHarness } from "../harness/run/run-harness.ts";
-import type { ScenarioRun } from "../harness/run/scenario-run.ts";
+import { runHarness } from "../harness/observe/run-harness.ts";
+import type { ScenarioRun } from "../harness/observe/scenario-run.ts";
 import { loadScenarios } from "../harness/scenario/load-scenario.ts";
-import { forFamily } from "../harness/scenario/scenario.ts";
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
@@ -36,7 +35,6 @@ async function harnessTime(): Promise<{ perScenario: Map<string, { ms: number; r
     allowMissingBaseline: false,
     concurrency: 1,
     learnNoise: false,
-    toolVersion: "bench",
   });
   const total = performance.now() - started;
   const perScenario = new Map(runs.map((r) => [r.scenario.id, { ms: r.durationMs, run: r }]));
@@ -58,19 +56,20 @@ async function floorTime(run: ScenarioRun): Promise<number> {
       ...run.scenario.backends.map((b) => ["run", "-d", "--network", net, "--network-alias", b.name, candidate]),
     ];
     made.push(...(await Promise.all(helpers.map(async (args) => (await docker(...args)).stdout.trim()))));
-    const sides = (["baseline", "candidate"] as const).flatMap((side) => (run.observations[side] ? [[side, run.observations[side]!] as const] : []));
     await Promise.all(
-      sides.map(async ([side, observation]) => {
+      run.observations.map(async (observation) => {
+        // The plan says what the side staged and ran; the observation holds its config with addresses bound.
+        const plan = run.plan.sides.find((s) => s.side.id === observation.side.id)!;
         const root = "/usr/local/apache2";
-        const tree = join(dir, side);
+        const tree = join(dir, observation.side.id);
         mkdirSync(join(tree, "usr/local/apache2/conf"), { recursive: true });
         writeFileSync(join(tree, "usr/local/apache2/conf/httpd.conf"), observation.renderedConfig);
-        for (const file of run.scenario.server.files) {
-          mkdirSync(dirname(join(tree, root, file.path)), { recursive: true });
-          writeFileSync(join(tree, root, file.path), file.content);
+        for (const file of plan.files) {
+          if (!("text" in file.content)) continue;
+          mkdirSync(dirname(join(tree, file.path)), { recursive: true });
+          writeFileSync(join(tree, file.path), file.content.text);
         }
-        const prepare = forFamily(run.scenario.server.prepare, observation.server.family) ?? [];
-        const script = [...prepare.map((c) => c.replaceAll("${server.root}", root).replaceAll("${server.docroot}", `${root}/htdocs`)), "exec httpd-foreground"].join("\n");
+        const script = [...plan.prepare, "exec httpd-foreground"].join("\n");
         const id = (await docker("create", "--network", net, "-p", "127.0.0.1::80", observation.server.image, "sh", "-c", `cd ${root}\n${script}`)).stdout.trim();
         made.push(id);
         await docker("cp", `${tree}/.`, `${id}:/`);
@@ -83,7 +82,7 @@ async function floorTime(run: ScenarioRun): Promise<number> {
         }
         const port = (await docker("port", id, "80/tcp").catch(() => ({ stdout: "" }))).stdout.trim().split(":").pop();
         if (!port) return;
-        for (const request of run.scenario.requests) {
+        for (const request of plan.requests) {
           if (request.mode !== "http") continue;
           await curl(port, request.path, request.method).catch(() => undefined);
         }

@@ -6,6 +6,7 @@ import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
 import type { BackendSpec } from "../scenario/scenario.ts";
 import { packBundle } from "../server/site-bundle.ts";
+import { backendPort } from "./backend-ports.ts";
 import { type CertificateAuthority, issueServerCertificate } from "./certificate-factory.ts";
 
 export interface StartedOrigin {
@@ -57,10 +58,9 @@ export async function startOrigin(
   const network = { name: context.network, aliases: [spec.name] };
   const files = spec.files.map((f) => ({ path: `${ORIGIN_ROOT}/htdocs/${f.path}`, content: f.content, mode: f.mode }));
   let container: HarnessContainer;
-  let port: number;
+  const port = backendPort(spec.kind);
   let ready: RegExp;
   if (spec.kind === "scgi-origin") {
-    port = 4000;
     ready = /scgi origin listening/;
     container = await HarnessContainer.create(scope, {
       image: context.images.tools,
@@ -71,7 +71,6 @@ export async function startOrigin(
     });
   } else {
     const tls = spec.kind === "https-origin";
-    port = tls ? 443 : 80;
     ready = /resuming normal operations/;
     const certificate = tls ? await issueServerCertificate(context.ca, { kind: spec.certificate, dnsName: spec.name }) : null;
     container = await HarnessContainer.create(scope, {

@@ -7,11 +7,15 @@ import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
 import { runImagesCommand } from "./images-command.ts";
+import { runPlanCommand } from "./plan-command.ts";
 import { runRunCommand } from "./run-command.ts";
 
 const USAGE = `Usage:
   httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
+  httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+                            [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
+                                          what a run would do, without an engine (also: run --dry-run)
   httpd-upgrade-harness demo              the catalogue, baseline against candidate, as a table
   httpd-upgrade-harness images [--build]  the images the harness uses: present, or what would be built
   httpd-upgrade-harness catalogue         every seed row of the upgrade guide and the scenarios covering it
@@ -32,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runRunCommand(rest, { demo: false });
       case "demo":
         return await runRunCommand(rest, { demo: true });
+      case "plan":
+        return await runPlanCommand(rest);
       case "images":
         return await runImagesCommand(rest);
       case "catalogue":

@@ -1,11 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
-import { HarnessError } from "../errors.ts";
-import { buildScenarioReport } from "../report/build-report.ts";
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
+import { HarnessError, type HarnessErrorCode } from "../errors.ts";
+import { judgeRun } from "../judge/judge-run.ts";
+import { judgeScenario } from "../judge/judge-scenario.ts";
+import { runHarness } from "../observe/run-harness.ts";
+import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE, runHarness } from "../run/run-harness.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
-import { EXIT } from "./exit-status.ts";
+import { EXIT, exitStatusFor } from "./exit-status.ts";
+import { printPlan } from "./plan-command.ts";
 import { parseOptions, toolVersion } from "./main.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 
@@ -20,6 +24,10 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     "allow-missing-baseline": { type: "boolean", default: false },
     concurrency: { type: "string" },
     "no-noise": { type: "boolean", default: false },
+    "dry-run": { type: "boolean", default: false },
+    versions: { type: "string" },
+    side: { type: "string" },
+    format: { type: "string" },
     color: { type: "boolean", default: process.stdout.isTTY === true },
   });
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
@@ -32,6 +40,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       targets.push({ format, path: `${DEMO_REPORT_DIR}${file}` });
     }
   }
+  if (values["dry-run"] === true) return printPlan(positionals, values);
   // Bad scenario files stop the run here, before any container exists.
   const scenarios = await loadScenarios(positionals.length > 0 ? positionals : [CATALOGUE_DIR]);
 
@@ -48,20 +57,20 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const { report } = await runHarness({
+    const result = await runHarness({
       scenarios,
       baselineImage,
       candidateImage,
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
       concurrency,
       learnNoise: values["no-noise"] !== true,
-      toolVersion: toolVersion(),
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, buildScenarioReport(event.run).verdict)}\n`);
+        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run).verdict)}\n`);
       },
     });
+    const report = buildReport(judgeRun(result), toolVersion());
     if (report.baseline.missing) {
       process.stdout.write(
         `\nThe baseline image ${baselineImage} is not on this engine and could not be pulled, so only the candidate ` +
@@ -74,7 +83,10 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     writeReports(report, targets);
     for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     if (mode.demo) return EXIT.ok;
-    if (report.scenarios.some((s) => s.verdict === "error")) return EXIT.environment;
+    // A scenario the harness could not run: bad input (a scenario or config error) before the environment.
+    const errors = report.scenarios.flatMap((s) => (s.error ? [exitStatusFor(s.error.code as HarnessErrorCode) ?? EXIT.environment] : []));
+    if (errors.includes(EXIT.badInput)) return EXIT.badInput;
+    if (errors.length > 0) return EXIT.environment;
     return report.summary.regressions > 0 ? EXIT.regressions : EXIT.ok;
   } finally {
     process.off("SIGINT", onSignal);

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
 import { parseRawResponse } from "./parse-raw-response.ts";
 

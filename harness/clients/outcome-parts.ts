@@ -1,6 +1,6 @@
-// Pieces both senders use to turn what came off a socket into an outcome (harness/run/observation.ts).
+// Pieces both senders use to turn what came off a socket into an outcome (outcome.ts).
 import { createHash, type Hash } from "node:crypto";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import { BODY_TEXT_LIMIT } from "./http-request.ts";
 
 /** Collects a response body: keeps the first BODY_TEXT_LIMIT bytes, counts and hashes all of them. */

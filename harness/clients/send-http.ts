@@ -18,7 +18,7 @@
 //   - Text is sent as UTF-8 (names, values, path), the body too.
 import { buildConnector, Client } from "undici";
 import type { Dispatcher } from "undici";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
 import { assertValidPlan, basicAuthorization, originOf, servernameFor } from "./http-request.ts";
 import { BodyCollector, Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, transportFailure } from "./outcome-parts.ts";

@@ -10,7 +10,7 @@
 // HPE_* codes.
 import net from "node:net";
 import tls from "node:tls";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { RequestTarget, TlsClientIdentity } from "./http-request.ts";
 import { assertValidTarget, assertValidTimeout } from "./http-request.ts";
 import { bodyFields, Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, transportFailure } from "./outcome-parts.ts";

@@ -5,7 +5,7 @@
 // Stable hooks for tests and tools: [data-scenario-id] (one element per scenario) with [data-verdict];
 // [data-side="baseline|candidate"] on each side's panel; [data-field] and [data-class] on values that differ and
 // on difference-table rows; [data-request] on each request.
-import type { Difference, DifferenceClass } from "../diff/difference.ts";
+import type { Difference, DifferenceClass } from "../judge/difference.ts";
 import { describeSide, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
@@ -20,21 +20,13 @@ import type {
   ReportSideServer,
 } from "./report-model.ts";
 import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
-import { VERDICTS } from "./verdicts.ts";
+import { VERDICTS } from "../judge/verdicts.ts";
 
 const BODY_LIMIT = 4000;
 const VALUE_LIMIT = 2000;
 
 const h = escapeHtml;
 
-/** The order in which one field's several differences decide its highlight. */
-const CLASS_WEIGHT: Record<DifferenceClass, number> = {
-  same: 0,
-  noise: 1,
-  "expected-change": 2,
-  error: 3,
-  regression: 4,
-};
 
 const STYLE = `
 :root {
@@ -134,7 +126,8 @@ function byField(differences: Difference[]): Map<string, Difference> {
   for (const difference of differences) {
     const field = difference.field.toLowerCase();
     const known = map.get(field);
-    if (known === undefined || CLASS_WEIGHT[difference.class] > CLASS_WEIGHT[known.class]) map.set(field, difference);
+    // The most urgent class decides the highlight.
+    if (known === undefined || VERDICTS.indexOf(difference.class) < VERDICTS.indexOf(known.class)) map.set(field, difference);
   }
   return map;
 }
@@ -262,7 +255,7 @@ function renderExpectations(side: ReportSideName, result: ReportExpectationResul
   if (result.skipped !== null) body = `<p class="absent">skipped: ${h(result.skipped)}</p>`;
   else if (!result.stated) body = `<p class="absent">none stated for this version</p>`;
   else if (result.ok) body = `<p>all met</p>`;
-  else body = `<ul class="facts">${result.failures.map((failure) => `<li>${h(failure)}</li>`).join("")}</ul>`;
+  else body = `<ul class="facts">${result.failures.map((failure) => `<li>${h(failure.message)}</li>`).join("")}</ul>`;
   const cls = result.skipped === null && result.stated && !result.ok ? ` class="side changed" data-class="regression"` : ` class="side"`;
   return `<div${cls} data-side="${side}"><div class="side-label">${side} expectations</div>${body}</div>`;
 }
@@ -304,7 +297,7 @@ function renderGuide(scenario: ReportScenario): string {
   if (guide.claim === null && guide.holds === null && guide.notes.length === 0) return "";
   const cls = guide.holds === false ? "guide-wrong" : guide.holds === true ? "guide-holds" : "";
   const status = guide.holds === false ? "The guide is wrong here." : guide.holds === true ? "The guide holds." : "Not checked against the servers.";
-  const notes = [...guide.notes, ...guide.failures];
+  const notes = [...guide.notes, ...guide.failures.map((failure) => `${failure.version}: ${failure.message}`)];
   return (
     `<div class="box ${cls}" data-guide-holds="${guide.holds === null ? "unknown" : String(guide.holds)}">` +
     `<b>Guide vs reality.</b> ${guide.claim === null ? "" : `The guide: <q>${h(guide.claim)}</q>. `}${status}` +

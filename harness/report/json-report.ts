@@ -1,13 +1,15 @@
 // The JSON report: the contract of report-model.ts, pretty-printed with its keys in the contract's order, so that
 // files from different runs diff cleanly whatever order the producing code built the objects in.
-import type { Difference } from "../diff/difference.ts";
+import type { Difference } from "../judge/difference.ts";
 import type {
   Report,
   ReportConfigTest,
   ReportErrorLogLine,
   ReportExpectationResult,
+  ReportFailure,
   ReportRequest,
   ReportScenario,
+  ReportSide,
   ReportSideRequest,
   ReportSideServer,
   ReportSummary,
@@ -49,8 +51,11 @@ const difference = keysOf<Difference>()([
 const sideRequest = keysOf<ReportSideRequest>()([
   ["outcome", null],
   ["status", null],
+  ["httpVersion", null],
   ["headers", null],
   ["body", null],
+  ["bodyBytes", null],
+  ["bodySha256", null],
   ["transportError", null],
   ["exec", keysOf<NonNullable<ReportSideRequest["exec"]>>()([
     ["exitCode", null],
@@ -69,10 +74,20 @@ const request = keysOf<ReportRequest>()([
   ["differences", items(difference)],
 ]);
 
+const failure = keysOf<ReportFailure>()([
+  ["kind", null],
+  ["request", null],
+  ["field", null],
+  ["expected", null],
+  ["actual", null],
+  ["at", null],
+  ["message", null],
+]);
+
 const expectationResult = keysOf<ReportExpectationResult>()([
   ["ok", null],
   ["stated", null],
-  ["failures", null],
+  ["failures", items(failure)],
   ["skipped", null],
 ]);
 
@@ -80,6 +95,11 @@ const configTest = keysOf<ReportConfigTest>()([
   ["ok", null],
   ["exitCode", null],
   ["messages", null],
+  ["syntaxError", keysOf<NonNullable<ReportConfigTest["syntaxError"]>>()([
+    ["file", null],
+    ["line", null],
+    ["reason", null],
+  ])],
 ]);
 
 const sideServer = keysOf<ReportSideServer>()([
@@ -87,8 +107,13 @@ const sideServer = keysOf<ReportSideServer>()([
   ["version", null],
   ["family", null],
   ["started", null],
+  ["startFailure", keysOf<NonNullable<ReportSideServer["startFailure"]>>()([
+    ["exitCode", null],
+    ["logTail", null],
+  ])],
   ["missingModules", null],
   ["startupLog", items(errorLogLine)],
+  ["trailingLog", items(errorLogLine)],
   ["renderedConfig", null],
 ]);
 
@@ -116,7 +141,7 @@ const scenario = keysOf<ReportScenario>()([
     ["claim", null],
     ["holds", null],
     ["notes", null],
-    ["failures", null],
+    ["failures", items(failure)],
   ])],
   ["configTest", bySide(configTest)],
   ["servers", bySide(sideServer)],
@@ -162,6 +187,13 @@ const report = keysOf<Report>()([
     ["version", null],
   ])],
   ["startedAt", null],
+  ["sides", items(keysOf<ReportSide>()([
+    ["id", null],
+    ["role", null],
+    ["image", null],
+    ["version", null],
+    ["missing", null],
+  ]))],
   ["baseline", keysOf<Report["baseline"]>()([
     ["image", null],
     ["version", null],

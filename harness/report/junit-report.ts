@@ -55,7 +55,7 @@ function failureOf(scenario: ReportScenario): { message: string; body: string } 
     if (failures.length === 0) continue;
     if (lines.length > 0) lines.push("");
     lines.push(`Unmet expectations (${side}):`);
-    for (const failure of failures) lines.push(`- ${failure}`);
+    for (const failure of failures) lines.push(`- ${failure.message}`);
   }
   const parts: string[] = [];
   if (regressions.length > 0) parts.push(plural(regressions.length, "regression"));
@@ -91,7 +91,7 @@ function systemOut(scenario: ReportScenario): string | null {
   if (scenario.guide.holds === false) {
     lines.push("The upgrade guide is wrong here:");
     for (const note of scenario.guide.notes) lines.push(`- ${note}`);
-    for (const failure of scenario.guide.failures) lines.push(`- ${failure}`);
+    for (const failure of scenario.guide.failures) lines.push(`- ${failure.version}: ${failure.message}`);
   }
   const expected = scenarioDifferences(scenario).filter(({ difference }) => difference.class === "expected-change");
   if (expected.length > 0) {

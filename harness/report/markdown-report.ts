@@ -1,11 +1,11 @@
 // The Markdown report, for a pull-request comment (GitHub-flavoured: tables, <details>).
-import type { Verdict } from "../diff/difference.ts";
+import type { Verdict } from "../judge/difference.ts";
 import { describeSide } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
 import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
-import { VERDICTS } from "./verdicts.ts";
+import { VERDICTS } from "../judge/verdicts.ts";
 
 /** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
 const CELL_LIMIT = 300;

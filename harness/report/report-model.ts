@@ -1,8 +1,25 @@
-// The JSON report: the contract other tools read (design.md, "Contracts"). Additive changes keep
-// schemaVersion's major number; anything else bumps it.
-import type { Difference, Verdict } from "../diff/difference.ts";
+// The JSON report: the contract other tools read (design.md, "Contracts"), documented by
+// schema/report.schema.json. Additive changes keep schemaVersion's major number; anything else bumps it.
+// 2.0: sides as a list, structured expectation failures, full-body length and digest, start failures,
+// trailing log and the config test's syntax error.
+import type { Difference, Verdict } from "../judge/difference.ts";
+import type { FailureKind } from "../judge/expectation-failure.ts";
+import type { RunSummary } from "../judge/judge-run.ts";
 
-export const REPORT_SCHEMA_VERSION = "1.0";
+export const REPORT_SCHEMA_VERSION = "2.0";
+
+/** One unmet expectation: what was looked at, wanted and seen, and where the scenario states it. */
+export interface ReportFailure {
+  kind: FailureKind;
+  request: string | null;
+  field: string;
+  expected: string;
+  actual: string;
+  /** "file:line:column" of the scenario line, or null. */
+  at: string | null;
+  /** The same in one sentence. */
+  message: string;
+}
 
 export interface ReportErrorLogLine {
   code: string | null;
@@ -16,8 +33,14 @@ export interface ReportErrorLogLine {
 export interface ReportSideRequest {
   outcome: "response" | "transport-error" | "exec" | "not-run";
   status: number | null;
+  /** "1.1" or "1.0", as the response's status line said. */
+  httpVersion: string | null;
   headers: Array<[string, string]>;
+  /** The start of the body as text (at most 4 KiB here). */
   body: string | null;
+  /** The whole body's length and SHA-256: what bodies are compared by. */
+  bodyBytes: number | null;
+  bodySha256: string | null;
   transportError: string | null;
   exec: { exitCode: number; stdout: string; stderr: string } | null;
   errorLog: ReportErrorLogLine[];
@@ -37,7 +60,7 @@ export interface ReportExpectationResult {
   ok: boolean;
   /** Whether the scenario states expectations for this side's version at all. */
   stated: boolean;
-  failures: string[];
+  failures: ReportFailure[];
   /** Why expectations were not checked (no image for this side). */
   skipped: string | null;
 }
@@ -46,15 +69,21 @@ export interface ReportConfigTest {
   ok: boolean;
   exitCode: number;
   messages: string[];
+  /** The line httpd named as wrong ("Syntax error on line N of FILE"), or null. */
+  syntaxError: { file: string; line: number; reason: string } | null;
 }
 
 export interface ReportSideServer {
   image: string;
   version: string;
-  family: "2.2" | "2.4";
+  family: string;
   started: boolean;
+  /** Exit status and last lines when the config test passed but httpd did not come up. */
+  startFailure: { exitCode: number | null; logTail: string[] } | null;
   missingModules: string[];
   startupLog: ReportErrorLogLine[];
+  /** Error-log lines after the last request. */
+  trailingLog: ReportErrorLogLine[];
   renderedConfig: string;
 }
 
@@ -69,42 +98,35 @@ export interface ReportScenario {
   durationMs: number;
   error: { code: string; message: string } | null;
   expectations: { baseline: ReportExpectationResult; candidate: ReportExpectationResult };
-  guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: string[] };
+  guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: Array<ReportFailure & { side: string; version: string }> };
   configTest: { baseline: ReportConfigTest | null; candidate: ReportConfigTest | null };
   servers: { baseline: ReportSideServer | null; candidate: ReportSideServer | null };
   differences: Difference[];
   requests: ReportRequest[];
 }
 
-export interface ReportRowSummary {
-  /** Seed rows the run's scenarios exercise. */
-  covered: number;
-  /** Rows none of whose scenarios found the guide wrong. */
-  guideHolds: number;
-  /** Rows where at least one scenario saw the versions differ. */
-  differ: number;
-  /** Rows where a scenario found the real servers parting from the guide, with the first such note. */
-  guideWrong: Array<{ row: string; scenarios: string[]; note: string }>;
-}
+export type ReportRowSummary = RunSummary["rows"];
 
-export interface ReportSummary {
-  scenarios: number;
-  byVerdict: Record<Verdict, number>;
+export interface ReportSummary extends Omit<RunSummary, "expectationsMet" | "expectationsFailed"> {
   expectationsMet: { baseline: number; candidate: number };
   expectationsFailed: { baseline: number; candidate: number };
-  /** Scenarios where the real servers part from the upgrade guide. */
-  guideWrong: Array<{ id: string; seed: string[]; notes: string[] }>;
-  guideHolds: number;
-  /** The same, by seed row of the guide: what an operator reads first. */
-  rows: ReportRowSummary;
-  regressions: number;
-  durationMs: number;
+}
+
+/** A side of the run: "baseline", "candidate" (further candidates: "candidate-2", ...). */
+export interface ReportSide {
+  id: string;
+  role: "baseline" | "candidate";
+  image: string;
+  version: string | null;
+  missing: boolean;
 }
 
 export interface Report {
   schemaVersion: string;
   tool: { name: "httpd-upgrade-harness"; version: string };
   startedAt: string;
+  sides: ReportSide[];
+  /** The baseline and the first candidate, as in schema 1 (the contract of design.md). */
   baseline: { image: string; version: string | null; missing: boolean };
   candidate: { image: string; version: string | null };
   scenarios: ReportScenario[];

@@ -1,6 +1,6 @@
 // All differences of one scenario, each with the request it belongs to (null: server level: config test,
 // start, startup log).
-import type { Difference } from "../diff/difference.ts";
+import type { Difference } from "../judge/difference.ts";
 import type { ReportScenario } from "./report-model.ts";
 
 export interface LocatedDifference {

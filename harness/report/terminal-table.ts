@@ -3,10 +3,10 @@
 import Table from "cli-table3";
 import picocolors from "picocolors";
 import { truncate } from "./format-value.ts";
-import type { Verdict } from "../diff/difference.ts";
+import type { Verdict } from "../judge/difference.ts";
 import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
-import { VERDICTS } from "./verdicts.ts";
+import { VERDICTS } from "../judge/verdicts.ts";
 
 export interface TerminalOptions {
   color: boolean;

@@ -1,8 +1,9 @@
 // What differs between the httpd 2.2 and 2.4 lines, as data. Code asks for a family's traits instead of
 // comparing version strings.
 import type { ErrorLogDialect } from "../logs/error-log-record.ts";
+import type { Family } from "../versions/httpd-version.ts";
 
-export type Family = "2.2" | "2.4";
+export type { Family };
 
 export interface FamilyTraits {
   family: Family;
@@ -28,9 +29,3 @@ export const FAMILY_TRAITS: Record<Family, FamilyTraits> = {
     readyLog: /resuming normal operations/,
   },
 };
-
-export function familyOf(version: string): Family | null {
-  if (/^2\.2\./.test(version)) return "2.2";
-  if (/^2\.4\./.test(version)) return "2.4";
-  return null;
-}

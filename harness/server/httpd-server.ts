@@ -92,7 +92,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     error: await followOr(container, profile.environment, targets.errorLog, container.stderr),
     access: await followOr(container, profile.environment, targets.accessLog, container.stdout),
   };
-  const readyLog = FAMILY_TRAITS[inspection.family].readyLog;
+  const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
   // A followed log file does not end when httpd exits; the container's own stderr does.
   const exited = container.stderr.waitForLine(() => false, { timeoutMs });

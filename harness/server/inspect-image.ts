@@ -1,8 +1,9 @@
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
-import { type Family, familyOf } from "./family-traits.ts";
+import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.ts";
 import { type HttpdProfile, PROFILES } from "./httpd-profile.ts";
+import { rememberInspection } from "./inspection-cache.ts";
 import { parseCompiledInModules } from "./module-map.ts";
 
 /** What an image holds, read once per image and run: its layout, the httpd version, its modules and its
@@ -10,12 +11,16 @@ import { parseCompiledInModules } from "./module-map.ts";
 export interface ImageInspection {
   image: string;
   profile: HttpdProfile;
-  version: string;
-  family: Family;
+  /** From `httpd -v`; its family selects expectations, module map and log dialect. */
+  version: HttpdVersion;
   modules: ReadonlySet<string>;
   /** Logical names of modules compiled into httpd itself. */
   builtinModules: ReadonlySet<string>;
-  stockConfig: string;
+  /** The image's own main config; null when only the layout's defaults are known. */
+  stockConfig: string | null;
+  /** Where these facts come from: the image itself now, the last inspection's cache, or the official layout's
+   * defaults for a version (plan without an engine). */
+  source: "inspected" | "cache" | "defaults";
 }
 
 const MARK = "@@harness";
@@ -38,10 +43,10 @@ export function parseInspection(image: string, output: string): ImageInspection 
       hint: `Supported layouts: ${PROFILES.map((p) => `${p.id} (${p.probe})`).join(", ")}.`,
     });
   }
-  const version = /Server version: Apache\/(\d+\.\d+\.\d+)/.exec(output)?.[1];
-  const family = version ? familyOf(version) : null;
-  if (!version || !family) {
-    throw new HarnessError("HARNESS_IMAGE_UNSUPPORTED", `The image ${image} runs an httpd the harness cannot place (version ${version ?? "unknown"}).`, {
+  const banner = /Server version: (Apache\/\S+)/.exec(output)?.[1];
+  const version = banner ? parseHttpdVersion(banner) : null;
+  if (!version) {
+    throw new HarnessError("HARNESS_IMAGE_UNSUPPORTED", `The image ${image} runs an httpd the harness cannot place (version ${banner ?? "unknown"}).`, {
       hint: "The harness compares httpd 2.2.x and 2.4.x.",
     });
   }
@@ -52,10 +57,10 @@ export function parseInspection(image: string, output: string): ImageInspection 
     image,
     profile,
     version,
-    family,
     modules: new Set(modulesPart.split("\n").filter((name) => name.endsWith(".so"))),
     builtinModules: parseCompiledInModules(compiledPart),
     stockConfig,
+    source: "inspected",
   };
 }
 
@@ -75,7 +80,9 @@ export function inspectImage(scope: RunScope, image: string): Promise<ImageInspe
         await probe.start();
         await probe.waitForExit();
         await probe.stdout.waitForLine(() => false, { timeoutMs: 5_000 });
-        return parseInspection(image, probe.stdout.lines.join("\n"));
+        const inspection = parseInspection(image, probe.stdout.lines.join("\n"));
+        rememberInspection(inspection);
+        return inspection;
       } finally {
         await probe.remove();
       }

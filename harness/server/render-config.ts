@@ -11,7 +11,8 @@ export interface RenderInput {
   availableModules: ReadonlySet<string>;
   /** Logical names of the modules compiled into this image's httpd (`httpd -l`). */
   builtinModules: ReadonlySet<string>;
-  stockConfig: string;
+  /** null when only the layout's defaults are known (a plan made without an engine). */
+  stockConfig: string | null;
   /** Logical modules the scenario asks for. */
   modules: string[];
   /** Required base modules the scenario leaves out on purpose (to show the error without them). */
@@ -27,20 +28,23 @@ export interface RenderedConfig {
   missingModules: string[];
 }
 
+/** Stands for the image's own httpd.conf in a plan made from the layout's defaults. */
+export const UNKNOWN_STOCK_CONFIG = "# (the image's own httpd.conf goes here: not known until the image is inspected)";
+
 export function renderConfig(input: RenderInput): RenderedConfig {
   const { profile } = input;
   if (input.base === "none") return { text: ensureNewline(input.site), missingModules: [] };
 
   if (input.base === "stock") {
     const { loadLines, missing } = resolveModules(
-      input.modules.filter((name) => !stockLoads(input.stockConfig, name, input.family)),
+      input.modules.filter((name) => input.stockConfig !== null && !stockLoads(input.stockConfig, name, input.family)),
       input.family,
       input.availableModules,
       profile.modulesDir,
       input.builtinModules,
     );
     const text = [
-      ensureNewline(input.stockConfig).trimEnd(),
+      input.stockConfig === null ? UNKNOWN_STOCK_CONFIG : ensureNewline(input.stockConfig).trimEnd(),
       "",
       "# --- appended by httpd-upgrade-harness: the scenario's modules and site ---",
       ...loadLines,

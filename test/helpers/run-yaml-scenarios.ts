@@ -1,9 +1,10 @@
 // Test helper: runs scenarios written inline as YAML through the real harness (real engine, real images).
 import { inject } from "vitest";
+import { judgeScenario } from "../../harness/judge/judge-scenario.ts";
+import { runHarness } from "../../harness/observe/run-harness.ts";
+import type { ScenarioRun } from "../../harness/observe/scenario-run.ts";
 import { buildScenarioReport } from "../../harness/report/build-report.ts";
 import type { ReportScenario } from "../../harness/report/report-model.ts";
-import { runHarness } from "../../harness/run/run-harness.ts";
-import type { ScenarioRun } from "../../harness/run/scenario-run.ts";
 import { parseScenario } from "../../harness/scenario/load-scenario.ts";
 
 export interface YamlRunResult {
@@ -25,7 +26,6 @@ export async function runYamlScenarios(
     allowMissingBaseline: false,
     concurrency: 2,
     learnNoise: options.learnNoise ?? false,
-    toolVersion: "test",
   });
-  return { runs, reports: runs.map(buildScenarioReport) };
+  return { runs, reports: runs.map((run) => buildScenarioReport(judgeScenario(run))) };
 }

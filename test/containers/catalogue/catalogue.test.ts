@@ -3,9 +3,10 @@
 // skipped with the reason.
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
+import { runHarness } from "../../../harness/observe/run-harness.ts";
 import { buildScenarioReport } from "../../../harness/report/build-report.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";
-import { runHarness } from "../../../harness/run/run-harness.ts";
 import { loadScenarios } from "../../../harness/scenario/load-scenario.ts";
 import type { Scenario } from "../../../harness/scenario/scenario.ts";
 
@@ -23,9 +24,8 @@ describe("the upgrade catalogue", { timeout: 1_200_000 }, () => {
       allowMissingBaseline: true,
       concurrency: Number(process.env.HARNESS_CATALOGUE_CONCURRENCY ?? 3),
       learnNoise: true,
-      toolVersion: "test",
     });
-    for (const run of runs) reports.set(run.scenario.id, buildScenarioReport(run));
+    for (const run of runs) reports.set(run.scenario.id, buildScenarioReport(judgeScenario(run)));
   }, 1_200_000);
 
   describe.each(scenarios.map((s) => [s.id, s] as const))("%s", (id) => {

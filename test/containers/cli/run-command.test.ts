@@ -55,7 +55,18 @@ describe("httpd-upgrade-harness run", { timeout: 240_000 }, () => {
     expect(result.status).toBe(1);
     const json = JSON.parse(readFileSync(`${out}/r.json`, "utf8"));
     expect(json.scenarios[0].verdict).toBe("regression");
-    expect(json.scenarios[0].expectations.candidate.failures).toEqual([expect.stringMatching(/request index: expected status 404, got status 200 \(.*wrong\.scenario\.yaml:\d+:\d+\)/)]);
+    expect(json.schemaVersion).toBe("2.0");
+    expect(json.scenarios[0].expectations.candidate.failures).toEqual([
+      {
+        kind: "status",
+        request: "index",
+        field: "status",
+        expected: "status 404",
+        actual: "status 200",
+        at: expect.stringMatching(/wrong\.scenario\.yaml:\d+:\d+$/),
+        message: expect.stringMatching(/request index: status: expected status 404, got status 200 \(.*wrong\.scenario\.yaml:\d+:\d+\)/),
+      },
+    ]);
   });
 
   it("exits 2 on a malformed scenario with file:line:column, writes no report and starts no container", async () => {

@@ -41,7 +41,7 @@ describe("the Debian apache2 profile", { timeout: 240_000 }, () => {
     const report = reports[0]!;
     expect(report.error).toBeNull();
     expect(report.servers.candidate).toMatchObject({ family: "2.4", started: true, missingModules: [] });
-    expect(runs[0]!.observations.candidate!.server.profile).toBe("debian");
+    expect(runs[0]!.observations.find((o) => o.side.id === "candidate")!.server.profile).toBe("debian");
     expect(report.servers.candidate!.renderedConfig).toMatch(/^ServerRoot "\/etc\/apache2"$/m);
     expect(report.servers.candidate!.renderedConfig).not.toMatch(/LoadModule unixd_module/);
     expect(report.expectations.candidate.failures).toEqual([]);

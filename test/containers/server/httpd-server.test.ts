@@ -16,7 +16,7 @@ const site = `<Directory "/usr/local/apache2/htdocs">
 function minimalConfig(inspection: ImageInspection, modules: string[]): { text: string } {
   return renderConfig({
     base: "minimal",
-    family: inspection.family,
+    family: inspection.version.family,
     profile: inspection.profile,
     availableModules: inspection.modules,
     builtinModules: inspection.builtinModules,
@@ -34,8 +34,8 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     const engine = await connectEngine();
     await using scope = new RunScope(engine);
     const inspection = await inspectImage(scope, inject("images").candidate);
-    expect(inspection.family).toBe("2.4");
-    expect(inspection.version).toMatch(/^2\.4\.\d+$/);
+    expect(inspection.version.family).toBe("2.4");
+    expect(inspection.version.text).toMatch(/^2\.4\.\d+$/);
     expect(inspection.profile.id).toBe("official");
     expect(inspection.modules.has("mod_access_compat.so")).toBe(true);
     // upstream's stock httpd.conf, with its commented-out LoadModule lines

@@ -1,10 +1,11 @@
-// Pure: compares the two sides of a scenario run and classifies every difference.
-import type { RequestObservation, SideObservation } from "../run/observation.ts";
-import type { ScenarioRun } from "../run/scenario-run.ts";
+// Pure: compares a candidate with the baseline in one scenario run and classifies every difference.
+import type { RequestObservation, SideObservation } from "../observe/observation.ts";
 import type { ResponseExpectation, Scenario, ServerExpectation } from "../scenario/scenario.ts";
+import { statedFor } from "../scenario/stated-for.ts";
+import type { Family } from "../versions/httpd-version.ts";
 import type { Difference } from "./difference.ts";
 import { findKnownDifference } from "./known-differences.ts";
-import { differingFields, type FieldMap, requestFields, serverFields } from "./observed-fields.ts";
+import { bodyDifference, differingFields, type FieldMap, requestFields, serverFields } from "./observed-fields.ts";
 
 export interface ScenarioDiff {
   server: Difference[];
@@ -17,8 +18,12 @@ interface ClassifyContext {
   noisy: Set<string>;
   /** Fields both sides' expectations speak about and both met. */
   predictedByExpectations: Set<string>;
+  /** The seed rows an expectation-explained difference is credited to (none where the guide is wrong). */
+  credit: string[];
   baselineStatus: number | null;
   candidateStatus: number | null;
+  baselineFamily: Family;
+  candidateFamily: Family;
 }
 
 function fieldMatches(ruleField: string, field: string): boolean {
@@ -33,7 +38,8 @@ export function classify(field: string, baseline: string | null, candidate: stri
   const predicted = ctx.scenario.predicted.find((p) => fieldMatches(p.field, field) && (p.request === null || p.request === ctx.request));
   if (predicted) return { ...base, class: "expected-change", seed: predicted.seed, reason: "the scenario names the seed rows that predict it" };
   if (ctx.predictedByExpectations.has(field)) {
-    return { ...base, class: "expected-change", seed: ctx.scenario.seed, reason: "each side meets what the scenario states for its version" };
+    const why = "each side meets what the scenario states for its version";
+    return { ...base, class: "expected-change", seed: ctx.credit, reason: ctx.credit.length ? why : `${why}; not the guide's prediction: the scenario finds the guide wrong here` };
   }
   const known = findKnownDifference(field, baseline, candidate, ctx);
   if (known) return { ...base, class: known.class, seed: known.seed, reason: known.reason };
@@ -73,31 +79,38 @@ function noiseOf(observed: RequestObservation): Set<string> {
 
 function statusOf(fields: FieldMap): number | null {
   const status = fields.get("status");
-  return status == null ? null : Number(status);
+  return status === undefined ? null : Number(status.compare);
 }
 
-/** `met` says, per side, whether that side met its stated expectations for a request (or the server). */
-export function diffScenario(
-  run: ScenarioRun,
-  met: { baseline: (request: string | null) => boolean; candidate: (request: string | null) => boolean },
-): ScenarioDiff {
-  const { scenario } = run;
-  const baseline = run.observations.baseline;
-  const candidate = run.observations.candidate;
-  if (!baseline || !candidate) return { server: [], requests: scenario.requests.map((r) => ({ name: r.name, differences: [] })) };
-  const bFamily = baseline.server.family;
-  const cFamily = candidate.server.family;
+export interface DiffInput {
+  scenario: Scenario;
+  baseline: SideObservation;
+  candidate: SideObservation;
+  /** Per side: whether it met its stated expectations for a request (or, with null, the server). */
+  met: { baseline: (request: string | null) => boolean; candidate: (request: string | null) => boolean };
+  /** The scenario found the guide wrong: differences its expectations explain are not credited to the rows. */
+  guideWrong: boolean;
+}
+
+/** Compares one candidate with the baseline. */
+export function diffScenario({ scenario, baseline, candidate, met, guideWrong }: DiffInput): ScenarioDiff {
+  const bVersion = baseline.server.version;
+  const cVersion = candidate.server.version;
+  const credit = guideWrong ? [] : scenario.seed;
 
   const serverCovered = met.baseline(null) && met.candidate(null)
-    ? intersect(serverFieldsCovered(scenario.expect[bFamily]), serverFieldsCovered(scenario.expect[cFamily]))
+    ? intersect(serverFieldsCovered(statedFor(scenario.expect, bVersion)), serverFieldsCovered(statedFor(scenario.expect, cVersion)))
     : new Set<string>();
   const serverDiffs = diffFields(serverFields(baseline), serverFields(candidate), {
     scenario,
     request: null,
     noisy: new Set(),
     predictedByExpectations: serverCovered,
+    credit,
     baselineStatus: null,
     candidateStatus: null,
+    baselineFamily: bVersion.family,
+    candidateFamily: cVersion.family,
   });
 
   // When one side did not start, its requests were not sent: the request-level difference is the server's,
@@ -119,15 +132,18 @@ export function diffScenario(
     const bFields = requestFields(b.outcome, b.errorLog);
     const cFields = requestFields(c.outcome, c.errorLog);
     const covered = met.baseline(request.name) && met.candidate(request.name)
-      ? intersect(responseFieldsCovered(request.expect[bFamily]), responseFieldsCovered(request.expect[cFamily]))
+      ? intersect(responseFieldsCovered(statedFor(request.expect, bVersion)), responseFieldsCovered(statedFor(request.expect, cVersion)))
       : new Set<string>();
     const differences = diffFields(bFields, cFields, {
       scenario,
       request: request.name,
       noisy: new Set([...noiseOf(b), ...noiseOf(c)]),
       predictedByExpectations: covered,
+      credit,
       baselineStatus: statusOf(bFields),
       candidateStatus: statusOf(cFields),
+      baselineFamily: bVersion.family,
+      candidateFamily: cVersion.family,
     });
     return { name: request.name, differences };
   });
@@ -152,7 +168,10 @@ const FOLLOW_STATUS = new Set([
 ]);
 
 function diffFields(a: FieldMap, b: FieldMap, ctx: ClassifyContext): Difference[] {
-  const differences = differingFields(a, b).map((field) => classify(field, a.get(field) ?? null, b.get(field) ?? null, ctx));
+  const differences = differingFields(a, b).map((field) => {
+    const difference = classify(field, a.get(field)?.shown ?? null, b.get(field)?.shown ?? null, ctx);
+    return field === "body" ? { ...difference, ...bodyDifference(a.get(field), b.get(field)) } : difference;
+  });
   const cause = differences.find((d) => d.field === "status" && d.class !== "regression") ?? differences.find((d) => d.field === "outcome" && d.class !== "regression");
   // A changed body changes its length: Content-Length follows the body's class instead of standing alone.
   const body = differences.find((d) => d.field === "body");

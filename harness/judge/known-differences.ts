@@ -1,12 +1,22 @@
 // Differences between 2.2 and 2.4 that hold for every configuration, as data: each says which field it
 // covers, how to recognise it, what class it gets and why. Scenario-specific predictions live in scenarios.
+import type { Family } from "../versions/httpd-version.ts";
 import type { DifferenceClass } from "./difference.ts";
+
+export interface KnownDifferenceContext {
+  baselineStatus: number | null;
+  candidateStatus: number | null;
+  baselineFamily: Family;
+  candidateFamily: Family;
+}
 
 export interface KnownDifference {
   id: string;
   /** The field it covers ("header:date"), or a prefix ending in "*". */
   field: string;
-  applies: (baseline: string | null, candidate: string | null, context: { baselineStatus: number | null; candidateStatus: number | null }) => boolean;
+  /** Only between these release lines (baseline, candidate); any when absent. */
+  between?: { baseline: Family; candidate: Family };
+  applies: (baseline: string | null, candidate: string | null, context: KnownDifferenceContext) => boolean;
   class: Exclude<DifferenceClass, "same" | "regression" | "error">;
   seed: string[];
   reason: string;
@@ -37,6 +47,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: "etag-without-inode",
     field: "header:etag",
+    between: { baseline: "2.2", candidate: "2.4" },
     // 2.2 "inode-size-mtime", 2.4 "size-mtime" for the same size and mtime (2.4's -gzip suffix aside).
     applies: (baseline, candidate) => {
       const old = baseline === null ? null : etag22.exec(baseline);
@@ -66,9 +77,12 @@ export function findKnownDifference(
   field: string,
   baseline: string | null,
   candidate: string | null,
-  context: { baselineStatus: number | null; candidateStatus: number | null },
+  context: KnownDifferenceContext,
 ): KnownDifference | undefined {
   return KNOWN_DIFFERENCES.find(
-    (rule) => (rule.field.endsWith("*") ? field.startsWith(rule.field.slice(0, -1)) : rule.field === field) && rule.applies(baseline, candidate, context),
+    (rule) =>
+      (rule.field.endsWith("*") ? field.startsWith(rule.field.slice(0, -1)) : rule.field === field) &&
+      (!rule.between || (rule.between.baseline === context.baselineFamily && rule.between.candidate === context.candidateFamily)) &&
+      rule.applies(baseline, candidate, context),
   );
 }

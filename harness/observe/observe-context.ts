@@ -1,15 +1,16 @@
 import type { CertificateAuthority, IssuedClientCertificate } from "../backends/certificate-factory.ts";
 import type { RunScope } from "../engine/run-scope.ts";
-import type { ImageInspection } from "../server/inspect-image.ts";
-import type { Side } from "./observation.ts";
+import type { PlannedSideInput } from "../plan/plan-scenario.ts";
+import type { SkippedSide } from "./scenario-run.ts";
 
-/** What every scenario of one run shares: the engine scope, the two images as inspected, the helper images
- * and the run's certificate authority. */
-export interface RunContext {
+/** What every scenario of one run shares: the engine scope, the sides' images as inspected, the helper
+ * images and the run's certificate authority. */
+export interface ObserveContext {
   scope: RunScope;
-  sides: Partial<Record<Side, ImageInspection>>;
-  /** Why a side has no image (the baseline image is missing). */
-  skipped: Partial<Record<Side, string>>;
+  /** The sides that run, baseline first. */
+  sides: PlannedSideInput[];
+  /** Sides that have no image (the baseline image is missing). */
+  skipped: SkippedSide[];
   helperImages: { httpd: string; tools: string };
   certificates: {
     ca: CertificateAuthority;

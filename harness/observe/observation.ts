@@ -1,9 +1,14 @@
-// What the runner records of one side (one httpd under test). Observations are data: a reset connection or a
-// config that will not load is recorded here, and diff/ decides what it means.
+// What the observe stage records of one side (one httpd under test). Observations are data: a reset connection
+// or a config that will not load is recorded here, and judge/ decides what it means.
+import type { HttpResponseOutcome, TransportFailureOutcome } from "../clients/outcome.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 
-export type Side = "baseline" | "candidate";
-export const SIDES: readonly Side[] = ["baseline", "candidate"];
+export type { HttpResponseOutcome, TransportFailureOutcome };
+
+import type { Side } from "../plan/side.ts";
+import type { HttpdVersion } from "../versions/httpd-version.ts";
+
+export type { Side };
 
 export interface ConfigTestObservation {
   ok: boolean;
@@ -11,29 +16,8 @@ export interface ConfigTestObservation {
   /** The config test's output lines, verbatim. */
   messages: string[];
   records: ErrorLogRecord[];
-}
-
-export interface HttpResponseOutcome {
-  kind: "response";
-  status: number;
-  httpVersion: string;
-  /** In the order received, names as sent, duplicates kept. */
-  headers: Array<[string, string]>;
-  /** The body as text (latin1 for binary), cut at the runner's limit. */
-  body: string;
-  bodyBytes: number;
-  bodySha256: string;
-  /** For keep-alive checks: whether this response came on a connection an earlier one of the entry used. */
-  connectionReused?: boolean;
-  durationMs: number;
-}
-
-export interface TransportFailureOutcome {
-  kind: "transport-error";
-  /** ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET, UND_ERR_HEADERS_TIMEOUT, TIMEOUT, HPE_INVALID_CONSTANT ... */
-  code: string;
-  message: string;
-  durationMs: number;
+  /** The line httpd named as wrong, when the config test says "Syntax error on line N of FILE". */
+  syntaxError: { file: string; line: number; reason: string } | null;
 }
 
 export interface ExecOutcome {
@@ -66,10 +50,8 @@ export interface RequestObservation {
 
 export interface ServerIdentity {
   image: string;
-  /** "2.4.68", from `httpd -v` in the image. */
-  version: string;
-  /** "2.2" or "2.4": selects the expectations, the module map and the log dialect. */
-  family: "2.2" | "2.4";
+  /** From `httpd -v` in the image; its family selects the expectations, the module map and the log dialect. */
+  version: HttpdVersion;
   profile: string;
 }
 

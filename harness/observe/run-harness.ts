@@ -1,22 +1,20 @@
-// One harness run: engine, images, certificates, then every scenario on both sides with bounded
-// concurrency, and the report. Everything it creates is removed when it returns, throws or is aborted.
+// One harness run: engine, images, certificates, then every scenario observed on every side with bounded
+// concurrency. It returns observations only; the command judges them and the reporters format the result.
+// Everything it creates is removed when it returns, throws or is aborted.
 import { createCertificateAuthority, createRevocationList, issueClientCertificate } from "../backends/certificate-factory.ts";
+import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { connectEngine } from "../engine/engine.ts";
 import { ensureRecipeImage, imageExists, resolveUserImage } from "../engine/images.ts";
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { buildReport } from "../report/build-report.ts";
-import type { Report } from "../report/report-model.ts";
+import { type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
+import { BASELINE, CANDIDATE, type Side } from "../plan/side.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { inspectImage, type ImageInspection } from "../server/inspect-image.ts";
-import type { Side } from "./observation.ts";
-import type { RunContext } from "./run-context.ts";
-import { runScenario } from "./run-scenario.ts";
-import type { ScenarioRun } from "./scenario-run.ts";
-
-export const DEFAULT_BASELINE_IMAGE = "httpd:2.2.34";
-export const DEFAULT_CANDIDATE_IMAGE = "httpd:2.4";
+import { inspectImage } from "../server/inspect-image.ts";
+import type { ObserveContext } from "./observe-context.ts";
+import { observeScenario } from "./observe-scenario.ts";
+import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
 export interface HarnessRunOptions {
   scenarios: Scenario[];
@@ -26,7 +24,6 @@ export interface HarnessRunOptions {
   allowMissingBaseline: boolean;
   concurrency: number;
   learnNoise: boolean;
-  toolVersion: string;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -35,9 +32,19 @@ export type ProgressEvent =
   | { kind: "note"; message: string }
   | { kind: "scenario-done"; run: ScenarioRun; done: number; total: number };
 
+/** One side of the run as it was set up: its image, and its version when it ran. */
+export interface RunSide {
+  side: Side;
+  image: string;
+  version: string | null;
+  missing: boolean;
+}
+
 export interface HarnessRunResult {
-  report: Report;
+  startedAt: Date;
+  sides: RunSide[];
   runs: ScenarioRun[];
+  durationMs: number;
 }
 
 async function resolveCandidate(scope: RunScope, image: string, note: (m: string) => void): Promise<string> {
@@ -68,16 +75,20 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const [helperHttpd, tools] = await Promise.all([ensureRecipeImage(engine, "httpd-2.4", note), ensureRecipeImage(engine, "tools", note)]);
     const candidateImage = await resolveCandidate(scope, options.candidateImage, note);
     let baselineImage: string | null = null;
-    const skipped: Partial<Record<Side, string>> = {};
+    const skipped: SkippedSide[] = [];
     try {
       baselineImage = await resolveUserImage(engine, options.baselineImage, { pullTimeoutMs: 20_000 });
     } catch (error) {
       if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
-      skipped.baseline = `baseline image ${options.baselineImage} missing`;
+      skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
     }
     interrupted();
-    const sides: Partial<Record<Side, ImageInspection>> = { candidate: await inspectImage(scope, candidateImage) };
-    if (baselineImage) sides.baseline = await inspectImage(scope, baselineImage);
+    const sides: PlannedSideInput[] = [];
+    if (baselineImage) sides.push({ side: BASELINE, inspection: await inspectImage(scope, baselineImage) });
+    sides.push({ side: CANDIDATE, inspection: await inspectImage(scope, candidateImage) });
+    // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
+    // the run before a scenario container exists.
+    const plans = options.scenarios.map((scenario) => planScenario(scenario, sides));
 
     const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
     const [valid, revoked] = await Promise.all([
@@ -85,7 +96,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       issueClientCertificate(ca, { commonName: "client-revoked" }),
     ]);
     const crl = await createRevocationList(ca, [revoked.serialNumber]);
-    const context: RunContext = {
+    const context: ObserveContext = {
       scope,
       sides,
       skipped,
@@ -100,7 +111,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const worker = async (): Promise<void> => {
       while (next < options.scenarios.length && !options.signal?.aborted) {
         const index = next++;
-        const run = await runScenario(options.scenarios[index]!, context);
+        const run = await observeScenario(options.scenarios[index]!, plans[index]!, context);
         runs[index] = run;
         done++;
         options.onProgress?.({ kind: "scenario-done", run, done, total: options.scenarios.length });
@@ -109,15 +120,16 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.scenarios.length)) }, worker));
     interrupted();
 
-    const report = buildReport({
-      toolVersion: options.toolVersion,
-      startedAt,
-      baseline: { image: options.baselineImage, version: sides.baseline?.version ?? null, missing: !sides.baseline },
-      candidate: { image: candidateImage, version: sides.candidate?.version ?? null },
-      runs,
-      durationMs: Date.now() - startedAt.getTime(),
-    });
-    return { report, runs };
+    const runSides: RunSide[] = [
+      ...skipped.map((s) => ({ side: s.side, image: s.image, version: null, missing: true })),
+      ...sides.map((s) => ({
+        side: s.side,
+        image: s.side.role === "baseline" ? options.baselineImage : s.inspection.image,
+        version: s.inspection.version.text,
+        missing: false,
+      })),
+    ].sort((a, b) => (a.side.role === b.side.role ? 0 : a.side.role === "baseline" ? -1 : 1));
+    return { startedAt, sides: runSides, runs, durationMs: Date.now() - startedAt.getTime() };
   } finally {
     options.signal?.removeEventListener("abort", abort);
   }

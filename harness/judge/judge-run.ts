@@ -1,0 +1,83 @@
+// Pure: every scenario of a run judged, and the run's tally: verdicts, expectations met, and the upgrade
+// guide's rows (covered, where the versions differ, where the real servers part from the guide).
+import type { HarnessRunResult, RunSide } from "../observe/run-harness.ts";
+import type { Verdict } from "./difference.ts";
+import { describeFailure } from "./expectation-failure.ts";
+import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
+
+export interface RowSummary {
+  /** Seed rows the run's scenarios exercise. */
+  covered: number;
+  /** Rows none of whose scenarios found the guide wrong. */
+  guideHolds: number;
+  /** Rows where at least one scenario saw the versions differ. */
+  differ: number;
+  /** Rows where a scenario found the real servers parting from the guide, with the first such note. */
+  guideWrong: Array<{ row: string; scenarios: string[]; note: string }>;
+}
+
+export interface RunSummary {
+  scenarios: number;
+  byVerdict: Record<Verdict, number>;
+  /** Scenarios whose stated expectations a side met, and failed (skipped sides count in neither). */
+  expectationsMet: Record<string, number>;
+  expectationsFailed: Record<string, number>;
+  /** Scenarios where the real servers part from the upgrade guide. */
+  guideWrong: Array<{ id: string; seed: string[]; notes: string[] }>;
+  guideHolds: number;
+  rows: RowSummary;
+  regressions: number;
+  durationMs: number;
+}
+
+export interface RunJudgement {
+  startedAt: Date;
+  sides: RunSide[];
+  scenarios: ScenarioJudgement[];
+  summary: RunSummary;
+}
+
+function byRowOrder(a: string, b: string): number {
+  const [, la = "", na = "0"] = /^([A-Z]+)(\d+)$/.exec(a) ?? [];
+  const [, lb = "", nb = "0"] = /^([A-Z]+)(\d+)$/.exec(b) ?? [];
+  return la === lb ? Number(na) - Number(nb) : la.localeCompare(lb);
+}
+
+function guideNotes(judgement: ScenarioJudgement): string[] {
+  return judgement.guide.notes.length ? judgement.guide.notes : judgement.guide.failures.map((f) => `${f.version}: ${describeFailure(f)}`);
+}
+
+export function summarizeRows(scenarios: readonly ScenarioJudgement[]): RowSummary {
+  const seedOf = (s: ScenarioJudgement): string[] => s.run.scenario.seed;
+  const rows = [...new Set(scenarios.flatMap(seedOf))].sort(byRowOrder);
+  const guideWrong = rows.flatMap((row) => {
+    const wrong = scenarios.filter((s) => seedOf(s).includes(row) && s.guide.holds === false);
+    if (wrong.length === 0) return [];
+    return [{ row, scenarios: wrong.map((s) => s.run.scenario.id), note: guideNotes(wrong[0]!)[0] ?? "the real servers part from the guide" }];
+  });
+  const differ = rows.filter((row) => scenarios.some((s) => seedOf(s).includes(row) && (s.verdict === "expected-change" || s.verdict === "regression")));
+  return { covered: rows.length, guideHolds: rows.length - guideWrong.length, differ: differ.length, guideWrong };
+}
+
+export function summarize(scenarios: readonly ScenarioJudgement[], sides: readonly RunSide[], durationMs: number): RunSummary {
+  const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0 };
+  for (const s of scenarios) byVerdict[s.verdict]++;
+  const count = (sideId: string, met: boolean): number =>
+    scenarios.filter((s) => s.sides.some((j) => j.side.id === sideId && j.stated && j.skipped === null && j.ok === met)).length;
+  return {
+    scenarios: scenarios.length,
+    byVerdict,
+    expectationsMet: Object.fromEntries(sides.map((s) => [s.side.id, count(s.side.id, true)])),
+    expectationsFailed: Object.fromEntries(sides.map((s) => [s.side.id, count(s.side.id, false)])),
+    guideWrong: scenarios.filter((s) => s.guide.holds === false).map((s) => ({ id: s.run.scenario.id, seed: s.run.scenario.seed, notes: guideNotes(s) })),
+    guideHolds: scenarios.filter((s) => s.guide.holds === true).length,
+    rows: summarizeRows(scenarios),
+    regressions: byVerdict.regression,
+    durationMs,
+  };
+}
+
+export function judgeRun(result: HarnessRunResult): RunJudgement {
+  const scenarios = result.runs.filter((run) => run !== undefined).map(judgeScenario);
+  return { startedAt: result.startedAt, sides: result.sides, scenarios, summary: summarize(scenarios, result.sides, result.durationMs) };
+}

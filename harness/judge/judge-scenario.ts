@@ -1,0 +1,96 @@
+// Pure: the judge stage. From one scenario's observations to what they mean: each side against what the
+// scenario states for its version, each candidate against the baseline, the guide's claims, and one verdict.
+import type { SideObservation } from "../observe/observation.ts";
+import type { ScenarioRun } from "../observe/scenario-run.ts";
+import type { Side } from "../plan/side.ts";
+import { checkExpectations } from "./check-expectations.ts";
+import type { Difference, Verdict } from "./difference.ts";
+import { diffScenario } from "./diff-scenario.ts";
+import type { ExpectationFailure } from "./expectation-failure.ts";
+import { worst } from "./verdicts.ts";
+
+export interface SideJudgement {
+  side: Side;
+  /** The side's observation; null when it did not run. */
+  observation: SideObservation | null;
+  ok: boolean;
+  /** Whether the scenario states expectations for this side's version at all. */
+  stated: boolean;
+  failures: ExpectationFailure[];
+  /** Why expectations were not checked (no image for this side, or the scenario could not run). */
+  skipped: string | null;
+}
+
+/** One candidate against the baseline. */
+export interface Comparison {
+  candidate: string;
+  server: Difference[];
+  requests: Array<{ name: string; differences: Difference[] }>;
+}
+
+export interface ScenarioJudgement {
+  run: ScenarioRun;
+  verdict: Verdict;
+  /** "both" normally; "candidate-only" when the baseline did not run. */
+  coverage: "both" | "candidate-only";
+  sides: SideJudgement[];
+  guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: Array<ExpectationFailure & { side: string; version: string }> };
+  comparisons: Comparison[];
+}
+
+function judgeSide(run: ScenarioRun, side: Side, observation: SideObservation | undefined): SideJudgement {
+  if (!observation) {
+    const skipped = run.skipped.find((s) => s.side.id === side.id)?.reason ?? (run.error ? "the scenario could not run" : "not run");
+    return { side, observation: null, ok: false, stated: false, failures: [], skipped };
+  }
+  const check = checkExpectations(run.scenario, observation, "expect");
+  return { side, observation, ok: check.failures.length === 0, stated: check.stated, failures: check.failures, skipped: null };
+}
+
+/** Whether a side met its expectations for a request (null: the server part). */
+function metFor(judgement: SideJudgement): (request: string | null) => boolean {
+  return (request) => judgement.observation !== null && !judgement.failures.some((f) => f.request === request);
+}
+
+export function judgeScenario(run: ScenarioRun): ScenarioJudgement {
+  const { scenario } = run;
+  const planned = [...run.plan.sides.map((s) => s.side), ...run.skipped.map((s) => s.side)];
+  const sides = planned
+    .filter((side, index) => planned.findIndex((s) => s.id === side.id) === index)
+    .sort((a, b) => (a.role === b.role ? 0 : a.role === "baseline" ? -1 : 1))
+    .map((side) => judgeSide(run, side, run.observations.find((o) => o.side.id === side.id)));
+
+  const guideChecks = run.observations.map((o) => ({ observation: o, check: checkExpectations(scenario, o, "guide") }));
+  const guideStated = guideChecks.some((g) => g.check.stated);
+  const guideFailures = guideChecks.flatMap((g) => g.check.failures.map((f) => ({ ...f, side: g.observation.side.id, version: g.observation.server.version.text })));
+  const guideHolds = guideStated ? guideFailures.length === 0 : null;
+
+  const baseline = sides.find((s) => s.side.role === "baseline");
+  const comparisons: Comparison[] =
+    baseline?.observation
+      ? sides
+          .filter((s): s is SideJudgement & { observation: SideObservation } => s.side.role === "candidate" && s.observation !== null)
+          .map((candidate) => {
+            const diff = diffScenario({
+              scenario,
+              baseline: baseline.observation!,
+              candidate: candidate.observation,
+              met: { baseline: metFor(baseline), candidate: metFor(candidate) },
+              guideWrong: guideHolds === false,
+            });
+            return { candidate: candidate.side.id, server: diff.server, requests: diff.requests };
+          })
+      : [];
+
+  const differences = comparisons.flatMap((c) => [...c.server, ...c.requests.flatMap((r) => r.differences)]);
+  const unmet = sides.some((s) => s.stated && !s.ok && s.skipped === null);
+  const verdict: Verdict = run.error ? "error" : unmet ? "regression" : worst(differences.map((d) => d.class));
+  return {
+    run,
+    verdict,
+    coverage: baseline?.observation || !run.skipped.some((s) => s.side.role === "baseline") ? "both" : "candidate-only",
+    sides,
+    guide: { claim: scenario.guideClaim, holds: guideHolds, notes: scenario.guideNotes, failures: guideFailures },
+    comparisons,
+  };
+}

@@ -1,0 +1,90 @@
+// Observes one scenario on every side: its network, client containers and backends first (their addresses
+// bind the plan's late slots), then the sides' servers side by side, then everything is removed.
+import { issueServerCertificate } from "../backends/certificate-factory.ts";
+import { type StartedOrigin, startOrigin } from "../backends/origin-container.ts";
+import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
+import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
+import { isHarnessError } from "../errors.ts";
+import { bindAll } from "../plan/late-binding.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import type { SideObservation } from "./observation.ts";
+import type { ObserveContext } from "./observe-context.ts";
+import { observeSide } from "./observe-side.ts";
+import type { ScenarioRun } from "./scenario-run.ts";
+
+export async function observeScenario(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
+  const started = Date.now();
+  const run = await observePlan(scenario, plan, context);
+  // Measured after the cleanup, which is part of what a scenario costs.
+  return { ...run, durationMs: Date.now() - started };
+}
+
+/** The values of a plan's late slots, from what the engine gave. */
+export function slotValues(
+  network: Pick<HarnessNetwork, "gateway" | "subnet">,
+  clients: Iterable<Pick<StartedClientContainer, "name" | "ip" | "hostname">>,
+  origins: Iterable<Pick<StartedOrigin, "name" | "ip">>,
+): Record<string, string> {
+  const values: Record<string, string> = { "network.gateway": network.gateway, "network.subnet": network.subnet };
+  for (const client of clients) {
+    values[`clients.${client.name}.ip`] = client.ip;
+    values[`clients.${client.name}.hostname`] = client.hostname;
+  }
+  for (const origin of origins) values[`backends.${origin.name}.ip`] = origin.ip;
+  return values;
+}
+
+async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
+  const { scope } = context;
+  let network: HarnessNetwork | undefined;
+  const clients = new Map<string, StartedClientContainer>();
+  const origins: StartedOrigin[] = [];
+  const observations: SideObservation[] = [];
+  const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations, skipped: context.skipped, error, durationMs: 0 });
+  try {
+    network = await createScenarioNetwork(scope, scenario.id);
+    const net = network;
+    const [startedClients, startedOrigins] = await Promise.all([
+      Promise.all(
+        plan.clients.map((name) => startClientContainer(scope, { scenario: scenario.id, network: net.name, image: context.helperImages.tools, name })),
+      ),
+      Promise.all(
+        plan.backends.map((backend) =>
+          startOrigin(scope, backend, { scenario: scenario.id, network: net.name, images: context.helperImages, ca: context.certificates.ca }),
+        ),
+      ),
+    ]);
+    for (const client of startedClients) clients.set(client.name, client);
+    origins.push(...startedOrigins);
+    const values = slotValues(net, startedClients, startedOrigins);
+    const serverCertificate = plan.serverCertificate
+      ? await issueServerCertificate(context.certificates.ca, { kind: plan.serverCertificate.kind, dnsName: "server", ipAddresses: [] })
+      : null;
+    const results = await Promise.all(
+      plan.sides.map((sidePlan, index) =>
+        observeSide({
+          plan: bindAll(sidePlan, values),
+          inspection: context.sides[index]!.inspection,
+          scenario: scenario.id,
+          context,
+          network: net,
+          clients,
+          serverCertificate,
+        }),
+      ),
+    );
+    observations.push(...results);
+    return result(null);
+  } catch (error) {
+    return result(
+      isHarnessError(error)
+        ? { code: error.code, message: error.hint ? `${error.message}\n${error.hint}` : error.message }
+        : { code: "HARNESS_INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+    );
+  } finally {
+    await Promise.all([...clients.values()].map((c) => c.container.remove()));
+    await Promise.all(origins.map((o) => o.container.remove()));
+    if (network) await scope.removeNetwork(network.id);
+  }
+}

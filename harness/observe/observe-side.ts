@@ -1,0 +1,166 @@
+// Executes one side's plan: boots its httpd, sends its requests, records what happened. No verdicts here, and
+// nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
+import type { StartedClientContainer } from "../clients/client-container.ts";
+import { sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { sendHttp } from "../clients/send-http.ts";
+import { sendRaw } from "../clients/send-raw.ts";
+import { parseErrorLogLine } from "../logs/parse-error-log.ts";
+import { parseConfigTestOutput } from "../logs/split-config-test.ts";
+import type { GeneratedFile, PlannedRequest, SidePlan } from "../plan/scenario-plan.ts";
+import { FAMILY_TRAITS } from "../server/family-traits.ts";
+import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
+import type { ImageInspection } from "../server/inspect-image.ts";
+import type { BundleFile } from "../server/site-bundle.ts";
+import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import type { ObserveContext } from "./observe-context.ts";
+
+export interface SideInput {
+  /** Bound: no late slot left. */
+  plan: SidePlan;
+  inspection: ImageInspection;
+  scenario: string;
+  context: ObserveContext;
+  network: { name: string };
+  clients: Map<string, StartedClientContainer>;
+  serverCertificate: { certificate: string; privateKey: string } | null;
+}
+
+function generatedContent(kind: GeneratedFile, input: SideInput): string {
+  const { certificates } = input.context;
+  switch (kind) {
+    case "ca-certificate":
+      return certificates.ca.certificate;
+    case "ca-crl":
+      return certificates.crl;
+    case "server-certificate":
+    case "server-key":
+      if (!input.serverCertificate) throw new Error(`the plan stages ${kind} but no server certificate was issued`);
+      return kind === "server-certificate" ? input.serverCertificate.certificate : input.serverCertificate.privateKey;
+  }
+}
+
+export async function observeSide(input: SideInput): Promise<SideObservation> {
+  const { plan, inspection, context } = input;
+  const dialect = FAMILY_TRAITS[inspection.version.family].logDialect;
+  const files: BundleFile[] = plan.files.map((file) => ({
+    path: file.path,
+    content: "text" in file.content ? file.content.text : generatedContent(file.content.generated, input),
+    mode: file.mode,
+  }));
+
+  const httpd = await startHttpd(context.scope, {
+    inspection,
+    scenario: input.scenario,
+    config: plan.config.text,
+    files,
+    prepare: plan.prepare,
+    network: { name: input.network.name, aliases: [`server-${plan.side.id}`] },
+    listenTls: plan.listenTls,
+  });
+  try {
+    const { boot } = httpd;
+    const configTestOutput = boot.phases.configTest?.output ?? [];
+    const configTest = parseConfigTestOutput(configTestOutput.join("\n"), boot.phases.configTest?.exitCode ?? -1, dialect);
+    const prepareOutcomes: ExecOutcome[] = boot.phases.prepare.map((p) => ({
+      kind: "exec",
+      exitCode: p.exitCode,
+      stdout: p.output.join("\n"),
+      stderr: "",
+      durationMs: 0,
+    }));
+    const requests: RequestObservation[] = [];
+    let lastMark = httpd.logMark();
+    for (const request of plan.requests) {
+      if (!boot.started) {
+        requests.push({
+          name: request.name,
+          client: request.client,
+          outcome: { kind: "not-run", reason: "the server did not start" },
+          repeat: null,
+          errorLog: [],
+          repeatErrorLog: null,
+        });
+        continue;
+      }
+      const first = await sendAttributed(httpd, request, input);
+      const repeat = request.repeat && context.learnNoise ? await sendAttributed(httpd, request, input) : null;
+      requests.push({
+        name: request.name,
+        client: request.client,
+        outcome: first.outcome,
+        repeat: repeat?.outcome ?? null,
+        errorLog: first.lines.map((line) => parseErrorLogLine(line, dialect)),
+        repeatErrorLog: repeat ? repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
+      });
+      lastMark = httpd.logMark();
+    }
+    await httpd.logs.error.waitForQuiet(50, 300);
+    const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
+    return {
+      side: plan.side,
+      server: { image: inspection.image, version: inspection.version, profile: inspection.profile.id },
+      missingModules: plan.missingModules,
+      prepare: prepareOutcomes,
+      configTest: {
+        ok: configTest.ok,
+        exitCode: boot.phases.configTest?.exitCode ?? -1,
+        messages: configTest.messages,
+        records: configTest.records,
+        syntaxError: configTest.syntaxError,
+      },
+      started: boot.started,
+      startFailure:
+        boot.started || !configTest.ok ? null : { exitCode: boot.exitCode, logTail: httpd.container.stderr.lines.slice(-20) },
+      startupLog: boot.startupLines.map((line) => parseErrorLogLine(line, dialect)),
+      requests,
+      trailingLog: trailing.map((line) => parseErrorLogLine(line, dialect)),
+      renderedConfig: plan.config.text,
+    };
+  } finally {
+    await httpd.stop();
+  }
+}
+
+async function sendAttributed(httpd: StartedHttpd, request: PlannedRequest, input: SideInput): Promise<{ outcome: RequestOutcome; lines: string[] }> {
+  const mark = httpd.logMark();
+  const outcome = await send(httpd, request, input);
+  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
+  return { outcome, lines };
+}
+
+async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInput): Promise<RequestOutcome> {
+  const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
+
+  if (request.mode === "exec") {
+    const started = Date.now();
+    const result = await httpd.container.exec(["/bin/sh", "-c", request.exec ?? ""], { timeoutMs: request.timeoutMs });
+    return { kind: "exec", exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, durationMs: Date.now() - started };
+  }
+
+  const fromHost = request.client === "host";
+  const client = fromHost ? null : input.clients.get(request.client);
+  if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
+  const port = request.tls ? 443 : 80;
+  const published = { host: httpd.host, port: (request.tls ? httpd.ports.https : httpd.ports.http) ?? 0, tls: request.tls };
+
+  if (request.mode === "raw") {
+    const data = Buffer.from(request.raw ?? "", "latin1");
+    if (client) {
+      return sendRawFromContainer(client, { serverIp: httpd.networkAddress ?? "", port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs });
+    }
+    return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
+  }
+
+  const fields = {
+    method: request.method,
+    path: request.path,
+    hostHeader: request.hostHeader,
+    headers: request.headers,
+    body: request.body,
+    auth: request.auth,
+    httpVersion: request.httpVersion,
+    timeoutMs: request.timeoutMs,
+  };
+  if (client) return sendFromContainer(client, { ...fields, serverIp: httpd.networkAddress ?? "", tls: request.tls, clientCertificate });
+  return sendHttp({ ...fields, target: published, keepAliveRequests: request.keepAliveRequests, tlsClient: clientCertificate, caCertificate: null });
+}

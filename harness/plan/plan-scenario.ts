@@ -1,0 +1,131 @@
+// Pure: a scenario and the inspected images → what each side will run. Everything the observe stage needs and
+// nothing it must find out, but the addresses the engine gives (late-bound slots).
+import { HarnessError } from "../errors.ts";
+import { interpolate } from "../scenario/interpolate.ts";
+import { forFamily, type RequestSpec, type Scenario } from "../scenario/scenario.ts";
+import type { ImageInspection } from "../server/inspect-image.ts";
+import { moduleBinding } from "../server/module-map.ts";
+import { officialModuleFiles } from "../server/official-defaults.ts";
+import { renderConfig } from "../server/render-config.ts";
+import { FAMILIES } from "../versions/httpd-version.ts";
+import type { PlannedFile, PlannedRequest, ScenarioPlan, SidePlan } from "./scenario-plan.ts";
+import type { Side } from "./side.ts";
+import { CERTS_DIR, scenarioVariables } from "./variables.ts";
+
+export interface PlannedSideInput {
+  side: Side;
+  inspection: ImageInspection;
+}
+
+export function planScenario(scenario: Scenario, sides: readonly PlannedSideInput[]): ScenarioPlan {
+  checkModuleNames(scenario, sides);
+  return {
+    scenario: { id: scenario.id, file: scenario.file, title: scenario.title },
+    clients: scenario.clients.map((client) => client.name),
+    backends: scenario.backends,
+    serverCertificate: scenario.server.tls ? { kind: scenario.server.tls.certificate } : null,
+    sides: sides.map((input) => planSide(scenario, input)),
+  };
+}
+
+/** A module name no httpd line knows is a typo in the scenario, not a module an image lacks: say so before
+ * anything runs. (A module only some images have is recorded per side as missing.) */
+function checkModuleNames(scenario: Scenario, sides: readonly PlannedSideInput[]): void {
+  const { server } = scenario;
+  const named = FAMILIES.flatMap((family) => [...(forFamily(server.modules, family) ?? []), ...(forFamily(server.omitModules, family) ?? [])]);
+  const known = (name: string): boolean =>
+    FAMILIES.some((family) => {
+      const binding = moduleBinding(name, family);
+      if (typeof binding === "string") return true;
+      return officialModuleFiles(family).includes(binding.file) || sides.some((s) => s.inspection.modules.has(binding.file) || s.inspection.builtinModules.has(name));
+    });
+  const unknown = [...new Set(named)].filter((name) => !known(name));
+  if (unknown.length === 0) return;
+  const all = FAMILIES.flatMap((family) => officialModuleFiles(family).map((file) => file.replace(/^mod_|\.so$/g, "")));
+  const near = (name: string): string[] => [...new Set(all)].filter((m) => editDistance(m, name) <= 2).slice(0, 5);
+  throw new HarnessError("HARNESS_MODULE_UNKNOWN", `unknown module${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}: no httpd 2.2 or 2.4 build has it`, {
+    position: server.at,
+    hint: `Modules are named as in LoadModule without "_module" (rewrite, authz_host, proxy_http).${unknown.flatMap(near).length ? ` Close names: ${[...new Set(unknown.flatMap(near))].join(", ")}.` : ""}`,
+  });
+}
+
+function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): SidePlan {
+  const { profile, version } = inspection;
+  const family = version.family;
+  const server = scenario.server;
+  const vars = scenarioVariables({ profile, clients: scenario.clients, backends: scenario.backends });
+  const site = interpolate(forFamily(server.config, family) ?? "", vars, server.at);
+  const rendered = renderConfig({
+    base: server.base,
+    family,
+    profile,
+    availableModules: inspection.modules,
+    builtinModules: inspection.builtinModules,
+    stockConfig: inspection.stockConfig,
+    modules: forFamily(server.modules, family) ?? [],
+    omitModules: forFamily(server.omitModules, family) ?? [],
+    logLevel: server.logLevel,
+    listenTls: server.tls !== null,
+    site,
+  });
+  const files: PlannedFile[] = server.files.map((file) => ({
+    path: `${profile.serverRoot}/${file.path}`,
+    content: { text: interpolate(file.content, vars, server.at) },
+    mode: file.mode,
+  }));
+  files.push(
+    { path: `${CERTS_DIR}/ca.crt`, content: { generated: "ca-certificate" } },
+    { path: `${CERTS_DIR}/ca.crl`, content: { generated: "ca-crl" } },
+  );
+  if (server.tls) {
+    files.push(
+      { path: `${CERTS_DIR}/server.crt`, content: { generated: "server-certificate" } },
+      { path: `${CERTS_DIR}/server.key`, content: { generated: "server-key" }, mode: 0o600 },
+    );
+  }
+  return {
+    side,
+    server: { image: inspection.image, version: version.text, family, profile: profile.id, facts: inspection.source },
+    config: { path: profile.configFile, text: rendered.text },
+    files,
+    prepare: (forFamily(server.prepare, family) ?? []).map((command) => interpolate(command, vars, server.at)),
+    missingModules: rendered.missingModules,
+    listenTls: server.tls !== null,
+    requests: scenario.requests.map((request) => planRequest(request, vars)),
+  };
+}
+
+function planRequest(request: RequestSpec, vars: Record<string, string>): PlannedRequest {
+  const text = (value: string): string => interpolate(value, vars, request.at);
+  return {
+    name: request.name,
+    client: request.client,
+    mode: request.mode,
+    method: request.method,
+    path: text(request.path),
+    hostHeader: request.host === null ? null : text(request.host),
+    headers: request.headers.map(([name, value]): [string, string] => [name, text(value)]),
+    body: request.body === null ? null : text(request.body),
+    auth: request.auth,
+    tls: request.tls,
+    clientCertificate: request.clientCertificate,
+    httpVersion: request.httpVersion,
+    raw: request.raw === null ? null : text(request.raw),
+    trickleMs: request.trickleMs,
+    exec: request.exec === null ? null : text(request.exec),
+    keepAliveRequests: request.keepAliveRequests,
+    repeat: request.repeat,
+    timeoutMs: request.timeoutMs,
+  };
+}
+
+/** Levenshtein distance, for "did you mean". */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

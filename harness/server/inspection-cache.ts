@@ -1,0 +1,79 @@
+// The last inspection of each image, kept on disk so that `plan` can show what a run will do without an
+// engine. A cache miss or an unreadable cache is never an error: the plan falls back to the official layout's
+// defaults and says so.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { httpdVersion } from "../versions/httpd-version.ts";
+import { PROFILES } from "./httpd-profile.ts";
+import type { ImageInspection } from "./inspect-image.ts";
+
+interface CachedInspection {
+  image: string;
+  profile: string;
+  version: string;
+  modules: string[];
+  builtinModules: string[];
+  stockConfig: string | null;
+  inspectedAt: string;
+}
+
+/** HARNESS_CACHE_DIR, else $XDG_CACHE_HOME/httpd-upgrade-harness, else ~/.cache/httpd-upgrade-harness. */
+export function cacheDir(): string {
+  if (process.env.HARNESS_CACHE_DIR) return process.env.HARNESS_CACHE_DIR;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "httpd-upgrade-harness");
+}
+
+function cacheFile(): string {
+  return join(cacheDir(), "inspections.json");
+}
+
+function readAll(): Record<string, CachedInspection> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(cacheFile(), "utf8"));
+    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, CachedInspection>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function rememberInspection(inspection: ImageInspection): void {
+  try {
+    const all = readAll();
+    all[inspection.image] = {
+      image: inspection.image,
+      profile: inspection.profile.id,
+      version: inspection.version.text + (inspection.version.build ?? ""),
+      modules: [...inspection.modules].sort(),
+      builtinModules: [...inspection.builtinModules].sort(),
+      stockConfig: inspection.stockConfig,
+      inspectedAt: new Date().toISOString(),
+    };
+    mkdirSync(cacheDir(), { recursive: true });
+    // Written aside and renamed, so a concurrent reader never sees half a file.
+    const temporary = `${cacheFile()}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(all, null, 1)}\n`);
+    renameSync(temporary, cacheFile());
+  } catch {
+    // A cache that cannot be written only costs a later plan its precision.
+  }
+}
+
+export function cachedInspection(image: string): ImageInspection | null {
+  const entry = readAll()[image];
+  const profile = PROFILES.find((p) => p.id === entry?.profile);
+  if (!entry || !profile) return null;
+  try {
+    return {
+      image,
+      profile,
+      version: httpdVersion(entry.version),
+      modules: new Set(entry.modules),
+      builtinModules: new Set(entry.builtinModules),
+      stockConfig: entry.stockConfig,
+      source: "cache",
+    };
+  } catch {
+    return null;
+  }
+}
