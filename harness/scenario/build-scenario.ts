@@ -16,6 +16,7 @@ import {
   type ScenarioFile,
 } from "./scenario-schema.ts";
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
+import { parseSubject, SUBJECT_ATTRIBUTES, SUBJECT_EXAMPLE, type Subject } from "./subject-name.ts";
 import type {
   BackendSpec,
   ClientSpec,
@@ -254,7 +255,7 @@ class ScenarioBuilder {
     for (const [preparePath, commands] of this.familyEntries(raw.prepare, isList, [...path, "prepare"])) {
       commands.forEach((command, index) => this.checkVariables(command, [...preparePath, index]));
     }
-    const tls = raw.tls === undefined || raw.tls === false ? null : raw.tls === true ? { certificate: "valid" as const, clientCa: false, crl: false } : raw.tls;
+    const tls = this.serverTls(raw.tls, [...path, "tls"]);
     return {
       at: this.at(path),
       base: raw.base,
@@ -266,6 +267,45 @@ class ScenarioBuilder {
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
     };
+  }
+
+  private serverTls(raw: ScenarioFile["server"]["tls"], path: Path): ServerSpec["tls"] {
+    if (raw === undefined || raw === false) return null;
+    if (raw === true) return { certificate: "valid", clientCa: false, crl: false, subject: null };
+    let subject: Subject | null = null;
+    if (raw.subject !== undefined) {
+      const subjectPath = [...path, "subject"];
+      const parsed = parseSubject(raw.subject);
+      if (parsed.ok) subject = parsed.subject;
+      else {
+        this.report(subjectPath, `not a subject: ${parsed.problem}`, {
+          position: this.positionInText(subjectPath, raw.subject, parsed.index),
+          expected: `OpenSSL's form, most significant part first: /type=value/type=value...; types ${Object.keys(SUBJECT_ATTRIBUTES).join(", ")}; a backslash escapes / and \\`,
+          example: `subject: "${SUBJECT_EXAMPLE}"`,
+          received: { value: raw.subject },
+        });
+      }
+      if (raw.certificate === "wrong-name") {
+        this.report(subjectPath, "a wrong-name certificate takes no subject (it must name no server the client asks for)", {
+          position: this.context.locator.keyPosition(subjectPath),
+          expected: "certificate: valid, expired, not-yet-valid or self-signed with a subject",
+          example: `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }`,
+          received: { value: raw.subject },
+        });
+      }
+    }
+    return { certificate: raw.certificate, clientCa: raw.clientCa, crl: raw.crl, subject };
+  }
+
+  /** The position of character `index` of a string value: exact when its source is the text itself (plain) or
+   * the text in quotes without escapes; else the value's start. */
+  private positionInText(path: Path, value: string, index: number): SourcePosition {
+    const source = this.context.locator.scalarSource(path);
+    if (source === null) return this.at(path);
+    const quoted = /^["']/.test(source.text) ? source.text.slice(1, -1) : null;
+    if (source.text === value) return this.context.locator.offsetPosition(source.offset + index);
+    if (quoted === value) return this.context.locator.offsetPosition(source.offset + 1 + index);
+    return this.at(path);
   }
 
   private checkLogLevel(value: string, path: Path): void {

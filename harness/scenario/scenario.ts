@@ -1,6 +1,7 @@
 // The typed value a scenario file becomes. Only scenario/ sees YAML; everything after load works on these types.
 // Every node that a user may get wrong keeps its `at` position so that later failures point into the file.
 import type { SourcePosition } from "../errors.ts";
+import type { Subject } from "./subject-name.ts";
 
 export type Family = "2.2" | "2.4";
 export const FAMILIES: readonly Family[] = ["2.2", "2.4"];
@@ -83,7 +84,15 @@ export interface ServerSpec {
   /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...). */
   prepare: PerFamily<string[]>;
   /** Also listen on 443 with a harness-made certificate (for HTTPS to the server, client certs, SNI). */
-  tls: { certificate: CertificateKind; clientCa: boolean; crl: boolean } | null;
+  tls: ServerTls | null;
+}
+
+export interface ServerTls {
+  certificate: CertificateKind;
+  clientCa: boolean;
+  crl: boolean;
+  /** The server certificate's subject, most significant part first; null: CN=<the server's DNS name>. */
+  subject: Subject | null;
 }
 
 export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";

@@ -239,6 +239,48 @@ describe("server checks", () => {
   });
 });
 
+describe("server TLS subject", () => {
+  it("reads OpenSSL's slash form into typed parts, order kept", () => {
+    const scenario = parseScenario(
+      lines(...HEAD, "server:", '  tls: { certificate: self-signed, subject: "/C=DE/O=Example, Inc./OU=Web/CN=server.test" }'),
+      FILE,
+      { seedIds: SEED_IDS },
+    );
+    expect(scenario.server.tls).toEqual({
+      certificate: "self-signed",
+      clientCa: false,
+      crl: false,
+      subject: [
+        { attribute: "C", value: "DE" },
+        { attribute: "O", value: "Example, Inc." },
+        { attribute: "OU", value: "Web" },
+        { attribute: "CN", value: "server.test" },
+      ],
+    });
+  });
+
+  it("rejects a bad subject at the offending field", () => {
+    const text = lines(...HEAD, "server:", '  tls: { subject: "/C=DE/Org=Example/CN=x" }');
+    const error = parseError(text);
+    expect(error.code).toBe("HARNESS_SCENARIO_INVALID");
+    expect(error.position).toEqual(where(text, "Org="));
+    expect(error.message).toMatchInlineSnapshot(`
+      "t.scenario.yaml:4:26: server.tls.subject: not a subject: unknown attribute "Org"; known: C, ST, L, O, OU, CN, title, serialNumber, GN, SN, emailAddress, DC
+        expected: OpenSSL's form, most significant part first: /type=value/type=value...; types C, ST, L, O, OU, CN, title, serialNumber, GN, SN, emailAddress, DC; a backslash escapes / and \\
+        example:  subject: "/C=DE/O=Example, Inc./OU=Web/CN=server.test"
+        received: "/C=DE/Org=Example/CN=x""
+    `);
+  });
+
+  it("points at the value's start when escapes make the source differ from the text, and rejects wrong-name", () => {
+    const text = lines(...HEAD, "server:", "  tls:", "    certificate: wrong-name", '    subject: "/O=a\\\\/b/C=Germany"');
+    const error = parseError(text);
+    expect(error.message).toMatch(/^t\.scenario\.yaml: 2 problems/);
+    expect(error.message).toContain(`${where(text, '"/O=').line}:${where(text, '"/O=').column} server.tls.subject: not a subject: C: countryName takes exactly 2 characters, got 7`);
+    expect(error.message).toContain("server.tls.subject: a wrong-name certificate takes no subject");
+  });
+});
+
 describe("predictions and ignore rules", () => {
   it("rejects a prediction for a request that does not exist", () => {
     const text = lines(...HEAD, "requests: [{ name: a, path: / }]", "predicted:", "  - { field: status, request: b, seed: [D5] }");
