@@ -16,6 +16,7 @@ import {
   type ScenarioFile,
 } from "./scenario-schema.ts";
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
+import { prepareToolProblems } from "./prepare-tools.ts";
 import { parseSubject, SUBJECT_ATTRIBUTES, SUBJECT_EXAMPLE, type Subject } from "./subject-name.ts";
 import type {
   BackendSpec,
@@ -253,7 +254,12 @@ class ScenarioBuilder {
     this.checkLogLevel(raw.logLevel, [...path, "logLevel"]);
     for (const [configPath, config] of this.familyEntries(raw.config, isText, [...path, "config"])) this.checkVariables(config, configPath);
     for (const [preparePath, commands] of this.familyEntries(raw.prepare, isList, [...path, "prepare"])) {
-      commands.forEach((command, index) => this.checkVariables(command, [...preparePath, index]));
+      const family = preparePath.at(-1);
+      const families: readonly Family[] = family === "2.2" || family === "2.4" ? [family] : FAMILY_KEYS;
+      commands.forEach((command, index) => {
+        this.checkVariables(command, [...preparePath, index]);
+        this.checkPrepareTools(command, [...preparePath, index], families);
+      });
     }
     const tls = this.serverTls(raw.tls, [...path, "tls"]);
     return {
@@ -267,6 +273,24 @@ class ScenarioBuilder {
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
     };
+  }
+
+  /** Prepare commands run in the server image: only httpd's tools and POSIX sh utilities (prepare-tools.ts). */
+  private checkPrepareTools(command: string, path: Path, families: readonly Family[]): void {
+    for (const problem of prepareToolProblems(command, families)) {
+      const certificate = problem.name === "openssl";
+      this.report(path, problem.problem, {
+        position: this.positionInText(path, command, problem.index),
+        expected:
+          "httpd's own programs (htpasswd, htdigest, htdbm, httxt2dbm, httpd, apachectl, ...) and POSIX sh with basic " +
+          "utilities (mkdir, chmod, chown, cp, mv, ln, touch, cat, printf, echo, sed, ...): harness/scenario/prepare-tools.ts",
+        example: certificate
+          ? `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }   # then: SSLCertificateFile \${certs.dir}/server.crt`
+          : 'files: { conf/groups.txt: "alice admins\\n" }',
+        received: { value: command },
+        hint: problem.hint,
+      });
+    }
   }
 
   private serverTls(raw: ScenarioFile["server"]["tls"], path: Path): ServerSpec["tls"] {

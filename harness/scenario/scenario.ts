@@ -81,7 +81,8 @@ export interface ServerSpec {
   files: FileSpec[];
   /** LogLevel of the minimal base. */
   logLevel: string;
-  /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...). */
+  /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...); only
+   * programs every httpd image has (prepare-tools.ts), checked at load time. */
   prepare: PerFamily<string[]>;
   /** Also listen on 443 with a harness-made certificate (for HTTPS to the server, client certs, SNI). */
   tls: ServerTls | null;

@@ -281,6 +281,40 @@ describe("server TLS subject", () => {
   });
 });
 
+describe("prepare commands", () => {
+  it("rejects a program the httpd images do not have, at the program, with the certificate factory as hint", () => {
+    const command = "mkdir -p /tmp/x && openssl req -x509 -subj '/CN=server.test' -out /tmp/x/s.crt";
+    const text = lines(...HEAD, "server:", "  prepare:", `    - "${command}"`);
+    const error = parseError(text);
+    expect(error.code).toBe("HARNESS_SCENARIO_INVALID");
+    expect(error.position).toEqual(where(text, "openssl"));
+    expect(error.message).toContain('server.prepare[0]: runs "openssl", which is not a program every httpd image has');
+    expect(error.message).toContain("example:  tls: { certificate: valid, subject:");
+    expect(error.hint).toContain("Use the harness's certificate factory: server.tls.subject");
+  });
+
+  it("finds programs inside substitutions and sh -c scripts, and tells to stage other files", () => {
+    const text = lines(...HEAD, "server:", "  prepare:", `    - 'echo "$(perl -e 1)" > a'`, `    - "sh -c 'cd /tmp && curl -o x http://h/'"`);
+    const error = parseError(text);
+    expect(error.message).toContain('server.prepare[0]: runs "perl"');
+    expect(error.message).toContain(`${where(text, "curl").line}:${where(text, "curl").column} server.prepare[1]: runs "curl"`);
+    expect(error.hint).toContain("Stage the file with server.files");
+  });
+
+  it("accepts httpd's tools and sh utilities, and a 2.4-only tool only in the 2.4 list", () => {
+    const ok = lines(
+      ...HEAD,
+      "server:",
+      "  prepare:",
+      '    "2.2": ["htpasswd -bc ${server.root}/conf/passwd alice secret && chmod 0644 ${server.root}/conf/passwd"]',
+      '    "2.4": ["i=0; while [ $i -lt 3 ]; do printf x >> f; i=$((i+1)); done", "fcgistarter -c /bin/true -p 9000 -N 1 || true"]',
+    );
+    expect(() => parseScenario(ok, FILE, { seedIds: SEED_IDS })).not.toThrow();
+    const error = parseError(lines(...HEAD, "server:", '  prepare: ["fcgistarter -c x -p 9000"]'));
+    expect(error.message).toContain(`runs "fcgistarter", which only httpd 2.4's image has; this command also runs on 2.2`);
+  });
+});
+
 describe("predictions and ignore rules", () => {
   it("rejects a prediction for a request that does not exist", () => {
     const text = lines(...HEAD, "requests: [{ name: a, path: / }]", "predicted:", "  - { field: status, request: b, seed: [D5] }");
