@@ -30,6 +30,7 @@ import {
   X509CrlReason,
 } from "@peculiar/x509";
 import type { JsonGeneralName } from "@peculiar/x509";
+import { SUBJECT_ATTRIBUTES, type Subject, formatSubject, valueProblem } from "../scenario/subject-name.ts";
 
 export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";
 
@@ -114,13 +115,20 @@ export async function createCertificateAuthority(
  * - not-yet-valid: signed by `ca`, from now + 1 year to now + 2 years
  * - wrong-name: like valid but for WRONG_NAME only (no dnsName, no IP addresses)
  * - self-signed: like valid but signed by its own key (`ca` is not used)
+ *
+ * `subject` replaces the subject CN=dnsName with these parts, in this order (most significant first), each
+ * encoded as `openssl req -subj` encodes it (C PrintableString, emailAddress IA5String, most UTF8String); the SAN
+ * still names dnsName. Not for wrong-name, whose point is to name no requested server.
  */
 export async function issueServerCertificate(
   ca: CertificateAuthorityInput,
-  opts: { kind: CertificateKind; dnsName: string; ipAddresses?: string[]; now?: Date; freshKey?: boolean },
+  opts: { kind: CertificateKind; dnsName: string; ipAddresses?: string[]; subject?: Subject; now?: Date; freshKey?: boolean },
 ): Promise<PemPair> {
   const now = opts.now ?? new Date();
   const wrongName = opts.kind === "wrong-name";
+  if (wrongName && opts.subject !== undefined) {
+    throw new TypeError("a wrong-name certificate takes no subject: it must name no server the client asks for");
+  }
   const dnsName = wrongName ? WRONG_NAME : opts.dnsName;
   // A wrong-name certificate must not match by address either.
   const ipAddresses = wrongName ? [] : (opts.ipAddresses ?? []);
@@ -128,6 +136,7 @@ export async function issueServerCertificate(
     { type: "dns", value: dnsName },
     ...ipAddresses.map((value): JsonGeneralName => ({ type: "ip", value })),
   ];
+  const subject = opts.subject === undefined ? commonNameOnly(dnsName) : subjectName(opts.subject);
   const keys = await leafKeyPair(opts.freshKey);
   const validity = leafValidity(opts.kind, now);
   const extensions = [
@@ -141,7 +150,7 @@ export async function issueServerCertificate(
   if (opts.kind === "self-signed") {
     certificate = await X509CertificateGenerator.createSelfSigned({
       serialNumber: randomSerial().hex,
-      name: commonNameOnly(dnsName),
+      name: subject,
       ...validity,
       keys,
       signingAlgorithm: SIGNING_ALGORITHM,
@@ -151,7 +160,7 @@ export async function issueServerCertificate(
     const authority = await parseAuthority(ca);
     certificate = await X509CertificateGenerator.create({
       serialNumber: randomSerial().hex,
-      subject: commonNameOnly(dnsName),
+      subject,
       issuer: authority.certificate.subjectName,
       ...validity,
       publicKey: keys.publicKey,
@@ -338,6 +347,23 @@ function commonNameOnly(commonName: string): Name {
     throw new RangeError(`a common name must have 1 to 64 characters, got ${JSON.stringify(commonName)}`);
   }
   return new Name([{ [OID_COMMON_NAME]: [{ utf8String: commonName }] }]);
+}
+
+/**
+ * A subject of several parts, order kept: one single-valued RDN per part, each value a typed string (never a
+ * string @peculiar/x509 would parse, so a comma in "Example, Inc." is data, not a separator; the DER holds the
+ * value as is and readers escape it when they print RFC 2253).
+ */
+function subjectName(subject: Subject): Name {
+  if (subject.length === 0) throw new RangeError("a subject needs at least one part");
+  return new Name(
+    subject.map((part) => {
+      const info = SUBJECT_ATTRIBUTES[part.attribute];
+      const problem = valueProblem(part.attribute, part.value);
+      if (problem !== null) throw new RangeError(`subject ${formatSubject(subject)}: ${part.attribute}: ${problem}`);
+      return { [info.oid]: [{ [info.stringType]: part.value }] };
+    }),
+  );
 }
 
 interface Serial {

@@ -18,6 +18,8 @@ import {
   type ScenarioFile,
 } from "./scenario-schema.ts";
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
+import { prepareToolProblems } from "./prepare-tools.ts";
+import { parseSubject, SUBJECT_ATTRIBUTES, SUBJECT_EXAMPLE, type Subject } from "./subject-name.ts";
 import type {
   BackendSpec,
   ByFamily,
@@ -288,9 +290,14 @@ class ScenarioBuilder {
     this.checkLogLevel(raw.logLevel, [...path, "logLevel"]);
     for (const [configPath, config] of this.familyEntries(raw.config, isText, [...path, "config"])) this.checkVariables(config, configPath);
     for (const [preparePath, commands] of this.familyEntries(raw.prepare, isList, [...path, "prepare"])) {
-      commands.forEach((command, index) => this.checkVariables(command, [...preparePath, index]));
+      const family = preparePath.at(-1);
+      const families: readonly Family[] = family === "2.2" || family === "2.4" ? [family] : FAMILY_KEYS;
+      commands.forEach((command, index) => {
+        this.checkVariables(command, [...preparePath, index]);
+        this.checkPrepareTools(command, [...preparePath, index], families);
+      });
     }
-    const tls = raw.tls === undefined || raw.tls === false ? null : raw.tls === true ? { certificate: "valid" as const, clientCa: false, crl: false } : raw.tls;
+    const tls = this.serverTls(raw.tls, [...path, "tls"]);
     return {
       at: this.at(path),
       base: raw.base,
@@ -302,6 +309,63 @@ class ScenarioBuilder {
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
     };
+  }
+
+  /** Prepare commands run in the server image: only httpd's tools and POSIX sh utilities (prepare-tools.ts). */
+  private checkPrepareTools(command: string, path: Path, families: readonly Family[]): void {
+    for (const problem of prepareToolProblems(command, families)) {
+      const certificate = problem.name === "openssl";
+      this.report(path, problem.problem, {
+        position: this.positionInText(path, command, problem.index),
+        expected:
+          "httpd's own programs (htpasswd, htdigest, htdbm, httxt2dbm, httpd, apachectl, ...) and POSIX sh with basic " +
+          "utilities (mkdir, chmod, chown, cp, mv, ln, touch, cat, printf, echo, sed, ...): harness/scenario/prepare-tools.ts",
+        example: certificate
+          ? `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }   # then: SSLCertificateFile \${certs.dir}/server.crt`
+          : 'files: { conf/groups.txt: "alice admins\\n" }',
+        received: { value: command },
+        hint: problem.hint,
+      });
+    }
+  }
+
+  private serverTls(raw: ScenarioFile["server"]["tls"], path: Path): ServerSpec["tls"] {
+    if (raw === undefined || raw === false) return null;
+    if (raw === true) return { certificate: "valid", clientCa: false, crl: false, subject: null };
+    let subject: Subject | null = null;
+    if (raw.subject !== undefined) {
+      const subjectPath = [...path, "subject"];
+      const parsed = parseSubject(raw.subject);
+      if (parsed.ok) subject = parsed.subject;
+      else {
+        this.report(subjectPath, `not a subject: ${parsed.problem}`, {
+          position: this.positionInText(subjectPath, raw.subject, parsed.index),
+          expected: `OpenSSL's form, most significant part first: /type=value/type=value...; types ${Object.keys(SUBJECT_ATTRIBUTES).join(", ")}; a backslash escapes / and \\`,
+          example: `subject: "${SUBJECT_EXAMPLE}"`,
+          received: { value: raw.subject },
+        });
+      }
+      if (raw.certificate === "wrong-name") {
+        this.report(subjectPath, "a wrong-name certificate takes no subject (it must name no server the client asks for)", {
+          position: this.context.locator.keyPosition(subjectPath),
+          expected: "certificate: valid, expired, not-yet-valid or self-signed with a subject",
+          example: `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }`,
+          received: { value: raw.subject },
+        });
+      }
+    }
+    return { certificate: raw.certificate, clientCa: raw.clientCa, crl: raw.crl, subject };
+  }
+
+  /** The position of character `index` of a string value: exact when its source is the text itself (plain) or
+   * the text in quotes without escapes; else the value's start. */
+  private positionInText(path: Path, value: string, index: number): SourcePosition {
+    const source = this.context.locator.scalarSource(path);
+    if (source === null) return this.at(path);
+    const quoted = /^["']/.test(source.text) ? source.text.slice(1, -1) : null;
+    if (source.text === value) return this.context.locator.offsetPosition(source.offset + index);
+    if (quoted === value) return this.context.locator.offsetPosition(source.offset + 1 + index);
+    return this.at(path);
   }
 
   private checkLogLevel(value: string, path: Path): void {

@@ -148,9 +148,16 @@ const serverTlsSchema = z.union(
       certificate: z.enum(CERTIFICATE_KINDS).default("valid"),
       clientCa: z.boolean().default(false),
       crl: z.boolean().default(false),
+      subject: z
+        .string()
+        .optional()
+        .meta({
+          description:
+            'The server certificate\'s subject in OpenSSL\'s form, most significant part first, e.g. "/C=DE/O=Example, Inc./OU=Web/CN=server.test" (types C, ST, L, O, OU, CN, title, serialNumber, GN, SN, emailAddress, DC; \\ escapes / and \\) [CN=server]. The SAN stays the server\'s DNS name.',
+        }),
     }),
   ],
-  { error: "true, false, or { certificate: valid, clientCa: false, crl: false }" },
+  { error: 'true, false, or { certificate: valid, clientCa: false, crl: false, subject: "/CN=..." }' },
 );
 
 export const serverSchema = z.strictObject({

@@ -3,6 +3,7 @@
 import type { SourcePosition } from "../errors.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
+import type { Subject } from "./subject-name.ts";
 
 export type { Family };
 
@@ -81,10 +82,19 @@ export interface ServerSpec {
   files: FileSpec[];
   /** LogLevel of the minimal base. */
   logLevel: string;
-  /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...). */
+  /** Shell commands run inside the server container before the config test (htpasswd, htdbm, ...); only
+   * programs every httpd image has (prepare-tools.ts), checked at load time. */
   prepare: PerFamily<string[]>;
   /** Also listen on 443 with a harness-made certificate (for HTTPS to the server, client certs, SNI). */
-  tls: { certificate: CertificateKind; clientCa: boolean; crl: boolean } | null;
+  tls: ServerTls | null;
+}
+
+export interface ServerTls {
+  certificate: CertificateKind;
+  clientCa: boolean;
+  crl: boolean;
+  /** The server certificate's subject, most significant part first; null: CN=<the server's DNS name>. */
+  subject: Subject | null;
 }
 
 export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";

@@ -25,6 +25,7 @@ import type {
   IssuedClientCertificate,
   PemPair,
 } from "../../../harness/backends/certificate-factory.ts";
+import type { Subject } from "../../../harness/scenario/subject-name.ts";
 
 const execFileAsync = promisify(execFile);
 const DAY_MS = 86_400_000;
@@ -205,6 +206,72 @@ describe("server certificates", () => {
     const verdict = await openssl("verify", "-CAfile", chain, chain);
     expect(verdict.ok).toBe(true);
     expect(verdict.output.match(/: OK/g)).toHaveLength(1);
+  });
+});
+
+describe("server certificates with a subject", () => {
+  // The subject of the S8 scenarios (ssl-dn-format-*): four parts, a comma in O.
+  const SUBJECT: Subject = [
+    { attribute: "C", value: "DE" },
+    { attribute: "O", value: "Example, Inc." },
+    { attribute: "OU", value: "Web" },
+    { attribute: "CN", value: "server.test" },
+  ];
+  let withSubject: PemPair;
+  beforeAll(async () => {
+    withSubject = await issueServerCertificate(ca, { kind: "valid", dnsName: HOST, subject: SUBJECT, now });
+  });
+
+  it("carries C, O (with its comma), OU and CN in that order; the SAN still names the host", () => {
+    const cert = new X509Certificate(withSubject.certificate);
+    // Node prints the subject most significant part first, one part a line, commas escaped as in RFC 2253.
+    expect(cert.subject).toBe("C=DE\nO=Example\\, Inc.\nOU=Web\nCN=server.test");
+    expect(cert.subjectAltName).toBe(`DNS:${HOST}`);
+    expect(cert.checkIssued(new X509Certificate(ca.certificate))).toBe(true);
+    // Parsed back from the DER, RDN by RDN: the comma is data inside O, not a separator.
+    expect(new PeculiarCertificate(withSubject.certificate).subjectName.toJSON()).toEqual([
+      { C: ["DE"] },
+      { O: ["Example, Inc."] },
+      { OU: ["Web"] },
+      { CN: ["server.test"] },
+    ]);
+  });
+
+  it("encodes each value as `openssl req -subj` does: C as PrintableString, the others as UTF8String", async () => {
+    const parsed = await openssl("asn1parse", "-in", await file("subject.pem", withSubject.certificate));
+    const subjectStrings = parsed.output
+      .split("\n")
+      .filter((line) => / prim: \w+STRING +:(DE|Example, Inc\.|Web|server\.test)$/.test(line))
+      .map((line) => line.replace(/^.* prim: (\w+) +:(.*)$/, "$1 $2"));
+    // The issuer (the CA, CN only) comes first in the DER; the subject's four parts follow in order.
+    expect(subjectStrings).toEqual(["PRINTABLESTRING DE", "UTF8STRING Example, Inc.", "UTF8STRING Web", "UTF8STRING server.test"]);
+  });
+
+  it("reads as httpd 2.2 and 2.4 show SSL_SERVER_S_DN: OpenSSL's oneline form and RFC 2253", async () => {
+    const leaf = await file("subject-dn.pem", withSubject.certificate);
+    // mod_ssl 2.2 uses X509_NAME_oneline (-nameopt compat); 2.4 prints RFC 2253 (reversed, commas escaped).
+    const oneline = await openssl("x509", "-noout", "-subject", "-nameopt", "compat", "-in", leaf);
+    expect(oneline.output).toBe("subject=/C=DE/O=Example, Inc./OU=Web/CN=server.test\n");
+    const rfc2253 = await openssl("x509", "-noout", "-subject", "-nameopt", "RFC2253", "-in", leaf);
+    expect(rfc2253.output).toBe("subject=CN=server.test,OU=Web,O=Example\\, Inc.,C=DE\n");
+    expect((await openssl("verify", "-CAfile", join(dir, "ca.pem"), "-purpose", "sslserver", leaf)).ok).toBe(true);
+  });
+
+  it("self-signed: the subject is also the issuer", async () => {
+    const pair = await issueServerCertificate(ca, { kind: "self-signed", dnsName: HOST, subject: SUBJECT, now });
+    const cert = new X509Certificate(pair.certificate);
+    expect(cert.issuer).toBe(cert.subject);
+    expect(cert.subject).toContain("O=Example\\, Inc.");
+  });
+
+  it("refuses a subject for wrong-name, an empty subject and a value its attribute cannot hold", async () => {
+    await expect(issueServerCertificate(ca, { kind: "wrong-name", dnsName: HOST, subject: SUBJECT })).rejects.toThrow(
+      /wrong-name certificate takes no subject/,
+    );
+    await expect(issueServerCertificate(ca, { kind: "valid", dnsName: HOST, subject: [] })).rejects.toThrow(/at least one/);
+    await expect(
+      issueServerCertificate(ca, { kind: "valid", dnsName: HOST, subject: [{ attribute: "C", value: "Germany" }] }),
+    ).rejects.toThrow(/C: countryName takes exactly 2 characters/);
   });
 });
 

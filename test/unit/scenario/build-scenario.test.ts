@@ -239,6 +239,82 @@ describe("server checks", () => {
   });
 });
 
+describe("server TLS subject", () => {
+  it("reads OpenSSL's slash form into typed parts, order kept", () => {
+    const scenario = parseScenario(
+      lines(...HEAD, "server:", '  tls: { certificate: self-signed, subject: "/C=DE/O=Example, Inc./OU=Web/CN=server.test" }'),
+      FILE,
+      { seedIds: SEED_IDS },
+    );
+    expect(scenario.server.tls).toEqual({
+      certificate: "self-signed",
+      clientCa: false,
+      crl: false,
+      subject: [
+        { attribute: "C", value: "DE" },
+        { attribute: "O", value: "Example, Inc." },
+        { attribute: "OU", value: "Web" },
+        { attribute: "CN", value: "server.test" },
+      ],
+    });
+  });
+
+  it("rejects a bad subject at the offending field", () => {
+    const text = lines(...HEAD, "server:", '  tls: { subject: "/C=DE/Org=Example/CN=x" }');
+    const error = parseError(text);
+    expect(error.code).toBe("HARNESS_SCENARIO_INVALID");
+    expect(error.position).toEqual(where(text, "Org="));
+    expect(error.message).toMatchInlineSnapshot(`
+      "t.scenario.yaml:4:26: server.tls.subject: not a subject: unknown attribute "Org"; known: C, ST, L, O, OU, CN, title, serialNumber, GN, SN, emailAddress, DC
+        expected: OpenSSL's form, most significant part first: /type=value/type=value...; types C, ST, L, O, OU, CN, title, serialNumber, GN, SN, emailAddress, DC; a backslash escapes / and \\
+        example:  subject: "/C=DE/O=Example, Inc./OU=Web/CN=server.test"
+        received: "/C=DE/Org=Example/CN=x""
+    `);
+  });
+
+  it("points at the value's start when escapes make the source differ from the text, and rejects wrong-name", () => {
+    const text = lines(...HEAD, "server:", "  tls:", "    certificate: wrong-name", '    subject: "/O=a\\\\/b/C=Germany"');
+    const error = parseError(text);
+    expect(error.message).toMatch(/^t\.scenario\.yaml: 2 problems/);
+    expect(error.message).toContain(`${where(text, '"/O=').line}:${where(text, '"/O=').column} server.tls.subject: not a subject: C: countryName takes exactly 2 characters, got 7`);
+    expect(error.message).toContain("server.tls.subject: a wrong-name certificate takes no subject");
+  });
+});
+
+describe("prepare commands", () => {
+  it("rejects a program the httpd images do not have, at the program, with the certificate factory as hint", () => {
+    const command = "mkdir -p /tmp/x && openssl req -x509 -subj '/CN=server.test' -out /tmp/x/s.crt";
+    const text = lines(...HEAD, "server:", "  prepare:", `    - "${command}"`);
+    const error = parseError(text);
+    expect(error.code).toBe("HARNESS_SCENARIO_INVALID");
+    expect(error.position).toEqual(where(text, "openssl"));
+    expect(error.message).toContain('server.prepare[0]: runs "openssl", which is not a program every httpd image has');
+    expect(error.message).toContain("example:  tls: { certificate: valid, subject:");
+    expect(error.hint).toContain("Use the harness's certificate factory: server.tls.subject");
+  });
+
+  it("finds programs inside substitutions and sh -c scripts, and tells to stage other files", () => {
+    const text = lines(...HEAD, "server:", "  prepare:", `    - 'echo "$(perl -e 1)" > a'`, `    - "sh -c 'cd /tmp && curl -o x http://h/'"`);
+    const error = parseError(text);
+    expect(error.message).toContain('server.prepare[0]: runs "perl"');
+    expect(error.message).toContain(`${where(text, "curl").line}:${where(text, "curl").column} server.prepare[1]: runs "curl"`);
+    expect(error.hint).toContain("Stage the file with server.files");
+  });
+
+  it("accepts httpd's tools and sh utilities, and a 2.4-only tool only in the 2.4 list", () => {
+    const ok = lines(
+      ...HEAD,
+      "server:",
+      "  prepare:",
+      '    "2.2": ["htpasswd -bc ${server.root}/conf/passwd alice secret && chmod 0644 ${server.root}/conf/passwd"]',
+      '    "2.4": ["i=0; while [ $i -lt 3 ]; do printf x >> f; i=$((i+1)); done", "fcgistarter -c /bin/true -p 9000 -N 1 || true"]',
+    );
+    expect(() => parseScenario(ok, FILE, { seedIds: SEED_IDS })).not.toThrow();
+    const error = parseError(lines(...HEAD, "server:", '  prepare: ["fcgistarter -c x -p 9000"]'));
+    expect(error.message).toContain(`runs "fcgistarter", which only httpd 2.4's image has; this command also runs on 2.2`);
+  });
+});
+
 describe("predictions and ignore rules", () => {
   it("rejects a prediction for a request that does not exist", () => {
     const text = lines(...HEAD, "requests: [{ name: a, path: / }]", "predicted:", "  - { field: status, request: b, seed: [D5] }");

@@ -69,7 +69,16 @@ describe("parseScenario: a complete file", () => {
     ]);
     // A version missing from a per-version value gets the default, so forFamily never returns undefined.
     expect(server.prepare).toEqual({ perFamily: { "2.2": [], "2.4": ["htpasswd -bc ${server.root}/conf/passwd alice secret"] } });
-    expect(server.tls).toEqual({ certificate: "valid", clientCa: true, crl: false });
+    expect(server.tls).toEqual({
+      certificate: "valid",
+      clientCa: true,
+      crl: false,
+      subject: [
+        { attribute: "C", value: "DE" },
+        { attribute: "O", value: "Example, Inc." },
+        { attribute: "CN", value: "server.test" },
+      ],
+    });
   });
 
   it("builds backends and clients with their positions", () => {
@@ -249,7 +258,7 @@ describe("parseScenario: defaults", () => {
 
   it("reads `tls: true` as a valid certificate without client CA or CRL", () => {
     const scenario = parseScenario("id: t\ntitle: T\nserver: { tls: true }\n", FILE);
-    expect(scenario.server.tls).toEqual({ certificate: "valid", clientCa: false, crl: false });
+    expect(scenario.server.tls).toEqual({ certificate: "valid", clientCa: false, crl: false, subject: null });
   });
 
   it("accepts unquoted version keys and an unquoted http version", () => {
