@@ -59,7 +59,12 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     origins.push(...startedOrigins);
     const values = slotValues(net, startedClients, startedOrigins);
     const serverCertificate = plan.serverCertificate
-      ? await issueServerCertificate(context.certificates.ca, { kind: plan.serverCertificate.kind, dnsName: "server", ipAddresses: [] })
+      ? await issueServerCertificate(context.certificates.ca, {
+          kind: plan.serverCertificate.kind,
+          dnsName: "server",
+          ipAddresses: [],
+          ...(plan.serverCertificate.subject === null ? {} : { subject: plan.serverCertificate.subject }),
+        })
       : null;
     const results = await Promise.all(
       plan.sides.map((sidePlan, index) =>

@@ -23,7 +23,7 @@ export function planScenario(scenario: Scenario, sides: readonly PlannedSideInpu
     scenario: { id: scenario.id, file: scenario.file, title: scenario.title },
     clients: scenario.clients.map((client) => client.name),
     backends: scenario.backends,
-    serverCertificate: scenario.server.tls ? { kind: scenario.server.tls.certificate } : null,
+    serverCertificate: scenario.server.tls ? { kind: scenario.server.tls.certificate, subject: scenario.server.tls.subject } : null,
     sides: sides.map((input) => planSide(scenario, input)),
   };
 }

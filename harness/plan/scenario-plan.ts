@@ -2,6 +2,7 @@
 // staged files, the prepare steps and the requests with their variables filled. Plain data (JSON-safe), so
 // `plan` prints it and tests read it without an engine. Addresses are late-bound slots (late-binding.ts).
 import type { BackendSpec, BasicAuth, CertificateKind, RequestMode, Scenario } from "../scenario/scenario.ts";
+import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
 
 /** A file the harness makes at run time (the run's certificate authority, the server's certificate). */
@@ -70,7 +71,7 @@ export interface ScenarioPlan {
   clients: string[];
   backends: BackendSpec[];
   /** The server certificate the harness issues for both sides, when the server listens with TLS. */
-  serverCertificate: { kind: CertificateKind } | null;
+  serverCertificate: { kind: CertificateKind; subject: Subject | null } | null;
   sides: SidePlan[];
 }
 

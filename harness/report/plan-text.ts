@@ -1,6 +1,7 @@
 // The plan as a person reads it: per scenario and side, where the image facts come from, the config the
 // server boots with, the files staged, the prepare steps and the requests.
 import type { PlannedFile, ScenarioPlan } from "../plan/scenario-plan.ts";
+import { formatSubject } from "../scenario/subject-name.ts";
 import { describeRequest } from "./build-report.ts";
 
 const FACTS: Record<string, string> = {
@@ -22,7 +23,10 @@ export function renderPlanText(plans: readonly ScenarioPlan[], options: { sides?
     out.push(`=== ${plan.scenario.id}: ${plan.scenario.title} (${plan.scenario.file})`);
     if (plan.clients.length) out.push(`clients: ${plan.clients.join(", ")}`);
     if (plan.backends.length) out.push(`backends: ${plan.backends.map((b) => `${b.name} (${b.kind}${b.kind === "https-origin" ? `, ${b.certificate} certificate` : ""})`).join(", ")}`);
-    if (plan.serverCertificate) out.push(`server certificate: ${plan.serverCertificate.kind}, issued by the run's CA`);
+    if (plan.serverCertificate) {
+      const subject = plan.serverCertificate.subject ? `, subject ${formatSubject(plan.serverCertificate.subject)}` : "";
+      out.push(`server certificate: ${plan.serverCertificate.kind}${subject}, issued by the run's CA`);
+    }
     for (const side of plan.sides) {
       if (options.sides && !options.sides.includes(side.side.id)) continue;
       const s = side.server;
