@@ -84,6 +84,18 @@ const failure = keysOf<ReportFailure>()([
   ["message", null],
 ]);
 
+const guideFailure = keysOf<ReportScenario["guide"]["failures"][number]>()([
+  ["kind", null],
+  ["request", null],
+  ["field", null],
+  ["expected", null],
+  ["actual", null],
+  ["at", null],
+  ["message", null],
+  ["side", null],
+  ["version", null],
+]);
+
 const expectationResult = keysOf<ReportExpectationResult>()([
   ["ok", null],
   ["stated", null],
@@ -141,7 +153,7 @@ const scenario = keysOf<ReportScenario>()([
     ["claim", null],
     ["holds", null],
     ["notes", null],
-    ["failures", items(failure)],
+    ["failures", items(guideFailure)],
   ])],
   ["configTest", bySide(configTest)],
   ["servers", bySide(sideServer)],

@@ -6,7 +6,7 @@ import type { Difference, Verdict } from "../judge/difference.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
-export const REPORT_SCHEMA_VERSION = "2.0";
+export const REPORT_SCHEMA_VERSION = "2.0" as const;
 
 /** One unmet expectation: what was looked at, wanted and seen, and where the scenario states it. */
 export interface ReportFailure {
@@ -122,7 +122,7 @@ export interface ReportSide {
 }
 
 export interface Report {
-  schemaVersion: string;
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: "httpd-upgrade-harness"; version: string };
   startedAt: string;
   sides: ReportSide[];
