@@ -3,7 +3,7 @@ import http from "node:http";
 import type net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawFallbackReason, sendHttp } from "../../../harness/clients/send-http.ts";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/clients/outcome.ts";
 import { closedPort, plan, recordingServer, response } from "./servers.ts";
 import type { RecordingServer, Responder } from "./servers.ts";
 

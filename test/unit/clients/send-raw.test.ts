@@ -2,7 +2,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { sendRaw } from "../../../harness/clients/send-raw.ts";
 import type { RawSendOptions } from "../../../harness/clients/send-raw.ts";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/clients/outcome.ts";
 import { closedPort, recordingServer, response } from "./servers.ts";
 import type { RecordingServer, Responder } from "./servers.ts";
 

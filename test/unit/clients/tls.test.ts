@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servernameFor } from "../../../harness/clients/http-request.ts";
 import { sendHttp } from "../../../harness/clients/send-http.ts";
 import { sendRaw } from "../../../harness/clients/send-raw.ts";
-import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/run/observation.ts";
+import type { HttpResponseOutcome, TransportFailureOutcome } from "../../../harness/clients/outcome.ts";
 import { makeCertificates, plan } from "./servers.ts";
 import type { TestCertificates } from "./servers.ts";
 

@@ -1,63 +1,68 @@
 import { describe, expect, it } from "vitest";
-import { buildReport, buildScenarioReport, summarize } from "../../../harness/report/build-report.ts";
-import type { ReportScenario } from "../../../harness/report/report-model.ts";
-import type { ScenarioRun } from "../../../harness/run/scenario-run.ts";
-import { F_TXT_HEADERS, requestObservation, response, sideObservation } from "../../fixtures/observations/recorded.ts";
+import { judgeRun } from "../../../harness/judge/judge-run.ts";
+import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
+import type { RunSide } from "../../../harness/observe/run-harness.ts";
+import type { ScenarioRun } from "../../../harness/observe/scenario-run.ts";
+import { BASELINE, CANDIDATE } from "../../../harness/plan/side.ts";
+import { buildReport, buildScenarioReport, describeRequest, reportFailure } from "../../../harness/report/build-report.ts";
+import { LINES, records, requestObservation, response, sideObservation } from "../../fixtures/observations/recorded.ts";
 import {
-  A1_YAML,
-  F_YAML,
-  X1_YAML,
-  a1Observations,
-  c1Observations,
-  c1Yaml,
-  fObservations,
+  a1Run,
+  c1Run,
+  c1SeedClaimRun,
+  candidateOnlyRun,
+  errorRun,
+  fRun,
   run,
   scenario,
-  x1Observations,
+  x1Run,
 } from "../../fixtures/observations/scenarios.ts";
 
-const MET = { ok: true, stated: true, failures: [], skipped: null };
-
-// The runs of the recorded cases, each judged on its own.
-function a1Run(): ScenarioRun {
-  return run(scenario(A1_YAML), a1Observations());
-}
-function fRun(): ScenarioRun {
-  return run(scenario(F_YAML), fObservations());
-}
-function c1Run(): ScenarioRun {
-  return run(scenario(c1Yaml()), c1Observations());
-}
-/** c1 with the seed's claim (502 on 2.4) as the expectation: the real 2.4 answers 500. */
-function c1SeedClaimRun(): ScenarioRun {
-  return run(scenario(c1Yaml("{ status: 502 }")), c1Observations());
-}
-function x1Run(): ScenarioRun {
-  return run(scenario(X1_YAML), x1Observations());
-}
-/** Case f where 2.4 sends a weak ETag: a difference nothing predicts. */
-function weakEtagRun(): ScenarioRun {
-  const observations = fObservations();
-  const headers = F_TXT_HEADERS["2.4"].map(([name, value]): [string, string] => [name, name === "ETag" ? 'W/"b-660d105d79f91"' : value]);
-  observations.candidate.requests = [requestObservation("file", "2.4", { outcome: response(200, headers, "hello etag\n") })];
-  return run(scenario(F_YAML), observations);
-}
-function errorRun(): ScenarioRun {
-  return run(scenario(c1Yaml()), {}, { error: { code: "HARNESS_CONTAINER", message: "backend backend did not start" } });
-}
-function candidateOnlyRun(): ScenarioRun {
-  return run(scenario(A1_YAML), { candidate: a1Observations().candidate }, { skipped: { baseline: "baseline image httpd:2.2.34 missing" } });
+/** The report of one scenario, judged first as the run command does. */
+function report(scenarioRun: ScenarioRun) {
+  return buildScenarioReport(judgeScenario(scenarioRun));
 }
 
-function verdictOf(scenarioRun: ScenarioRun): Pick<ReportScenario, "verdict" | "coverage"> {
-  const { verdict, coverage } = buildScenarioReport(scenarioRun);
-  return { verdict, coverage };
-}
+const SIDES: RunSide[] = [
+  { side: BASELINE, image: "httpd:2.2.34", version: "2.2.34", missing: false },
+  { side: CANDIDATE, image: "httpd:2.4.62", version: "2.4.62", missing: false },
+];
 
-describe("buildScenarioReport, verdict", () => {
-  it("is error when the harness could not run the scenario, whatever else holds", () => {
-    const report = buildScenarioReport(errorRun());
-    expect([report.verdict, report.error, report.expectations]).toEqual([
+describe("reportFailure", () => {
+  it("keeps the failure's parts, writes its position as file:line:column and words it in one sentence", () => {
+    expect(
+      reportFailure({ kind: "status", request: "proxied", field: "status", expected: "status 502", actual: "status 500", at: { file: "x.scenario.yaml", line: 21, column: 14 } }),
+    ).toEqual({
+      kind: "status",
+      request: "proxied",
+      field: "status",
+      expected: "status 502",
+      actual: "status 500",
+      at: "x.scenario.yaml:21:14",
+      message: "request proxied: status: expected status 502, got status 500 (x.scenario.yaml:21:14)",
+    });
+    expect(reportFailure({ kind: "started", request: null, field: "started", expected: "to start", actual: "did not start", at: null })).toMatchObject({
+      at: null,
+      message: "started: expected to start, got did not start",
+    });
+  });
+});
+
+describe("buildScenarioReport", () => {
+  it("takes the verdict, coverage and error as judged, and copies the scenario", () => {
+    const x1 = report(x1Run());
+    expect({ id: x1.id, title: x1.title, file: x1.file, seed: x1.seed, verdict: x1.verdict, coverage: x1.coverage, durationMs: x1.durationMs, error: x1.error }).toEqual({
+      id: "user-without-unixd",
+      title: "User without mod_unixd",
+      file: "x.scenario.yaml",
+      seed: ["X1"],
+      verdict: "expected-change",
+      coverage: "both",
+      durationMs: 1234,
+      error: null,
+    });
+    const error = report(errorRun());
+    expect([error.verdict, error.error, error.expectations]).toEqual([
       "error",
       { code: "HARNESS_CONTAINER", message: "backend backend did not start" },
       {
@@ -65,110 +70,68 @@ describe("buildScenarioReport, verdict", () => {
         candidate: { ok: false, stated: false, failures: [], skipped: "the scenario could not run" },
       },
     ]);
-    const withObservations = run(scenario(c1Yaml("{ status: 502 }")), c1Observations(), { error: { code: "HARNESS_CONTAINER", message: "x" } });
-    expect(verdictOf(withObservations).verdict).toBe("error");
   });
 
-  it("is regression when a side misses a stated expectation, though the differences alone would be expected changes", () => {
-    const report = buildScenarioReport(c1SeedClaimRun());
-    expect([report.verdict, report.expectations]).toEqual([
-      "regression",
-      { baseline: MET, candidate: { ok: false, stated: true, failures: ["request proxied: expected status 502, got status 500 (x.scenario.yaml:21:14)"], skipped: null } },
-    ]);
+  it("reports each side's unmet expectations as structured failures with a message", () => {
+    expect(report(c1SeedClaimRun()).expectations).toEqual({
+      baseline: { ok: true, stated: true, failures: [], skipped: null },
+      candidate: {
+        ok: false,
+        stated: true,
+        failures: [
+          {
+            kind: "status",
+            request: "proxied",
+            field: "status",
+            expected: "status 502",
+            actual: "status 500",
+            at: "x.scenario.yaml:21:14",
+            message: "request proxied: status: expected status 502, got status 500 (x.scenario.yaml:21:14)",
+          },
+        ],
+        skipped: null,
+      },
+    });
   });
 
-  it("is regression when the baseline misses its stated expectation", () => {
-    // 2.2 logs the denial at level error, not crit.
-    const a1 = scenario(A1_YAML.replace("[{ level: error, message", "[{ level: crit, message"));
-    const report = buildScenarioReport(run(a1, a1Observations()));
-    expect([report.verdict, report.expectations.baseline.ok, report.expectations.candidate.ok]).toEqual(["regression", false, true]);
-  });
-
-  it("is otherwise the worst class among the differences", () => {
-    expect([verdictOf(a1Run()), verdictOf(fRun()), verdictOf(c1Run()), verdictOf(x1Run()), verdictOf(weakEtagRun())]).toEqual([
-      { verdict: "noise", coverage: "both" }, // Date, Server, reworded 403 document
-      { verdict: "expected-change", coverage: "both" }, // D3 ETag
-      { verdict: "expected-change", coverage: "both" }, // 200 vs 500, met expectations
-      { verdict: "expected-change", coverage: "both" }, // config test, start
-      { verdict: "regression", coverage: "both" }, // weak ETag
-    ]);
-  });
-
-  it("is same when nothing differs", () => {
-    const { candidate } = fObservations();
-    expect(verdictOf(run(scenario(F_YAML), { baseline: { ...candidate, side: "baseline" }, candidate }))).toEqual({ verdict: "same", coverage: "both" });
+  it("reports the guide's failures with the side and version that parted from it", () => {
+    expect(report(c1Run()).guide).toEqual({
+      claim: "2.4 checks the backend certificate's expiry by default and answers 502",
+      holds: false,
+      notes: ["2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)"],
+      failures: [
+        {
+          kind: "status",
+          request: "proxied",
+          field: "status",
+          expected: "status 502",
+          actual: "status 500",
+          at: "x.scenario.yaml:24:14",
+          message: "request proxied: status: expected status 502, got status 500 (x.scenario.yaml:24:14)",
+          side: "candidate",
+          version: "2.4.62",
+        },
+      ],
+    });
+    expect([report(a1Run()).guide.holds, report(fRun()).guide]).toEqual([true, { claim: null, holds: null, notes: [], failures: [] }]);
   });
 
   it("puts the server differences on the scenario and each request's differences on the request", () => {
-    const x1 = buildScenarioReport(x1Run());
+    const x1 = report(x1Run());
     expect(x1.differences.map((d) => [d.field, d.class, d.seed])).toEqual([
       ["configTest", "expected-change", ["X1"]],
       ["started", "expected-change", ["X1"]],
     ]);
-    const f = buildScenarioReport(fRun());
+    const f = report(fRun());
     expect(f.differences).toEqual([]);
     expect(f.requests.map((r) => [r.name, r.differences.map((d) => `${d.field}: ${d.class}`)])).toEqual([
       ["file", ["header:date: noise", "header:server: noise", "header:etag: expected-change"]],
     ]);
   });
-});
 
-describe("buildScenarioReport, coverage", () => {
-  it("is candidate-only when the baseline was skipped, and checks the candidate alone", () => {
-    const report = buildScenarioReport(candidateOnlyRun());
-    expect({ verdict: report.verdict, coverage: report.coverage, expectations: report.expectations, servers: report.servers.baseline }).toEqual({
-      verdict: "same",
-      coverage: "candidate-only",
-      expectations: { baseline: { ok: false, stated: false, failures: [], skipped: "baseline image httpd:2.2.34 missing" }, candidate: MET },
-      servers: null,
-    });
-    expect(report.requests.map((r) => [r.name, r.baseline, r.candidate?.status, r.differences])).toEqual([["status", null, 403, []]]);
-  });
-
-  it("is regression on a candidate-only run when the candidate misses its expectation", () => {
-    // 2.4 logs the denial from access_compat (Order/Deny), not from authz_core.
-    const a1 = scenario(A1_YAML.replace("module: access_compat", "module: authz_core"));
-    const report = buildScenarioReport(run(a1, { candidate: a1Observations().candidate }, { skipped: { baseline: "baseline image httpd:2.2.34 missing" } }));
-    expect([report.verdict, report.coverage]).toEqual(["regression", "candidate-only"]);
-  });
-});
-
-describe("buildScenarioReport, guide", () => {
-  it("holds when every guide expectation is met (a1 on 2.4, X1's config-test message)", () => {
-    expect([buildScenarioReport(a1Run()).guide, buildScenarioReport(x1Run()).guide]).toEqual([
-      { claim: "2.4 answers 403 and logs AH01797 with the filesystem path", holds: true, notes: [], failures: [] },
-      { claim: "Invalid command 'User' ... => load mod_unixd", holds: true, notes: [], failures: [] },
-    ]);
-  });
-
-  it("does not hold when the real server parts from it, naming the version (c1: 500, not the guide's 502)", () => {
-    expect(buildScenarioReport(c1Run()).guide).toEqual({
-      claim: "2.4 checks the backend certificate's expiry by default and answers 502",
-      holds: false,
-      notes: ["2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)"],
-      failures: ["2.4: request proxied: expected status 502, got status 500 (x.scenario.yaml:24:14)"],
-    });
-  });
-
-  it("is null when the scenario states no guide expectation", () => {
-    expect(buildScenarioReport(fRun()).guide).toEqual({ claim: null, holds: null, notes: [], failures: [] });
-    expect(buildScenarioReport(errorRun()).guide.holds).toBeNull();
-  });
-});
-
-describe("buildScenarioReport, contents", () => {
-  it("copies the scenario, the config tests and the servers", () => {
-    const report = buildScenarioReport(x1Run());
-    expect({ id: report.id, title: report.title, file: report.file, seed: report.seed, durationMs: report.durationMs, error: report.error }).toEqual({
-      id: "user-without-unixd",
-      title: "User without mod_unixd",
-      file: "x.scenario.yaml",
-      seed: ["X1"],
-      durationMs: 1234,
-      error: null,
-    });
-    expect(report.configTest).toEqual({
-      baseline: { ok: true, exitCode: 0, messages: ["Syntax OK"] },
+  it("copies the config tests, with the syntax error httpd named", () => {
+    expect(report(x1Run()).configTest).toEqual({
+      baseline: { ok: true, exitCode: 0, messages: ["Syntax OK"], syntaxError: null },
       candidate: {
         ok: false,
         exitCode: 1,
@@ -176,21 +139,49 @@ describe("buildScenarioReport, contents", () => {
           "AH00526: Syntax error on line 35 of /usr/local/apache2/conf/httpd.conf:",
           "Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration",
         ],
+        syntaxError: {
+          file: "/usr/local/apache2/conf/httpd.conf",
+          line: 35,
+          reason: "Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration",
+        },
       },
     });
-    expect(report.servers.candidate).toEqual({
+  });
+
+  it("copies the servers: version and family, start, the config the plan rendered, and the trailing log", () => {
+    const x1Run_ = x1Run();
+    const x1 = report(x1Run_);
+    expect(x1.servers.candidate).toEqual({
       image: "httpd:2.4.62",
       version: "2.4.62",
       family: "2.4",
       started: false,
+      startFailure: null,
       missingModules: [],
       startupLog: [],
-      renderedConfig: "# rendered config of the 2.4 side\n",
+      trailingLog: [],
+      renderedConfig: x1Run_.plan.sides[1]!.config.text,
+    });
+    // The candidate's minimal base without mod_unixd, as planned: User stays, its module does not load.
+    expect(x1.servers.candidate?.renderedConfig).toContain("\nUser daemon\n");
+    expect(x1.servers.candidate?.renderedConfig).not.toContain("mod_unixd.so");
+    expect(x1.servers.baseline).toMatchObject({ version: "2.2.34", family: "2.2", started: true });
+
+    const started = x1Run();
+    const candidate = started.observations[1]!;
+    started.observations[1] = {
+      ...candidate,
+      startFailure: { exitCode: 1, logTail: ["(98)Address already in use"] },
+      trailingLog: records("2.4", [LINES.startup["2.4"][0]!]),
+    };
+    expect(report(started).servers.candidate).toMatchObject({
+      startFailure: { exitCode: 1, logTail: ["(98)Address already in use"] },
+      trailingLog: [expect.objectContaining({ code: "AH01873", level: "warn", module: "ssl" })],
     });
   });
 
-  it("reports each side's answer and its error-log lines, parsed", () => {
-    const [request] = buildScenarioReport(a1Run()).requests;
+  it("reports each side's answer with its HTTP version, body digest and error-log lines, parsed", () => {
+    const [request] = report(a1Run()).requests;
     expect(request?.baseline?.errorLog).toEqual([
       {
         code: null,
@@ -198,85 +189,93 @@ describe("buildScenarioReport, contents", () => {
         module: null,
         message: "client denied by server configuration: /usr/local/apache2/htdocs/server-status",
         event: "AH01797",
-        raw: "[Sat Nov 21 22:41:21 2026] [error] [client 172.17.0.1] client denied by server configuration: /usr/local/apache2/htdocs/server-status",
+        raw: LINES.a1.denied22,
       },
     ]);
-    expect(request?.candidate).toMatchObject({ outcome: "response", status: 403, transportError: null, exec: null });
+    expect(request?.candidate).toMatchObject({
+      outcome: "response",
+      status: 403,
+      httpVersion: "1.1",
+      bodyBytes: 199,
+      bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      transportError: null,
+      exec: null,
+    });
     expect(request?.candidate?.errorLog.map((line) => [line.code, line.module, line.event])).toEqual([["AH01797", "access_compat", "AH01797"]]);
+  });
+
+  it("keeps the start of a long body and its full length and digest", () => {
+    const text = "id: big\ntitle: T\nrequests:\n  - { name: page, path: /big.html }\n";
+    const big = scenario(text);
+    const body = "x".repeat(10_000);
+    const answer = requestObservation("page", "2.4", { outcome: response(200, [], body) });
+    const scenarioRun = run(big, { baseline: sideObservation("2.2", { requests: [{ ...answer, errorLog: [] }] }, big), candidate: sideObservation("2.4", { requests: [answer] }, big) });
+    const side = report(scenarioRun).requests[0]?.candidate;
+    expect([side?.body?.length, side?.bodyBytes, side?.bodySha256]).toEqual([4096, 10_000, answer.outcome.kind === "response" ? answer.outcome.bodySha256 : ""]);
+  });
+
+  it("says what was sent from the plan, with the scenario's variables filled", () => {
+    const text = `id: sent
+title: T
+backends: [{ name: backend, kind: http-origin }]
+requests:
+  - { name: vhost, path: "/x?port=\${backends.backend.port}", host: "\${backends.backend.host}", auth: { user: alice, password: secret } }
+  - { name: raw, raw: "GET /\${server.docroot} HTTP/1.0\\r\\n\\r\\n" }
+  - { name: hash, exec: "htpasswd -nb u p" }
+`;
+    const sent = scenario(text);
+    expect(report(run(sent, {})).requests.map((r) => [r.name, r.sent, r.baseline, r.candidate])).toEqual([
+      ["vhost", "GET /x?port=80 (Host: backend) as alice", null, null],
+      ["raw", "raw: GET //usr/local/apache2/htdocs HTTP/1.0", null, null],
+      ["hash", "exec: htpasswd -nb u p", null, null],
+    ]);
+    // Without a plan, the request as the scenario writes it.
+    expect(describeRequest(sent.requests[0]!)).toBe("GET /x?port=${backends.backend.port} (Host: ${backends.backend.host}) as alice");
+  });
+
+  it("leaves the baseline empty on a candidate-only run", () => {
+    const candidateOnly = report(candidateOnlyRun());
+    expect({ coverage: candidateOnly.coverage, servers: candidateOnly.servers.baseline, configTest: candidateOnly.configTest.baseline, expectations: candidateOnly.expectations.baseline }).toEqual({
+      coverage: "candidate-only",
+      servers: null,
+      configTest: null,
+      expectations: { ok: false, stated: false, failures: [], skipped: "baseline image httpd:2.2.34 missing" },
+    });
+    expect(candidateOnly.requests.map((r) => [r.name, r.baseline, r.candidate?.status, r.differences])).toEqual([["status", null, 403, []]]);
   });
 });
 
-describe("summarize and buildReport", () => {
-  const runs = (): ScenarioRun[] => [a1Run(), fRun(), c1Run(), c1SeedClaimRun(), x1Run(), weakEtagRun(), errorRun(), candidateOnlyRun()];
-
-  it("counts verdicts, met and failed expectations, regressions, and lists where the guide is wrong", () => {
-    const scenarios = runs().map(buildScenarioReport);
-    expect(summarize(scenarios, 98_765)).toEqual({
-      scenarios: 8,
-      byVerdict: { same: 1, "expected-change": 3, regression: 2, noise: 1, error: 1 },
-      // stated and ok: a1, f, c1, c1-seed-claim (2.2 side), x1, weak-ETag (both sides); candidate-only a1 (2.4).
-      expectationsMet: { baseline: 6, candidate: 6 },
-      // c1 with the seed's 502 on 2.4; the error run and the skipped baseline are not failures.
-      expectationsFailed: { baseline: 0, candidate: 1 },
-      guideWrong: [
-        {
-          id: "https-proxy-expired-backend",
-          seed: ["D5"],
-          notes: ["2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)"],
-        },
-        {
-          id: "https-proxy-expired-backend",
-          seed: ["D5"],
-          notes: ["2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)"],
-        },
-      ],
-      // a1, x1 and the candidate-only a1 (its 2.4 guide is met).
-      guideHolds: 3,
-      regressions: 2,
-      rows: { covered: 4, guideHolds: 3, differ: 3, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend", "https-proxy-expired-backend"], note: "2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)" }] },
-      durationMs: 98_765,
-    });
-  });
-
-  it("lists the guide's failures as the notes of a wrong guide claim that has no notes", () => {
-    const c1 = scenario(c1Yaml().replace(/\n {2}notes: \[[^\n]*/, ""));
-    expect(summarize([buildScenarioReport(run(c1, c1Observations()))], 1).guideWrong).toEqual([
-      { id: "https-proxy-expired-backend", seed: ["D5"], notes: ["2.4: request proxied: expected status 502, got status 500 (x.scenario.yaml:23:14)"] },
-    ]);
-  });
-
-  it("wraps the scenarios with the run's identity and the summary", () => {
-    const report = buildReport({
-      toolVersion: "0.1.0",
-      startedAt: new Date("2026-11-21T22:40:00Z"),
-      baseline: { image: "httpd:2.2.34", version: "2.2.34", missing: false },
-      candidate: { image: "httpd:2.4.62", version: "2.4.62" },
-      runs: [a1Run(), c1SeedClaimRun()],
-      durationMs: 4321,
-    });
-    expect({ ...report, scenarios: report.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
-      schemaVersion: "1.0",
+describe("buildReport", () => {
+  it("wraps the judged scenarios with the run's identity, its sides and the summary", () => {
+    const judgement = judgeRun({ startedAt: new Date("2026-11-21T22:40:00Z"), sides: SIDES, runs: [a1Run(), c1SeedClaimRun()], durationMs: 4321 });
+    const built = buildReport(judgement, "0.1.0");
+    expect({ ...built, scenarios: built.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
+      schemaVersion: "2.0",
       tool: { name: "httpd-upgrade-harness", version: "0.1.0" },
       startedAt: "2026-11-21T22:40:00.000Z",
+      sides: [
+        { id: "baseline", role: "baseline", image: "httpd:2.2.34", version: "2.2.34", missing: false },
+        { id: "candidate", role: "candidate", image: "httpd:2.4.62", version: "2.4.62", missing: false },
+      ],
       baseline: { image: "httpd:2.2.34", version: "2.2.34", missing: false },
       candidate: { image: "httpd:2.4.62", version: "2.4.62" },
       scenarios: [
         ["server-status-directory-deny", "noise"],
         ["https-proxy-expired-backend", "regression"],
       ],
-      summary: {
-        scenarios: 2,
-        byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0 },
-        expectationsMet: { baseline: 2, candidate: 1 },
-        expectationsFailed: { baseline: 0, candidate: 1 },
-        guideWrong: [
-          { id: "https-proxy-expired-backend", seed: ["D5"], notes: ["2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)"] },
-        ],
-        guideHolds: 1,
-        regressions: 1,
-        rows: { covered: 2, guideHolds: 1, differ: 1, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend"], note: "2.4.62 answers 500, not 502: mod_proxy turns the failed handshake into ap_proxyerror(500)" }] },
-        durationMs: 4321,
-      },
+      summary: { ...judgement.summary, expectationsMet: { baseline: 2, candidate: 1 }, expectationsFailed: { baseline: 0, candidate: 1 } },
     });
+    expect(built.scenarios).toEqual(judgement.scenarios.map(buildScenarioReport));
+  });
+
+  it("says the baseline is missing when the run had no baseline image", () => {
+    const sides: RunSide[] = [{ side: BASELINE, image: "httpd:2.2.34", version: null, missing: true }, SIDES[1]!];
+    const built = buildReport(judgeRun({ startedAt: new Date(0), sides, runs: [candidateOnlyRun()], durationMs: 1 }), "0.1.0");
+    expect([built.baseline, built.candidate, built.sides[0], built.summary.expectationsMet]).toEqual([
+      { image: "httpd:2.2.34", version: null, missing: true },
+      { image: "httpd:2.4.62", version: "2.4.62" },
+      { id: "baseline", role: "baseline", image: "httpd:2.2.34", version: null, missing: true },
+      { baseline: 0, candidate: 1 },
+    ]);
   });
 });

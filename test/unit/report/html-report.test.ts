@@ -103,6 +103,9 @@ describe("renderHtmlReport", () => {
 
   it("states guide vs reality, per scenario and for the run", () => {
     expect(scenarioMarkup(html, "d5-proxy-expired-cert")).toContain('data-guide-holds="false"');
+    expect(scenarioMarkup(html, "d5-proxy-expired-cert")).toContain(
+      "2.4.62: request via proxy: status: expected status 502, got status 500 (scenarios/catalogue/proxy/expired-backend-cert.scenario.yaml:31:20)",
+    );
     expect(html).toContain(
       '<li data-guide-wrong="d5-proxy-expired-cert"><a href="#scenario-d5-proxy-expired-cert"><code>d5-proxy-expired-cert</code></a> (D5, T2): guide says 502; 2.4 answers 500</li>',
     );
@@ -110,8 +113,15 @@ describe("renderHtmlReport", () => {
 
   it("says why the baseline side of a candidate-only scenario is empty", () => {
     const e2 = scenarioMarkup(html, "e2-namevirtualhost");
-    expect(e2).toContain("skipped: baseline image missing");
+    expect(e2).toContain("skipped: baseline image httpd:2.2.34 missing");
     expect(e2).toContain('<span class="mono" data-summary-side="baseline">baseline missing</span>');
+  });
+
+  it("lists a side's unmet expectations in the report's words", () => {
+    const q6 = scenarioMarkup(html, "q6-satisfy-any-ip-or-user");
+    expect(q6).toContain(
+      '<div class="side changed" data-class="regression" data-side="candidate"><div class="side-label">candidate expectations</div><ul class="facts"><li>request allowed ip, no credentials: status: expected status 200, got status 401 (scenarios/catalogue/authz/satisfy-any.scenario.yaml:24:20)</li></ul></div>',
+    );
   });
 
   it("opens regressions and errors, and keeps the rest collapsed", () => {

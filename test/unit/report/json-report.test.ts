@@ -15,14 +15,15 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(sampleReport);
     expect(JSON.parse(text)).toEqual(sampleReport);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "1.0",', '  "tool": {']);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.0",', '  "tool": {']);
   });
 
   it("writes keys in contract order whatever order the objects were built in", () => {
     const text = renderJsonReport(reversedKeys(sampleReport) as Report);
     expect(text).toBe(renderJsonReport(sampleReport));
     const parsed = JSON.parse(text) as Report;
-    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "baseline", "candidate", "scenarios", "summary"]);
+    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "sides", "baseline", "candidate", "scenarios", "summary"]);
+    expect(Object.keys(parsed.sides[0] ?? {})).toEqual(["id", "role", "image", "version", "missing"]);
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
       "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "expectations", "guide",
@@ -32,11 +33,23 @@ describe("renderJsonReport", () => {
     expect(Object.keys(scenario?.requests[0]?.differences[0] ?? {})).toEqual([
       "field", "baseline", "candidate", "class", "seed", "reason",
     ]);
+    expect(Object.keys(scenario?.requests[0]?.candidate ?? {})).toEqual([
+      "outcome", "status", "httpVersion", "headers", "body", "bodyBytes", "bodySha256", "transportError", "exec", "errorLog",
+    ]);
+    expect(Object.keys(scenario?.servers.candidate ?? {})).toEqual([
+      "image", "version", "family", "started", "startFailure", "missingModules", "startupLog", "trailingLog", "renderedConfig",
+    ]);
+    const q6 = parsed.scenarios.find((s) => s.id === "q6-satisfy-any-ip-or-user");
+    expect(Object.keys(q6?.expectations.candidate.failures[0] ?? {})).toEqual(["kind", "request", "field", "expected", "actual", "at", "message"]);
+    const d5 = parsed.scenarios.find((s) => s.id === "d5-proxy-expired-cert");
+    expect(Object.keys(d5?.guide.failures[0] ?? {})).toEqual(["kind", "request", "field", "expected", "actual", "at", "message", "side", "version"]);
+    const x3 = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat");
+    expect(Object.keys(x3?.configTest.candidate?.syntaxError ?? {})).toEqual(["file", "line", "reason"]);
   });
 
   it("keeps keys the contract does not name yet (additive changes), after the known ones", () => {
-    const extended = { ...sampleReport, extra: { note: "added later" }, schemaVersion: "1.1" };
-    const parsed = JSON.parse(renderJsonReport(extended)) as Record<string, unknown>;
+    const extended = { ...sampleReport, extra: { note: "added later" }, schemaVersion: "2.1" };
+    const parsed = JSON.parse(renderJsonReport(extended as unknown as Report)) as Record<string, unknown>;
     expect(Object.keys(parsed).at(-1)).toBe("extra");
     expect(parsed.extra).toEqual({ note: "added later" });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderJunitReport, scenarioArea } from "../../../harness/report/junit-report.ts";
-import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
+import { reportFailure } from "../../../harness/report/build-report.ts";
+import type { Report, ReportFailure, ReportScenario } from "../../../harness/report/report-model.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 
 interface XmlElement {
@@ -56,6 +57,11 @@ function parseXml(xml: string): XmlElement {
   const [document] = root.children;
   if (document === undefined || root.children.length !== 1) throw new Error("expected one root element");
   return document;
+}
+
+/** An unmet status expectation of a request, as the report carries it. */
+function statusFailure(actual: string, request: string): ReportFailure {
+  return reportFailure({ kind: "status", request, field: "status", expected: "status 200", actual, at: null });
 }
 
 function all(element: XmlElement, name: string): XmlElement[] {
@@ -119,7 +125,7 @@ describe("renderJunitReport", () => {
           candidate: Basic realm="private"
 
       Unmet expectations (candidate):
-      - request "allowed ip, no credentials": status 401, expected 200"
+      - request allowed ip, no credentials: status: expected status 200, got status 401 (scenarios/catalogue/authz/satisfy-any.scenario.yaml:24:20)"
     `);
   });
 
@@ -131,22 +137,26 @@ describe("renderJunitReport", () => {
 
   it("skips a scenario whose baseline expectations were skipped, only when nothing failed", () => {
     const [skipped] = all(byId(document, "e2-namevirtualhost"), "skipped");
-    expect(skipped?.attributes.message).toBe("baseline: baseline image missing");
+    expect(skipped?.attributes.message).toBe("baseline: baseline image httpd:2.2.34 missing");
 
     const e2 = sampleReport.scenarios.find((s) => s.id === "e2-namevirtualhost") as ReportScenario;
     const failing: ReportScenario = {
       ...e2,
       verdict: "regression",
-      expectations: { ...e2.expectations, candidate: { ok: false, stated: true, failures: ["status 500, expected 200"], skipped: null } },
+      expectations: { ...e2.expectations, candidate: { ok: false, stated: true, failures: [statusFailure("status 500", "by host name")], skipped: null } },
     };
     const doc = parseXml(renderJunitReport({ ...sampleReport, scenarios: [failing] }));
     expect(all(doc, "skipped")).toHaveLength(0);
-    expect(all(doc, "failure")[0]?.text).toBe("Unmet expectations (candidate):\n- status 500, expected 200");
+    expect(all(doc, "failure")[0]?.text).toBe("Unmet expectations (candidate):\n- request by host name: status: expected status 200, got status 500");
   });
 
   it("puts the guide-is-wrong notes into system-out", () => {
     const [out] = all(byId(document, "d5-proxy-expired-cert"), "system-out");
-    expect(out?.text.split("\n").slice(0, 2)).toEqual(["The upgrade guide is wrong here:", "- guide says 502; 2.4 answers 500"]);
+    expect(out?.text.split("\n").slice(0, 3)).toEqual([
+      "The upgrade guide is wrong here:",
+      "- guide says 502; 2.4 answers 500",
+      "- 2.4.62: request via proxy: status: expected status 502, got status 500 (scenarios/catalogue/proxy/expired-backend-cert.scenario.yaml:31:20)",
+    ]);
   });
 
   it("stays well-formed with markup characters and control characters anywhere", () => {
@@ -161,7 +171,7 @@ describe("renderJunitReport", () => {
           id: `q6${nasty}`,
           title: `title ${nasty}\nsecond line`,
           file: `scenarios/catalogue/a.b/x${nasty}.yaml`,
-          expectations: { ...q6.expectations, candidate: { ok: false, stated: true, failures: [`body ${nasty}`], skipped: null } },
+          expectations: { ...q6.expectations, candidate: { ok: false, stated: true, failures: [statusFailure(`body ${nasty}`, "r")], skipped: null } },
         },
       ],
     };
@@ -169,7 +179,7 @@ describe("renderJunitReport", () => {
     const [testcase] = all(doc, "testcase");
     expect(testcase?.attributes.name).toBe("q6<&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD: title <&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD\nsecond line");
     expect(testcase?.attributes.classname).toBe("catalogue.a_b");
-    expect(all(doc, "failure")[0]?.text).toContain("- body <&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD");
+    expect(all(doc, "failure")[0]?.text).toContain("got body <&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD");
   });
 });
 

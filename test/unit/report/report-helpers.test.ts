@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Difference } from "../../../harness/diff/difference.ts";
+import type { Difference } from "../../../harness/judge/difference.ts";
 import { describeSide } from "../../../harness/report/describe-side.ts";
 import { formatValue, truncate } from "../../../harness/report/format-value.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";

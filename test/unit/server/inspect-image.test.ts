@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HarnessError } from "../../../harness/errors.ts";
 import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
 import { inspectionScript, parseInspection } from "../../../harness/server/inspect-image.ts";
+import { httpdVersion } from "../../../harness/versions/httpd-version.ts";
 import { VERSION_OUTPUT, stockConfig } from "../../fixtures/observations/recorded.ts";
 
 // What `ls /usr/local/apache2/modules` prints in the recorded 2.4.62 image (a part): .so files and the
@@ -37,17 +38,17 @@ describe("parseInspection", () => {
     expect(inspection).toEqual({
       image: "httpd:2.4.62",
       profile: OFFICIAL_PROFILE,
-      version: "2.4.62",
-      family: "2.4",
+      version: httpdVersion("2.4.62"),
       modules: new Set(["mod_access_compat.so", "mod_authz_core.so", "mod_mpm_event.so", "mod_status.so", "mod_unixd.so"]),
       builtinModules: new Set(["so"]),
       stockConfig: `${stock}\n`,
+      source: "inspected",
     });
   });
 
   it("places a 2.2.34 image in the 2.2 family", () => {
     const inspection = parseInspection("httpd:2.2.34", probeOutput("official", VERSION_OUTPUT["2.2"], MODULES_LS_22, "# stock"));
-    expect({ version: inspection.version, family: inspection.family, modules: inspection.modules }).toEqual({
+    expect({ version: inspection.version.text, family: inspection.version.family, modules: inspection.modules }).toEqual({
       version: "2.2.34",
       family: "2.2",
       modules: new Set(["mod_authz_host.so", "mod_disk_cache.so", "mod_status.so"]),
@@ -65,7 +66,12 @@ describe("parseInspection", () => {
 
   it("reads Debian's layout and version line", () => {
     const inspection = parseInspection("debian-apache2", probeOutput("debian", "Server version: Apache/2.4.62 (Debian)\nServer built:   2024-07-17T18:57:26", [], ""));
-    expect([inspection.profile, inspection.version, inspection.family]).toEqual([DEBIAN_PROFILE, "2.4.62", "2.4"]);
+    expect([inspection.profile, inspection.version.text, inspection.version.family]).toEqual([DEBIAN_PROFILE, "2.4.62", "2.4"]);
+  });
+
+  it("keeps the package revision of a distribution's version line as the build", () => {
+    const inspection = parseInspection("debian-apache2", probeOutput("debian", "Server version: Apache/2.4.62-1~deb11u1 (Debian)", [], ""));
+    expect(inspection.version).toEqual({ text: "2.4.62", major: 2, minor: 4, patch: 62, family: "2.4", build: "-1~deb11u1" });
   });
 
   it("refuses an image with no httpd where a known layout keeps it: HARNESS_IMAGE_UNSUPPORTED", () => {
@@ -82,7 +88,7 @@ describe("parseInspection", () => {
     const error = caught(() => parseInspection("httpd:2.0.65", probeOutput("official", "Server version: Apache/2.0.65 (Unix)", [], "")));
     expect(error).toMatchObject({
       code: "HARNESS_IMAGE_UNSUPPORTED",
-      message: "The image httpd:2.0.65 runs an httpd the harness cannot place (version 2.0.65).",
+      message: "The image httpd:2.0.65 runs an httpd the harness cannot place (version Apache/2.0.65).",
       hint: "The harness compares httpd 2.2.x and 2.4.x.",
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
-import { type RenderInput, renderConfig } from "../../../harness/server/render-config.ts";
+import { type RenderInput, UNKNOWN_STOCK_CONFIG, renderConfig } from "../../../harness/server/render-config.ts";
 import { builtModules, stockConfig } from "../../fixtures/observations/recorded.ts";
 
 // Case a1 of the recording: the same body for both versions.
@@ -188,6 +188,14 @@ describe("renderConfig, stock base", () => {
         "LoadModule ssl_module /usr/local/apache2/modules/mod_ssl.so\n" +
         "Listen 443\n",
     );
+  });
+
+  it("stands a placeholder for a stock config that is not known (a plan from the layout's defaults)", () => {
+    const rendered = renderConfig(input("2.4", { base: "stock", stockConfig: null, modules: [], site: "RewriteEngine on", listenTls: true }));
+    expect(rendered).toEqual({
+      text: `${UNKNOWN_STOCK_CONFIG}\n\n# --- appended by httpd-upgrade-harness: the scenario's modules and site ---\nListen 443\nRewriteEngine on\n`,
+      missingModules: [],
+    });
   });
 
   it("reports modules the stock image lacks", () => {

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkExpectations, describeLogMatcher, recordMatches, summarize } from "../../../harness/diff/check-expectations.ts";
+import { checkExpectations, describeLogMatcher, recordMatches, summarize } from "../../../harness/judge/check-expectations.ts";
+import { describeFailure, type ExpectationFailure } from "../../../harness/judge/expectation-failure.ts";
 import { parseErrorLogLine } from "../../../harness/logs/parse-error-log.ts";
 import type { ErrorLogMatcher } from "../../../harness/scenario/scenario.ts";
 import { CONFIG_TESTS, LINES, requestObservation, response, sideObservation } from "../../fixtures/observations/recorded.ts";
 import { A1_YAML, X1_YAML, a1Observations, c1Observations, c1Yaml, scenario, x1Observations } from "../../fixtures/observations/scenarios.ts";
+
+/** The failures in the words describeFailure gives them (what reporters show). */
+function described(check: { failures: ExpectationFailure[] }): string[] {
+  return check.failures.map(describeFailure);
+}
 
 const AT = { file: "x.scenario.yaml", line: 1, column: 1 };
 const denied22 = parseErrorLogLine(LINES.a1.denied22, "2.2");
@@ -76,16 +82,32 @@ describe("checkExpectations", () => {
 
   it("names the scenario's file:line:col and says expected vs got when 2.4 does not answer the seed's 502", () => {
     const c1 = scenario(c1Yaml("{ status: 502, headers: { Content-Type: { absent: true } }, errorLog: [{ code: AH01997 }] }"));
-    expect(checkExpectations(c1, c1Observations().candidate, "expect")).toMatchInlineSnapshot(`
+    const check = checkExpectations(c1, c1Observations(c1).candidate, "expect");
+    expect(check.stated).toBe(true);
+    expect(check.failures).toEqual([
+      { kind: "status", request: "proxied", field: "status", expected: "status 502", actual: "status 500", at: { file: "x.scenario.yaml", line: 21, column: 14 } },
       {
-        "failures": [
-          "request proxied: expected status 502, got status 500 (x.scenario.yaml:21:14)",
-          "request proxied: expected no Content-Type header, got "text/html; charset=iso-8859-1" (x.scenario.yaml:21:14)",
-          "request proxied: expected in the error log a line with code AH01997; got: [Sat Nov 21 22:44:48.681775 2026] [proxy:error] [pid 9:tid 12] (20014)Internal error (specific information not available): [client 172.18.0.1:45410] AH01084: pass request body failed to 172.18.0.2:443 (backend) | [Sat Nov 21 22:44:48.681816 2026] [proxy:error] [pid 9:tid 12] [client 172.18.0.1:45410] AH00898: Error during SSL Handshake with remote server returned by / | [Sat Nov 21 22:44:48.681821 2026] [proxy_http:error] [pid 9:tid 12] [client 172.18.0.1:45410] AH01097: pass request body failed to 172.18.0.2:443 (backend) from 172.18.0.1 () (x.scenario.yaml:21:85)",
-        ],
-        "stated": true,
-      }
-    `);
+        kind: "header-unwanted",
+        request: "proxied",
+        field: "header:content-type",
+        expected: "no Content-Type header",
+        actual: '"text/html; charset=iso-8859-1"',
+        at: { file: "x.scenario.yaml", line: 21, column: 14 },
+      },
+      {
+        kind: "error-log",
+        request: "proxied",
+        field: "errorLog",
+        expected: "in the error log a line with code AH01997",
+        actual: LINES.c1.proxy24.join(" | "),
+        at: { file: "x.scenario.yaml", line: 21, column: 85 },
+      },
+    ]);
+    expect(described(check)).toEqual([
+      "request proxied: status: expected status 502, got status 500 (x.scenario.yaml:21:14)",
+      'request proxied: header:content-type: expected no Content-Type header, got "text/html; charset=iso-8859-1" (x.scenario.yaml:21:14)',
+      `request proxied: errorLog: expected in the error log a line with code AH01997, got ${LINES.c1.proxy24.join(" | ")} (x.scenario.yaml:21:85)`,
+    ]);
   });
 
   it("reports the guide's claim for c1 as not holding on 2.4 and holding on 2.2", () => {
@@ -94,47 +116,52 @@ describe("checkExpectations", () => {
     expect(checkExpectations(c1, baseline, "guide")).toEqual({ stated: true, failures: [] });
     expect(checkExpectations(c1, candidate, "guide")).toEqual({
       stated: true,
-      failures: ["request proxied: expected status 502, got status 500 (x.scenario.yaml:24:14)"],
+      failures: [{ kind: "status", request: "proxied", field: "status", expected: "status 502", actual: "status 500", at: { file: "x.scenario.yaml", line: 24, column: 14 } }],
     });
   });
 
   it("reports the lines of a request that must log nothing", () => {
     const c1 = scenario(c1Yaml("{ errorLogEmpty: true }"));
-    expect(checkExpectations(c1, c1Observations().candidate, "expect").failures).toMatchInlineSnapshot(`
-      [
-        "request proxied: expected no error-log line, got: [Sat Nov 21 22:44:48.681775 2026] [proxy:error] [pid 9:tid 12] (20014)Internal error (specific information not available): [client 172.18.0.1:45410] AH01084: pass request body failed to 172.18.0.2:443 (backend) | [Sat Nov 21 22:44:48.681816 2026] [proxy:error] [pid 9:tid 12] [client 172.18.0.1:45410] AH00898: Error during SSL Handshake with remote server returned by / | [Sat Nov 21 22:44:48.681821 2026] [proxy_http:error] [pid 9:tid 12] [client 172.18.0.1:45410] AH01097: pass request body failed to 172.18.0.2:443 (backend) from 172.18.0.1 () (x.scenario.yaml:21:14)",
-      ]
-    `);
+    expect(checkExpectations(c1, c1Observations(c1).candidate, "expect").failures).toEqual([
+      {
+        kind: "error-log-not-empty",
+        request: "proxied",
+        field: "errorLog",
+        expected: "no error-log line",
+        actual: LINES.c1.proxy24.join(" | "),
+        at: { file: "x.scenario.yaml", line: 21, column: 14 },
+      },
+    ]);
   });
 
   it("reports the first line that must not be logged, with the matcher's position", () => {
     const c1 = scenario(c1Yaml("{ noErrorLog: [{ module: proxy, level: error }] }"));
-    const request = checkExpectations(c1, c1Observations().candidate, "expect").failures;
-    expect(request.map((f) => [f.startsWith("request proxied: "), f.endsWith(`; got: ${LINES.c1.proxy24[0]} (x.scenario.yaml:21:29)`)])).toEqual([[true, true]]);
+    const request = checkExpectations(c1, c1Observations(c1).candidate, "expect").failures;
+    expect(request.map((f) => [f.kind, f.request, f.actual, f.at])).toEqual([
+      ["error-log-unwanted", "proxied", LINES.c1.proxy24[0], { file: "x.scenario.yaml", line: 21, column: 29 }],
+    ]);
     const startup = scenario('id: t\ntitle: T\nexpect:\n  "2.4": { noStartupLog: [{ code: AH01873 }] }\n');
-    const line = checkExpectations(startup, sideObservation("2.4"), "expect").failures;
-    expect(line.map((f) => [f.startsWith("startup log: "), f.endsWith(`; got: ${LINES.startup["2.4"][0]} (x.scenario.yaml:4:27)`)])).toEqual([[true, true]]);
+    const line = checkExpectations(startup, sideObservation("2.4", {}, startup), "expect").failures;
+    expect(line.map((f) => [f.kind, f.request, f.field, f.actual, f.at])).toEqual([
+      ["startup-log-unwanted", null, "startupLog", LINES.startup["2.4"][0], { file: "x.scenario.yaml", line: 4, column: 27 }],
+    ]);
   });
 
-  // BUG: the "must not be logged" failures put "no" before describeLogMatcher's "a line with ...", so they read
-  // "expected no a line with module proxy, level error; got: ..." (noErrorLog) and "startup log: expected no a
-  // line with code AH01873; got: ..." (noStartupLog).
   it("says which line must not be logged in plain words", () => {
     const c1 = scenario(c1Yaml("{ noErrorLog: [{ module: proxy, level: error }] }"));
-    const [request] = checkExpectations(c1, c1Observations().candidate, "expect").failures;
-    expect(request).toMatch(/^request proxied: expected no line with module proxy, level error; got: /);
+    const [request] = checkExpectations(c1, c1Observations(c1).candidate, "expect").failures;
+    expect(request?.expected).toBe("no line with module proxy, level error");
+    expect(describeFailure(request!)).toMatch(/^request proxied: errorLog: expected no line with module proxy, level error, got \[Sat Nov 21/);
     const startup = scenario('id: t\ntitle: T\nexpect:\n  "2.4": { noStartupLog: [{ code: AH01873 }] }\n');
-    const [line] = checkExpectations(startup, sideObservation("2.4"), "expect").failures;
-    expect(line).toMatch(/^startup log: expected no line with code AH01873; got: /);
+    const [line] = checkExpectations(startup, sideObservation("2.4", {}, startup), "expect").failures;
+    expect(describeFailure(line!)).toMatch(/^startupLog: expected no line with code AH01873, got \[Sat Nov 21/);
   });
 
   it("reports a 2.2 expectation unmet when the 2.2 side logs the 2.4-only denial code", () => {
     const a1 = scenario(A1_YAML.replace('[{ level: error, message: "client denied', '[{ code: AH01630, message: "client denied'));
-    expect(checkExpectations(a1, a1Observations().baseline, "expect").failures).toMatchInlineSnapshot(`
-      [
-        "request status: expected in the error log a line with code AH01630, message containing "client denied by server configuration: /usr/local/apache2/htdocs/server-status"; got: [Sat Nov 21 22:41:21 2026] [error] [client 172.17.0.1] client denied by server configuration: /usr/local/apache2/htdocs/server-status (x.scenario.yaml:23:20)",
-      ]
-    `);
+    expect(described(checkExpectations(a1, a1Observations(a1).baseline, "expect"))).toEqual([
+      `request status: errorLog: expected in the error log a line with code AH01630, message containing "client denied by server configuration: /usr/local/apache2/htdocs/server-status", got ${LINES.a1.denied22} (x.scenario.yaml:23:20)`,
+    ]);
   });
 
   it("checks the config test, its messages and the start against the recorded d1 output (seed X1)", () => {
@@ -146,20 +173,25 @@ describe("checkExpectations", () => {
       { stated: true, failures: [] },
     ]);
     // The same expectations against a 2.4 that loads mod_unixd and starts.
-    const started24 = sideObservation("2.4");
-    expect(checkExpectations(x1, started24, "expect").failures).toMatchInlineSnapshot(`
-      [
-        "config test: expected to fail, it passed: Syntax OK (x.scenario.yaml:12:5)",
-        "config test: expected a message containing "Invalid command 'User'", got: Syntax OK (x.scenario.yaml:12:5)",
-        "server: expected it not to start, it started (x.scenario.yaml:12:5)",
-      ]
-    `);
+    const started24 = sideObservation("2.4", {}, x1);
+    expect(checkExpectations(x1, started24, "expect").failures).toEqual([
+      { kind: "config-test", request: null, field: "configTest", expected: "to fail", actual: "passed: Syntax OK", at: { file: "x.scenario.yaml", line: 12, column: 5 } },
+      {
+        kind: "config-test-message",
+        request: null,
+        field: "configTest",
+        expected: `a message containing "Invalid command 'User'"`,
+        actual: "Syntax OK",
+        at: { file: "x.scenario.yaml", line: 12, column: 5 },
+      },
+      { kind: "started", request: null, field: "started", expected: "not to start", actual: "started", at: { file: "x.scenario.yaml", line: 12, column: 5 } },
+    ]);
   });
 
   it("reports a config-test message that is not there, with the messages it got", () => {
     const x1 = scenario(X1_YAML.replace("Invalid command 'User'\"]", "Invalid command 'Group'\"]"));
-    expect(checkExpectations(x1, x1Observations().candidate, "expect").failures).toEqual([
-      "config test: expected a message containing \"Invalid command 'Group'\", got: AH00526: Syntax error on line 35 of /usr/local/apache2/conf/httpd.conf: | Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration (x.scenario.yaml:12:5)",
+    expect(described(checkExpectations(x1, x1Observations(x1).candidate, "expect"))).toEqual([
+      "configTest: expected a message containing \"Invalid command 'Group'\", got AH00526: Syntax error on line 35 of /usr/local/apache2/conf/httpd.conf: | Invalid command 'User', perhaps misspelled or defined by a module not included in the server configuration (x.scenario.yaml:12:5)",
     ]);
   });
 
@@ -172,23 +204,29 @@ expect:
     noStartupLog: [{ level: emerg }, { code: AH00117 }]
 `;
     const observation = sideObservation("2.4", { configTest: CONFIG_TESTS.d6aNameVirtualHost24 });
-    expect(checkExpectations(scenario(text), observation, "expect").failures).toMatchInlineSnapshot(`
-      [
-        "startup log: expected a line with code AH00558; got: AH00548: NameVirtualHost has no effect and will be removed in the next release /usr/local/apache2/conf/httpd.conf:36 | Syntax OK | [Sat Nov 21 22:45:48.215836 2026] [ssl:warn] [pid 1:tid 1] AH01873: Init: Session Cache is not configured [hint: SSLSessionCache] | [Sat Nov 21 22:45:48.217886 2026] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/2.4.62 (Unix) OpenSSL/3.0.20 configured -- resuming normal operations | [Sat Nov 21 22:45:48.217926 2026] [core:notice] [pid 1:tid 1] AH00094: Command line: 'httpd -D FOREGROUND' (x.scenario.yaml:5:71)",
-      ]
-    `);
+    expect(checkExpectations(scenario(text), observation, "expect").failures).toEqual([
+      {
+        kind: "startup-log",
+        request: null,
+        field: "startupLog",
+        expected: "a line with code AH00558",
+        actual: [...CONFIG_TESTS.d6aNameVirtualHost24.output, ...LINES.startup["2.4"]].join(" | "),
+        at: { file: "x.scenario.yaml", line: 5, column: 71 },
+      },
+    ]);
   });
 
   it("reports a request that has no observation, and one that was not run", () => {
     const a1 = scenario(A1_YAML);
-    expect(checkExpectations(a1, sideObservation("2.4"), "expect").failures).toEqual(["request status: no observation"]);
-    const notRun = sideObservation("2.4", {
-      started: false,
-      requests: [requestObservation("status", "2.4", { outcome: { kind: "not-run", reason: "the server did not start" } })],
-    });
-    expect(checkExpectations(a1, notRun, "expect").failures).toEqual([
-      "server: expected it to start, it did not (x.scenario.yaml:30:9)",
-      "request status: not run (the server did not start) (x.scenario.yaml:25:9)",
+    expect(checkExpectations(a1, sideObservation("2.4"), "expect").failures).toEqual([
+      { kind: "no-observation", request: "status", field: "outcome", expected: "an observation", actual: "none", at: a1.requests[0]!.at },
+    ]);
+    // What observe records of a side that did not start: each planned request, not run.
+    const notRun = sideObservation("2.4", { started: false }, a1);
+    expect(notRun.requests.map((r) => [r.name, r.outcome])).toEqual([["status", { kind: "not-run", reason: "the server did not start" }]]);
+    expect(described(checkExpectations(a1, notRun, "expect"))).toEqual([
+      "started: expected to start, got did not start (x.scenario.yaml:30:9)",
+      "request status: outcome: expected an answer, got not run (the server did not start) (x.scenario.yaml:25:9)",
     ]);
   });
 
@@ -209,12 +247,10 @@ requests:
         requestObservation("hash", "2.4", { outcome: { kind: "exec", exitCode: 0, stdout: "user:$2y$05$abc\n", stderr: "", durationMs: 3 } }),
       ],
     });
-    expect(checkExpectations(scenario(text), observation, "expect").failures).toMatchInlineSnapshot(`
-      [
-        "request slow: expected a transport error containing "ECONNRESET", got status 408 (x.scenario.yaml:6:22)",
-        "request hash: expected output matching /\\$apr1\\$/, got "user:$2y$05$abc\\n" (x.scenario.yaml:9:22)",
-      ]
-    `);
+    expect(described(checkExpectations(scenario(text), observation, "expect"))).toEqual([
+      'request slow: outcome: expected a transport error containing "ECONNRESET", got status 408 (x.scenario.yaml:6:22)',
+      'request hash: exec: expected output matching /\\$apr1\\$/, got "user:$2y$05$abc\\n" (x.scenario.yaml:9:22)',
+    ]);
   });
 });
 
@@ -238,11 +274,19 @@ describe("checkExpectations, prepare commands", () => {
         { kind: "exec" as const, exitCode: 1, stdout: "httxt2dbm: illegal option -- F\nUsage: httxt2dbm [-v] [-f format] -i SOURCE_TXT -o OUTPUT_DBM", stderr: "", durationMs: 0 },
       ],
     };
-    expect(checkExpectations(scenario(X1_YAML), observation, "expect").failures).toEqual([
-      expect.stringMatching(/^prepare command 2 exited 1: httxt2dbm: illegal option -- F \| Usage: httxt2dbm .* \(x\.scenario\.yaml:\d+:\d+\)$/),
-      ...checkExpectations(scenario(X1_YAML), sideObservation("2.2"), "expect").failures,
+    const x1 = scenario(X1_YAML);
+    expect(checkExpectations(x1, observation, "expect").failures).toEqual([
+      {
+        kind: "prepare",
+        request: null,
+        field: "prepare",
+        expected: "prepare command 2 to exit 0",
+        actual: "exit 1: httxt2dbm: illegal option -- F | Usage: httxt2dbm [-v] [-f format] -i SOURCE_TXT -o OUTPUT_DBM",
+        at: x1.server.at,
+      },
+      ...checkExpectations(x1, sideObservation("2.2"), "expect").failures,
     ]);
     // the guide's claims are not about the harness's own preparation
-    expect(checkExpectations(scenario(X1_YAML), observation, "guide").failures.some((f) => f.startsWith("prepare"))).toBe(false);
+    expect(checkExpectations(x1, observation, "guide").failures.some((f) => f.kind === "prepare")).toBe(false);
   });
 });

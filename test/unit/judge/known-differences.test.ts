@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { findKnownDifference } from "../../../harness/diff/known-differences.ts";
+import { findKnownDifference, type KnownDifferenceContext } from "../../../harness/judge/known-differences.ts";
 import { BACKEND_BODY, ETAGS, F_TXT_HEADERS, PROXY_ERROR_BODY_24, forbiddenBody } from "../../fixtures/observations/recorded.ts";
 
-const statuses = (baselineStatus: number | null, candidateStatus: number | null = baselineStatus) => ({ baselineStatus, candidateStatus });
+/** A 2.2 baseline against a 2.4 candidate with these statuses. */
+const statuses = (baselineStatus: number | null, candidateStatus: number | null = baselineStatus): KnownDifferenceContext => ({
+  baselineStatus,
+  candidateStatus,
+  baselineFamily: "2.2",
+  candidateFamily: "2.4",
+});
 
 /** The rule that covers a difference, as id, class and seed; null when none does. */
 function known(field: string, baseline: string | null, candidate: string | null, context = statuses(200)) {
@@ -43,6 +49,25 @@ describe("findKnownDifference", () => {
       { id: "etag-without-inode", class: "expected-change", seed: ["D3"] },
       { id: "etag-without-inode", class: "expected-change", seed: ["D3"] },
     ]);
+  });
+
+  it("applies the ETag rule only from a 2.2 baseline to a 2.4 candidate, not between two 2.4 sides or back to 2.2", () => {
+    const between = (baselineFamily: "2.2" | "2.4", candidateFamily: "2.2" | "2.4") => ({ ...statuses(200), baselineFamily, candidateFamily });
+    expect([
+      known("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, between("2.2", "2.4")),
+      known("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, between("2.4", "2.4")),
+      known("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, between("2.2", "2.2")),
+      known("header:etag", ETAGS.fTxt22, ETAGS.fTxt24, between("2.4", "2.2")),
+    ]).toEqual([{ id: "etag-without-inode", class: "expected-change", seed: ["D3"] }, null, null, null]);
+  });
+
+  it("applies the rules without a `between` whatever the families (Date, Server, error documents)", () => {
+    const same24 = { ...statuses(403), baselineFamily: "2.4" as const, candidateFamily: "2.4" as const };
+    expect([
+      known("header:date", "a", "b", same24)?.id,
+      known("header:server", "Apache/2.4.62", "Apache/2.4.68", same24)?.id,
+      known("body", forbiddenBody("2.4", "/x").replace("this resource", "it"), forbiddenBody("2.4", "/x"), same24)?.id,
+    ]).toEqual(["clock", "version-banner", "error-document-wording"]);
   });
 
   it("accepts 2.4's -gzip suffix on the ETag of a compressed answer", () => {

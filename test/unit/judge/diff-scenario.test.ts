@@ -1,35 +1,40 @@
 import { describe, expect, it } from "vitest";
-import { checkExpectations } from "../../../harness/diff/check-expectations.ts";
-import { classify, diffScenario } from "../../../harness/diff/diff-scenario.ts";
-import type { Difference } from "../../../harness/diff/difference.ts";
-import type { ScenarioRun } from "../../../harness/run/scenario-run.ts";
+import { BODY_TEXT_LIMIT } from "../../../harness/clients/http-request.ts";
+import { checkExpectations } from "../../../harness/judge/check-expectations.ts";
+import { classify, diffScenario, type DiffInput } from "../../../harness/judge/diff-scenario.ts";
+import type { Difference } from "../../../harness/judge/difference.ts";
+import type { SideObservation } from "../../../harness/observe/observation.ts";
+import { BASELINE } from "../../../harness/plan/side.ts";
 import type { Scenario } from "../../../harness/scenario/scenario.ts";
 import { ETAGS, F_TXT_HEADERS, basicHeaders, requestObservation, response, sideObservation } from "../../fixtures/observations/recorded.ts";
 import {
   A1_YAML,
   F_YAML,
+  type Observed,
   X1_YAML,
   a1Observations,
   c1Observations,
   c1Yaml,
   fObservations,
-  run,
   scenario,
   x1Observations,
 } from "../../fixtures/observations/scenarios.ts";
 
-/** Whether each side met its stated expectations, per request (null: the server), as build-report decides it. */
-function metFrom(scenarioRun: ScenarioRun) {
-  const sideMet = (side: "baseline" | "candidate") => {
-    const observation = scenarioRun.observations[side];
-    const failures = observation ? checkExpectations(scenarioRun.scenario, observation, "expect").failures : ["not run"];
-    return (name: string | null) => !failures.some((f) => (name === null ? !f.startsWith("request ") : f.startsWith(`request ${name}:`)));
-  };
-  return { baseline: sideMet("baseline"), candidate: sideMet("candidate") };
+/** Whether a side met its stated expectations for a request (null: the server), as the judge decides it. */
+function metBy(scenarioValue: Scenario, observation: SideObservation): (request: string | null) => boolean {
+  const { failures } = checkExpectations(scenarioValue, observation, "expect");
+  return (request) => !failures.some((f) => f.request === request);
 }
 
-function diff(scenarioRun: ScenarioRun) {
-  return diffScenario(scenarioRun, metFrom(scenarioRun));
+/** The candidate against the baseline, each side's expectations checked first, as judgeScenario does. */
+function diff(scenarioValue: Scenario, { baseline, candidate }: Observed, options: Partial<Pick<DiffInput, "guideWrong">> = {}) {
+  return diffScenario({
+    scenario: scenarioValue,
+    baseline,
+    candidate,
+    met: { baseline: metBy(scenarioValue, baseline), candidate: metBy(scenarioValue, candidate) },
+    guideWrong: options.guideWrong ?? false,
+  });
 }
 
 /** The differences of one request, by field: [class, seed, reason]. */
@@ -41,7 +46,18 @@ const NOISE_CLOCK: [string, string[], string] = ["noise", [], "the Date header i
 const NOISE_BANNER: [string, string[], string] = ["noise", [], "the Server header names the version under test"];
 
 function context(scenarioValue: Scenario, overrides: Partial<Parameters<typeof classify>[3]> = {}): Parameters<typeof classify>[3] {
-  return { scenario: scenarioValue, request: "file", noisy: new Set(), predictedByExpectations: new Set(), baselineStatus: 200, candidateStatus: 200, ...overrides };
+  return {
+    scenario: scenarioValue,
+    request: "file",
+    noisy: new Set(),
+    predictedByExpectations: new Set(),
+    credit: scenarioValue.seed,
+    baselineStatus: 200,
+    candidateStatus: 200,
+    baselineFamily: "2.2",
+    candidateFamily: "2.4",
+    ...overrides,
+  };
 }
 
 describe("classify", () => {
@@ -127,7 +143,7 @@ describe("classify", () => {
 describe("diffScenario", () => {
   it("finds no errorLog difference between 2.2's denial line and 2.4's AH01797 line (case a1), only noise", () => {
     const a1 = scenario(A1_YAML);
-    const result = diff(run(a1, a1Observations()));
+    const result = diff(a1, a1Observations());
     expect(result.server).toEqual([]);
     expect(result.requests.map((r) => r.name)).toEqual(["status"]);
     expect(result.requests[0]!.differences).toEqual([
@@ -155,12 +171,12 @@ describe("diffScenario", () => {
     if (request.outcome.kind !== "response") throw new Error("fixture");
     request.outcome = { ...request.outcome, status: 401, body: request.outcome.body.replace("403 Forbidden", "401 Unauthorized") };
     request.repeat = request.outcome;
-    const fields = byField(diff(run(a1, observations)).requests[0]!.differences);
+    const fields = byField(diff(a1, observations).requests[0]!.differences);
     expect([fields.status?.[0], fields.body?.[0], fields["header:content-length"]?.[0]]).toEqual(["regression", "regression", "regression"]);
   });
 
   it("classifies the default ETag change as D3 (case f), and Date and Server as noise", () => {
-    const result = diff(run(scenario(F_YAML), fObservations()));
+    const result = diff(scenario(F_YAML), fObservations());
     expect(result).toEqual({
       server: [],
       requests: [
@@ -193,7 +209,7 @@ describe("diffScenario", () => {
     const headers = F_TXT_HEADERS["2.4"].map(([name, value]): [string, string] => [name, name === "ETag" ? 'W/"b-660d105d79f91"' : value]);
     const weak = response(200, headers, "hello etag\n");
     observations.candidate.requests = [requestObservation("file", "2.4", { outcome: weak }, { outcome: weak })];
-    const fields = byField(diff(run(scenario(F_YAML), observations)).requests[0]!.differences);
+    const fields = byField(diff(scenario(F_YAML), observations).requests[0]!.differences);
     expect(fields).toEqual({ "header:date": NOISE_CLOCK, "header:server": NOISE_BANNER, "header:etag": ["regression", [], "nothing predicts it"] });
   });
 
@@ -208,7 +224,7 @@ describe("diffScenario", () => {
       baseline: sideObservation("2.2", { requests: [requestObservation("status", "2.2", { outcome: answer("2.2", 1) }, { outcome: answer("2.2", 2) })] }),
       candidate: sideObservation("2.4", { requests: [requestObservation("status", "2.4", { outcome: answer("2.4", 1) }, { outcome: answer("2.4", 2) })] }),
     };
-    expect(byField(diff(run(scenario(text), observations)).requests[0]!.differences)).toEqual({
+    expect(byField(diff(scenario(text), observations).requests[0]!.differences)).toEqual({
       "header:date": NOISE_CLOCK,
       "header:server": NOISE_BANNER,
       "header:content-length": ["noise", [], "follows the body (it also differs between two answers of one side)"],
@@ -218,7 +234,7 @@ describe("diffScenario", () => {
 
   it("makes an ignored field noise with the rule's reason", () => {
     const ignoring = scenario(`${F_YAML}ignore:\n  - { field: "header:ETag", reason: "the site sets FileETag per version" }\n`);
-    expect(byField(diff(run(ignoring, fObservations())).requests[0]!.differences)["header:etag"]).toEqual([
+    expect(byField(diff(ignoring, fObservations()).requests[0]!.differences)["header:etag"]).toEqual([
       "noise",
       [],
       "ignored: the site sets FileETag per version",
@@ -227,13 +243,13 @@ describe("diffScenario", () => {
 
   it("makes a predicted field an expected change with the prediction's seeds (case c1 without expectations)", () => {
     const c1 = scenario(`${c1Yaml("{}")}predicted:\n  - { field: status, request: proxied, seed: [D5] }\n`.replace(/\n {6}"2\.2": \{[^\n]*/, ""));
-    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    const fields = byField(diff(c1, c1Observations(c1)).requests[0]!.differences);
     expect(fields.status).toEqual(["expected-change", ["D5"], "the scenario names the seed rows that predict it"]);
     expect(fields.errorLog).toEqual(["regression", [], "nothing predicts it"]);
   });
 
   it("makes the fields both versions' met expectations state expected changes with the scenario's seeds (case c1: 200 vs 500)", () => {
-    const result = diff(run(scenario(c1Yaml()), c1Observations()));
+    const result = diff(scenario(c1Yaml()), c1Observations());
     expect(result.server).toEqual([]);
     expect(byField(result.requests[0]!.differences)).toEqual({
       status: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
@@ -249,7 +265,7 @@ describe("diffScenario", () => {
 
   it("keeps the differences regressions when one side misses its expectation (the seed's 502 on 2.4)", () => {
     const c1 = scenario(c1Yaml("{ status: 502 }"));
-    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    const fields = byField(diff(c1, c1Observations(c1)).requests[0]!.differences);
     expect(fields).toEqual({
       status: ["regression", [], "nothing predicts it"],
       "header:date": NOISE_CLOCK,
@@ -263,19 +279,19 @@ describe("diffScenario", () => {
 
   it("counts lines that must not be logged as a statement about the error log (2.2: none at all, 2.4: no AH02004)", () => {
     const c1 = scenario(c1Yaml("{ status: 500, noErrorLog: [{ code: AH02004 }] }"));
-    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    const fields = byField(diff(c1, c1Observations(c1)).requests[0]!.differences);
     expect(fields.errorLog).toEqual(["expected-change", ["D5"], "each side meets what the scenario states for its version"]);
   });
 
   it("does not count a field only one version's expectation states (the error log); the body follows the status", () => {
     const c1 = scenario(c1Yaml("{ status: 500 }"));
-    const fields = byField(diff(run(c1, c1Observations())).requests[0]!.differences);
+    const fields = byField(diff(c1, c1Observations(c1)).requests[0]!.differences);
     expect([fields.status?.[0], fields.body?.[0], fields.errorLog?.[0]]).toEqual(["expected-change", "expected-change", "regression"]);
     expect(fields.body?.[2]).toMatch(/^follows the status/);
   });
 
   it("normalises config-test line numbers and makes the d1 config test and start expected changes (seed X1)", () => {
-    const result = diff(run(scenario(X1_YAML), x1Observations()));
+    const result = diff(scenario(X1_YAML), x1Observations());
     expect(result).toEqual({
       server: [
         {
@@ -295,13 +311,13 @@ describe("diffScenario", () => {
   });
 
   it("reports a request the side that did not start never sent as one outcome difference, classed like the start", () => {
-    const observations = x1Observations();
+    const x1 = scenario(`${X1_YAML}requests:\n  - { name: index, path: / }\n`);
+    const observations = x1Observations(x1);
     const answer = response(200, basicHeaders("2.2", 3, "text/html"), "hi\n");
     observations.baseline.requests = [requestObservation("index", "2.2", { outcome: answer })];
-    observations.candidate.requests = [
-      { name: "index", client: "host", outcome: { kind: "not-run", reason: "the server did not start" }, repeat: null, errorLog: [], repeatErrorLog: null },
-    ];
-    const result = diff(run(scenario(`${X1_YAML}requests:\n  - { name: index, path: / }\n`), observations));
+    // The candidate did not start: observe records its planned request as not run.
+    expect(observations.candidate.requests.map((r) => r.outcome.kind)).toEqual(["not-run"]);
+    const result = diff(x1, observations);
     expect(result.requests).toEqual([
       {
         name: "index",
@@ -322,7 +338,7 @@ describe("diffScenario", () => {
   it("keeps server differences regressions when a side misses its server expectation", () => {
     const { baseline } = x1Observations();
     const started24 = sideObservation("2.4", { startupLog: [] });
-    const result = diff(run(scenario(X1_YAML), { baseline, candidate: { ...started24, configTest: { ...started24.configTest, ok: false, exitCode: 1 } } }));
+    const result = diff(scenario(X1_YAML), { baseline, candidate: { ...started24, configTest: { ...started24.configTest, ok: false, exitCode: 1 } } });
     expect(result.server.map((d) => [d.field, d.class])).toEqual([["configTest", "regression"]]);
   });
 
@@ -332,25 +348,101 @@ describe("diffScenario", () => {
       exitCode: 1,
       output: [`AH00526: Syntax error on line ${line} of /usr/local/apache2/conf/httpd.conf:`, "KeepAlive must be On or Off"],
     });
-    const baseline = { ...sideObservation("2.4", { configTest: at(36), started: false }), side: "baseline" as const };
+    const baseline = { ...sideObservation("2.4", { configTest: at(36), started: false }), side: BASELINE };
     const candidate = sideObservation("2.4", { configTest: at(41), started: false });
-    expect(diff(run(scenario(text), { baseline, candidate })).server).toEqual([]);
+    expect(diff(scenario(text), { baseline, candidate }).server).toEqual([]);
   });
 
   it("reports the modules one image lacks as a server difference", () => {
-    const text = `id: t\ntitle: T\nserver:\n  modules: [disk_cache]\n`;
-    const result = diff(run(scenario(text), { baseline: sideObservation("2.2"), candidate: sideObservation("2.4", { missingModules: ["disk_cache"] }) }));
+    const disk = scenario(`id: t\ntitle: T\nserver:\n  modules: [disk_cache]\n`);
+    const observations = { baseline: sideObservation("2.2", {}, disk), candidate: sideObservation("2.4", {}, disk) };
+    // The plan found it: 2.4.62 has mod_cache_disk, not mod_disk_cache.
+    expect([observations.baseline.missingModules, observations.candidate.missingModules]).toEqual([[], ["disk_cache"]]);
+    const result = diff(disk, observations);
     expect(result.server).toEqual([
       { field: "missingModules", baseline: null, candidate: "disk_cache", class: "regression", seed: [], reason: "nothing predicts it" },
     ]);
   });
 
-  it("compares nothing when a side was not observed", () => {
-    const a1 = scenario(A1_YAML);
-    const { candidate } = a1Observations();
-    expect(diffScenario(run(a1, { candidate }, { skipped: { baseline: "baseline image httpd:2.2.34 missing" } }), { baseline: () => true, candidate: () => true })).toEqual({
-      server: [],
-      requests: [{ name: "status", differences: [] }],
+  it("credits no seed row for the differences the expectations explain when the scenario finds the guide wrong", () => {
+    const c1 = scenario(c1Yaml());
+    const observations = c1Observations(c1);
+    const credited = byField(diff(c1, observations).requests[0]!.differences);
+    const wrong = byField(diff(c1, observations, { guideWrong: true }).requests[0]!.differences);
+    const why = "each side meets what the scenario states for its version; not the guide's prediction: the scenario finds the guide wrong here";
+    expect(credited.status).toEqual(["expected-change", ["D5"], "each side meets what the scenario states for its version"]);
+    expect(wrong).toEqual({
+      status: ["expected-change", [], why],
+      "header:date": NOISE_CLOCK,
+      "header:server": NOISE_BANNER,
+      "header:content-length": ["expected-change", [], `follows the status (${why})`],
+      "header:content-type": ["expected-change", [], why],
+      body: ["expected-change", [], why],
+      errorLog: ["expected-change", [], why],
+    });
+  });
+
+  it("keeps the seeds of a difference the scenario predicts by name, even when it finds the guide wrong", () => {
+    const c1 = scenario(`${c1Yaml("{}")}predicted:\n  - { field: status, request: proxied, seed: [D5] }\n`.replace(/\n {6}"2\.2": \{[^\n]*/, ""));
+    const fields = byField(diff(c1, c1Observations(c1), { guideWrong: true }).requests[0]!.differences);
+    expect(fields.status).toEqual(["expected-change", ["D5"], "the scenario names the seed rows that predict it"]);
+  });
+
+  it("takes the ETag change for D3 only from a 2.2 baseline to a 2.4 candidate", () => {
+    const f = scenario(F_YAML);
+    const { baseline, candidate } = fObservations(f);
+    // The same answers, both sides on 2.4 (a 2.4 upgrade): the rule does not apply.
+    const baseline24 = { ...baseline, server: candidate.server };
+    expect(byField(diff(f, { baseline, candidate }).requests[0]!.differences)["header:etag"]?.[0]).toBe("expected-change");
+    expect(byField(diff(f, { baseline: baseline24, candidate }).requests[0]!.differences)["header:etag"]).toEqual(["regression", [], "nothing predicts it"]);
+  });
+
+  it("reports the HTTP version of a response that changed", () => {
+    const f = scenario(F_YAML);
+    const observations = fObservations(f);
+    const answer = { ...response(200, F_TXT_HEADERS["2.4"], "hello etag\n"), httpVersion: "1.0" };
+    observations.candidate.requests = [requestObservation("file", "2.4", { outcome: answer }, { outcome: answer })];
+    expect(byField(diff(f, observations).requests[0]!.differences).httpVersion).toEqual(["regression", [], "nothing predicts it"]);
+  });
+
+  it("finds two bodies different when only the bytes past what was kept differ, and says so with lengths and digests", () => {
+    const big = scenario("id: big\ntitle: A body longer than the client keeps\nrequests:\n  - { name: file, path: /big.bin }\n");
+    // The clients keep the first 64 KiB as text and hash every byte: two 100,000-byte files that differ at the end.
+    const kept = "x".repeat(BODY_TEXT_LIMIT);
+    const answer = (family: "2.2" | "2.4", sha: string) => ({
+      ...response(200, basicHeaders(family, 100_000, "application/octet-stream"), kept),
+      bodyBytes: 100_000,
+      bodySha256: sha,
+    });
+    const observations = {
+      baseline: sideObservation("2.2", { requests: [requestObservation("file", "2.2", { outcome: answer("2.2", "a".repeat(64)) })] }, big),
+      candidate: sideObservation("2.4", { requests: [requestObservation("file", "2.4", { outcome: answer("2.4", "b".repeat(64)) })] }, big),
+    };
+    const body = diff(big, observations).requests[0]!.differences.find((d) => d.field === "body");
+    expect(body).toEqual({
+      field: "body",
+      baseline: `(the first 65536 characters kept are the same; 100000 bytes, sha256 ${"a".repeat(16)}…)`,
+      candidate: `(the first 65536 characters kept are the same; 100000 bytes, sha256 ${"b".repeat(16)}…)`,
+      class: "regression",
+      seed: [],
+      reason: "nothing predicts it",
+    });
+  });
+
+  it("shows a long body difference as a window around the first differing character", () => {
+    const long = scenario("id: long\ntitle: A long page\nrequests:\n  - { name: page, path: /page.html }\n");
+    const page = (word: string) => `${"a".repeat(1000)}${word}${"z".repeat(1000)}`;
+    const answer = (family: "2.2" | "2.4", word: string) => response(200, basicHeaders(family, 2005, "text/html"), page(word));
+    const observations = {
+      baseline: sideObservation("2.2", { requests: [requestObservation("page", "2.2", { outcome: answer("2.2", "HELLO") })] }, long),
+      candidate: sideObservation("2.4", { requests: [requestObservation("page", "2.4", { outcome: answer("2.4", "WORLD") })] }, long),
+    };
+    const body = diff(long, observations).requests[0]!.differences.find((d) => d.field === "body");
+    // 80 characters before the first difference, 400 from it on.
+    expect(body).toMatchObject({
+      baseline: `…(from character 920) ${"a".repeat(80)}HELLO${"z".repeat(395)}…`,
+      candidate: `…(from character 920) ${"a".repeat(80)}WORLD${"z".repeat(395)}…`,
+      class: "regression",
     });
   });
 });
