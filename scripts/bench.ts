@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { DEFAULT_BASELINE_IMAGE } from "../harness/engine/default-images.ts";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
 import { runHarness } from "../harness/run/run-harness.ts";
@@ -22,7 +23,7 @@ const scenarios = await loadScenarios(paths.length ? paths : [fileURLToPath(new 
 const engine = await connectEngine();
 const candidate = await ensureRecipeImage(engine, "httpd-2.4");
 const tools = await ensureRecipeImage(engine, "tools");
-const baselineWanted = process.env.HTTPD_BASELINE_IMAGE ?? "httpd:2.2.34";
+const baselineWanted = process.env.HTTPD_BASELINE_IMAGE ?? DEFAULT_BASELINE_IMAGE;
 const baseline = (await imageExists(engine, baselineWanted)) ? baselineWanted : candidate;
 
 /** One harness run over all scenarios, one at a time: each scenario's own time, and the run's fixed cost

@@ -1,6 +1,6 @@
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { connectEngine } from "../engine/engine.ts";
 import { ensureRecipeImage, imageExists, recipeStatus } from "../engine/images.ts";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../run/run-harness.ts";
 import { EXIT } from "./exit-status.ts";
 import { parseOptions } from "./main.ts";
 

@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { HarnessError } from "../errors.ts";
 import { buildScenarioReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE, runHarness } from "../run/run-harness.ts";
+import { runHarness } from "../run/run-harness.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
 import { EXIT } from "./exit-status.ts";
 import { parseOptions, toolVersion } from "./main.ts";
