@@ -4,8 +4,8 @@ import { loadScenarios } from "../scenario/load-scenario.ts";
 import { parseSeedTable, seedCoverage } from "../scenario/seed-coverage.ts";
 import { defaultSeedRowsPath } from "../scenario/seed-rows.ts";
 import { EXIT } from "./exit-status.ts";
-import { parseOptions } from "./main.ts";
-import { CATALOGUE_DIR } from "./run-command.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
+import { parseOptions } from "./parse-options.ts";
 
 /** Prints every seed row, the scenarios covering it, and the observable rows none covers. Exit 1 when an
  * observable row has no scenario. */

@@ -7,10 +7,11 @@ import { renderProgressLine, renderTerminalTable } from "../report/terminal-tabl
 import { runHarness } from "../run/run-harness.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
 import { EXIT } from "./exit-status.ts";
-import { parseOptions, toolVersion } from "./main.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
+import { parseOptions } from "./parse-options.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
+import { toolVersion } from "./tool-version.ts";
 
-export const CATALOGUE_DIR = fileURLToPath(new URL("../../scenarios/catalogue/", import.meta.url));
 const DEMO_REPORT_DIR = fileURLToPath(new URL("../../reports/demo/", import.meta.url));
 
 export async function runRunCommand(args: string[], mode: { demo: boolean }): Promise<number> {
