@@ -1,15 +1,12 @@
 // The seed-row ids of the upgrade guide (spec/seed-rows.tsv, first column), which `seed:` lists must use.
-// The repository's own copy is preferred; the shared spec next to the repository is the fallback.
-import { existsSync, readFileSync } from "node:fs";
+// Only the repository's own copy is read.
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 
-/** Where the table is looked for when no path is given, in order. */
-export const DEFAULT_SEED_ROWS_PATHS: readonly URL[] = [
-  new URL("../../spec/seed-rows.tsv", import.meta.url),
-  new URL("../../../shared/spec/seed-rows.tsv", import.meta.url),
-];
+/** The table read when no path is given: the repository's own. */
+export const DEFAULT_SEED_ROWS_URL = new URL("../../spec/seed-rows.tsv", import.meta.url);
 
 /** The ids in a seed-rows table: the first column of every line after the header. */
 export function parseSeedRows(text: string): ReadonlySet<string> {
@@ -23,8 +20,7 @@ export function parseSeedRows(text: string): ReadonlySet<string> {
 }
 
 export function defaultSeedRowsPath(): string {
-  const found = DEFAULT_SEED_ROWS_PATHS.find((url) => existsSync(url));
-  return fileURLToPath(found ?? (DEFAULT_SEED_ROWS_PATHS[0] as URL));
+  return fileURLToPath(DEFAULT_SEED_ROWS_URL);
 }
 
 const cache = new Map<string, ReadonlySet<string>>();
@@ -35,9 +31,10 @@ function toPath(path: string | URL | undefined): string {
 }
 
 function unreadable(path: string, cause: unknown): HarnessError {
-  return new HarnessError("HARNESS_CONFIG_FILE", `cannot read the seed-rows table ${path}: ${(cause as Error).message}`, {
+  const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
+  return new HarnessError("HARNESS_CONFIG_FILE", missing ? `the seed-rows table ${path} is missing` : `cannot read the seed-rows table ${path}: ${(cause as Error).message}`, {
     cause,
-    hint: "Scenario `seed:` ids are checked against spec/seed-rows.tsv; restore that file or pass its path.",
+    hint: "Scenario `seed:` ids are checked against spec/seed-rows.tsv of this repository (no copy outside it is read); restore that file or pass its path.",
   });
 }
 
