@@ -1,22 +1,17 @@
-// The seed-row ids of the upgrade guide (spec/seed-rows.tsv, first column), which `seed:` lists must use.
-// Only the repository's own copy is read.
+// The seed rows of the upgrade guide (spec/seed-rows.tsv): their ids (first column), which `seed:` lists must
+// use, and the whole rows, for the catalogue's coverage. Only the repository's own copy is read.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
+import { parseSeedTable, type SeedRow } from "./seed-coverage.ts";
 
 /** The table read when no path is given: the repository's own. */
 export const DEFAULT_SEED_ROWS_URL = new URL("../../spec/seed-rows.tsv", import.meta.url);
 
 /** The ids in a seed-rows table: the first column of every line after the header. */
 export function parseSeedRows(text: string): ReadonlySet<string> {
-  const ids = new Set<string>();
-  const lines = text.split(/\r?\n/);
-  for (const line of lines.slice(1)) {
-    const id = line.split("\t", 1)[0]?.trim() ?? "";
-    if (id !== "") ids.add(id);
-  }
-  return ids;
+  return new Set(parseSeedTable(text).flatMap((row) => (row.id === "" ? [] : [row.id])));
 }
 
 export function defaultSeedRowsPath(): string {
@@ -67,4 +62,14 @@ export async function readSeedIds(path?: string | URL): Promise<ReadonlySet<stri
   const ids = parseSeedRows(text);
   cache.set(file, ids);
   return ids;
+}
+
+/** The whole rows of a table (default: the repository's). */
+export async function readSeedRows(path?: string | URL): Promise<SeedRow[]> {
+  const file = toPath(path);
+  try {
+    return parseSeedTable(await readFile(file, "utf8"));
+  } catch (error) {
+    throw unreadable(file, error);
+  }
 }

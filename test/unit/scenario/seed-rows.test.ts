@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SEED_ROWS_URL, defaultSeedRowsPath, parseSeedRows, readSeedIds, readSeedIdsSync } from "../../../harness/scenario/seed-rows.ts";
+import { DEFAULT_SEED_ROWS_URL, defaultSeedRowsPath, parseSeedRows, readSeedIds, readSeedIdsSync, readSeedRows } from "../../../harness/scenario/seed-rows.ts";
 
 describe("parseSeedRows", () => {
   it("takes the first column of every line after the header", () => {
@@ -24,6 +24,12 @@ describe("the seed-rows table", () => {
     expect(readSeedIdsSync()).toBe(ids);
   });
 
+  it("gives the whole rows, with the same ids as readSeedIds", async () => {
+    const rows = await readSeedRows();
+    expect(new Set(rows.map((row) => row.id))).toEqual(await readSeedIds());
+    expect(rows.find((row) => row.id === "A6")).toMatchObject({ section: "authz", observe: "http+log" });
+  });
+
   it("reads a table from a given path", () => {
     const path = DEFAULT_SEED_ROWS_URL;
     expect(readSeedIdsSync(path).size).toBe(readFileSync(path, "utf8").trim().split("\n").length - 1);
@@ -37,5 +43,9 @@ describe("the seed-rows table", () => {
         hint: expect.stringContaining("restore that file"),
       }),
     );
+  });
+
+  it("reports a missing table the same way when reading whole rows", async () => {
+    await expect(readSeedRows("/nonexistent/seed-rows.tsv")).rejects.toMatchObject({ code: "HARNESS_CONFIG_FILE" });
   });
 });
