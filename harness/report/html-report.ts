@@ -20,6 +20,7 @@ import type {
   ReportSideServer,
 } from "./report-model.ts";
 import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
+import { plural, seconds } from "./units.ts";
 import { VERDICTS } from "./verdicts.ts";
 
 const BODY_LIMIT = 4000;
@@ -118,14 +119,6 @@ ol.log li { margin: .15rem 0; }
 
 function badge(cls: DifferenceClass): string {
   return `<span class="badge v-${cls}">${h(cls)}</span>`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** The worst difference per field (lower-cased), for highlighting values in the side panels. */

@@ -6,6 +6,7 @@ import { truncate } from "./format-value.ts";
 import type { Verdict } from "../diff/difference.ts";
 import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
+import { plural, seconds } from "./units.ts";
 import { VERDICTS } from "./verdicts.ts";
 
 export interface TerminalOptions {
@@ -28,14 +29,6 @@ function verdictColor(colors: Colors, verdict: Verdict): Formatter {
     case "same":
       return colors.green;
   }
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function summaryBlock(report: Report, colors: Colors): string[] {
