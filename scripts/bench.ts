@@ -14,6 +14,7 @@ import { runHarness } from "../harness/run/run-harness.ts";
 import type { ScenarioRun } from "../harness/run/scenario-run.ts";
 import { loadScenarios } from "../harness/scenario/load-scenario.ts";
 import { forFamily } from "../harness/scenario/scenario.ts";
+import { FAMILY_TRAITS } from "../harness/server/family-traits.ts";
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
@@ -78,7 +79,7 @@ async function floorTime(run: ScenarioRun): Promise<number> {
         await docker("start", id);
         for (let i = 0; i < 100; i++) {
           const logs = await docker("logs", id);
-          if (/resuming normal operations/.test(logs.stderr)) break;
+          if (FAMILY_TRAITS[observation.server.family].readyLog.test(logs.stderr)) break;
           if ((await docker("inspect", "-f", "{{.State.Running}}", id)).stdout.trim() !== "true") return;
           await new Promise((r) => setTimeout(r, 100));
         }
