@@ -5,8 +5,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { CATALOGUE_DIR } from "../harness/cli/catalogue-dir.ts";
 import { DEFAULT_BASELINE_IMAGE } from "../harness/engine/default-images.ts";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
 
 const paths = process.argv.slice(2);
-const scenarios = await loadScenarios(paths.length ? paths : [fileURLToPath(new URL("../scenarios/catalogue/", import.meta.url))]);
+const scenarios = await loadScenarios(paths.length ? paths : [CATALOGUE_DIR]);
 const engine = await connectEngine();
 const candidate = await ensureRecipeImage(engine, "httpd-2.4");
 const tools = await ensureRecipeImage(engine, "tools");
