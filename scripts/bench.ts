@@ -5,23 +5,25 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { CATALOGUE_DIR } from "../harness/cli/catalogue-dir.ts";
+import { DEFAULT_BASELINE_IMAGE } from "../harness/engine/default-images.ts";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
 import { runHarness } from "../harness/observe/run-harness.ts";
 import type { ScenarioRun } from "../harness/observe/scenario-run.ts";
 import { loadScenarios } from "../harness/scenario/load-scenario.ts";
+import { FAMILY_TRAITS } from "../harness/server/family-traits.ts";
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
 
 const paths = process.argv.slice(2);
-const scenarios = await loadScenarios(paths.length ? paths : [fileURLToPath(new URL("../scenarios/catalogue/", import.meta.url))]);
+const scenarios = await loadScenarios(paths.length ? paths : [CATALOGUE_DIR]);
 const engine = await connectEngine();
 const candidate = await ensureRecipeImage(engine, "httpd-2.4");
 const tools = await ensureRecipeImage(engine, "tools");
-const baselineWanted = process.env.HTTPD_BASELINE_IMAGE ?? "httpd:2.2.34";
+const baselineWanted = process.env.HTTPD_BASELINE_IMAGE ?? DEFAULT_BASELINE_IMAGE;
 const baseline = (await imageExists(engine, baselineWanted)) ? baselineWanted : candidate;
 
 /** One harness run over all scenarios, one at a time: each scenario's own time, and the run's fixed cost
@@ -76,7 +78,7 @@ async function floorTime(run: ScenarioRun): Promise<number> {
         await docker("start", id);
         for (let i = 0; i < 100; i++) {
           const logs = await docker("logs", id);
-          if (/resuming normal operations/.test(logs.stderr)) break;
+          if (FAMILY_TRAITS[observation.server.version.family].readyLog.test(logs.stderr)) break;
           if ((await docker("inspect", "-f", "{{.State.Running}}", id)).stdout.trim() !== "true") return;
           await new Promise((r) => setTimeout(r, 100));
         }

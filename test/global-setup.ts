@@ -3,7 +3,8 @@
 import type { TestProject } from "vitest/node";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
-import { listHarnessResources, sweepAbandoned } from "../harness/engine/sweep.ts";
+import { sweepAbandoned } from "../harness/engine/sweep.ts";
+import { listHarnessResources } from "./helpers/harness-resources.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -5,6 +5,7 @@ import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
 import type { BackendSpec } from "../scenario/scenario.ts";
+import { FAMILY_TRAITS } from "../server/family-traits.ts";
 import { packBundle } from "../server/site-bundle.ts";
 import { backendPort } from "./backend-ports.ts";
 import { type CertificateAuthority, issueServerCertificate } from "./certificate-factory.ts";
@@ -23,9 +24,11 @@ export interface OriginImages {
 }
 
 const ORIGIN_ROOT = "/usr/local/apache2";
+/** The HTTP and HTTPS origins run the harness's own httpd 2.4 image: its base modules, its ready line. */
+const ORIGIN_HTTPD = FAMILY_TRAITS["2.4"];
 
 function originConfig(tls: boolean): string {
-  const modules = ["mpm_event", "unixd", "authn_core", "authz_core", "log_config", "mime", "dir", ...(tls ? ["ssl", "socache_shmcb"] : [])];
+  const modules = [...ORIGIN_HTTPD.baseModules, ...(tls ? ["ssl", "socache_shmcb"] : [])];
   return [
     `ServerRoot "${ORIGIN_ROOT}"`,
     tls ? "Listen 443" : "Listen 80",
@@ -71,7 +74,7 @@ export async function startOrigin(
     });
   } else {
     const tls = spec.kind === "https-origin";
-    ready = /resuming normal operations/;
+    ready = ORIGIN_HTTPD.readyLog;
     const certificate = tls ? await issueServerCertificate(context.ca, { kind: spec.certificate, dnsName: spec.name }) : null;
     container = await HarnessContainer.create(scope, {
       image: context.images.httpd,

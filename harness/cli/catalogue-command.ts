@@ -1,25 +1,17 @@
-import { readFile } from "node:fs/promises";
-import { HarnessError } from "../errors.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
-import { parseSeedTable, seedCoverage } from "../scenario/seed-coverage.ts";
-import { defaultSeedRowsPath } from "../scenario/seed-rows.ts";
+import { seedCoverage } from "../scenario/seed-coverage.ts";
+import { readSeedRows } from "../scenario/seed-rows.ts";
 import { EXIT } from "./exit-status.ts";
-import { parseOptions } from "./main.ts";
-import { CATALOGUE_DIR } from "./run-command.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
+import { parseOptions } from "./parse-options.ts";
 
 /** Prints every seed row, the scenarios covering it, and the observable rows none covers. Exit 1 when an
  * observable row has no scenario. */
 export async function runCatalogueCommand(args: string[]): Promise<number> {
   const { positionals } = parseOptions(args, {});
-  const seedPath = defaultSeedRowsPath();
-  let table: string;
-  try {
-    table = await readFile(seedPath, "utf8");
-  } catch (cause) {
-    throw new HarnessError("HARNESS_CONFIG_FILE", `Cannot read the seed rows ${seedPath}.`, { cause });
-  }
+  const rows = await readSeedRows();
   const scenarios = await loadScenarios(positionals.length > 0 ? positionals : [CATALOGUE_DIR]);
-  const coverage = seedCoverage(parseSeedTable(table), scenarios);
+  const coverage = seedCoverage(rows, scenarios);
   const lines = coverage.rows.map(({ row, scenarios: ids, needsScenario }) => {
     const mark = !needsScenario ? "lint " : ids.length > 0 ? "ok   " : "MISS ";
     return `${mark} ${row.id.padEnd(4)} ${row.observe.padEnd(16)} ${row.item.slice(0, 62).padEnd(62)} ${ids.join(", ")}`;

@@ -1,8 +1,8 @@
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { connectEngine } from "../engine/engine.ts";
 import { ensureRecipeImage, imageExists, recipeStatus } from "../engine/images.ts";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { EXIT } from "./exit-status.ts";
-import { parseOptions } from "./main.ts";
+import { parseOptions } from "./parse-options.ts";
 
 export async function runImagesCommand(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { build: { type: "boolean", default: false } });

@@ -9,8 +9,8 @@ import { loadScenarios } from "../scenario/load-scenario.ts";
 import { offlineFacts } from "../server/offline-facts.ts";
 import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.ts";
 import { EXIT } from "./exit-status.ts";
-import { parseOptions } from "./main.ts";
-import { CATALOGUE_DIR } from "./run-command.ts";
+import { parseOptions } from "./parse-options.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
 
 /** The versions planned for when an image was never inspected and its tag names none: the official 2.2
  * image's and the local 2.4 image's. */

@@ -8,12 +8,13 @@ import { runHarness } from "../observe/run-harness.ts";
 import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
+import { parseOptions } from "./parse-options.ts";
 import { printPlan } from "./plan-command.ts";
-import { parseOptions, toolVersion } from "./main.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
+import { toolVersion } from "./tool-version.ts";
 
-export const CATALOGUE_DIR = fileURLToPath(new URL("../../scenarios/catalogue/", import.meta.url));
 const DEMO_REPORT_DIR = fileURLToPath(new URL("../../reports/demo/", import.meta.url));
 
 export async function runRunCommand(args: string[], mode: { demo: boolean }): Promise<number> {

@@ -107,11 +107,6 @@ export class HarnessContainer {
     return this.exited;
   }
 
-  async isRunning(): Promise<boolean> {
-    const info = await this.container.inspect();
-    return info.State.Running;
-  }
-
   async mappedPort(port: number): Promise<number> {
     const info = await this.container.inspect();
     const binding = info.NetworkSettings.Ports[`${port}/tcp`]?.[0];

@@ -19,3 +19,8 @@ export function resourceLabels(runId: string, role: ResourceRole, scenario?: str
     ...(scenario === undefined ? {} : { [LABEL_SCENARIO]: scenario }),
   };
 }
+
+/** The engine's list filter for what the harness made: one run's resources, or every run's. */
+export function harnessResourceFilters(runId?: string): { label: string[] } {
+  return { label: [runId ? `${LABEL_RUN_ID}=${runId}` : `${LABEL_APP}=true`] };
+}

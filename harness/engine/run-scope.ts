@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
-import { LABEL_RUN_ID } from "./labels.ts";
+import { harnessResourceFilters } from "./labels.ts";
 import { log } from "./log.ts";
 
 /** Owns every container and network one run creates and removes them all on dispose, whatever happened: a
@@ -52,7 +52,7 @@ export class RunScope implements AsyncDisposable {
       await Promise.all([...this.containers].map((id) => removeContainerQuietly(this.engine, id)));
       this.containers.clear();
       // A create the engine finished but whose caller had not tracked it yet still carries our run label.
-      const filters = { label: [`${LABEL_RUN_ID}=${this.runId}`] };
+      const filters = harnessResourceFilters(this.runId);
       const labelled = await this.engine.docker.listContainers({ all: true, filters }).catch(() => []);
       await Promise.all(labelled.map((c) => removeContainerQuietly(this.engine, c.Id)));
       await Promise.all([...this.networks].map((id) => removeNetworkQuietly(this.engine, id)));

@@ -6,7 +6,7 @@
 // Sources were read at the git tags 2.2.34 and 2.4.62 of apache/httpd (the versions the recorded fixtures in
 // /work/shared/fixtures/real-httpd come from); "file:line" below is at those tags. Patterns match the message
 // after the parser removed the prefixes, the AH code and an "(errno)text: " prefix (see splitErrnoPrefix).
-import type { ErrorLogDialect, ErrorLogRecord } from "./error-log-record.ts";
+import type { ErrorLogDialect } from "./error-log-record.ts";
 
 export interface MessageMapRow {
   /** The event both versions' lines of this row get. */
@@ -353,12 +353,4 @@ export function findMessageMapRow(message: string, dialect: ErrorLogDialect): Me
 export function eventFor(code: string | null, message: string, dialect: ErrorLogDialect): string | null {
   if (code !== null) return code;
   return findMessageMapRow(message, dialect)?.event ?? null;
-}
-
-/** Whether two records (of either version) report the same event. Records with events compare by event family;
- * records without an event compare by their normalised message; one with and one without an event differ. */
-export function sameEvent(a: ErrorLogRecord, b: ErrorLogRecord): boolean {
-  if (a.event !== null && b.event !== null) return eventFamily(a.event) === eventFamily(b.event);
-  if (a.event === null && b.event === null) return a.normalized === b.normalized;
-  return false;
 }

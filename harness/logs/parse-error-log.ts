@@ -115,11 +115,3 @@ export function parseErrorLogLine(line: string, dialect: ErrorLogDialect): Error
     normalized: normalizeMessage(message),
   };
 }
-
-/** Parses a whole log text: splits at line ends (LF or CRLF) and drops empty and blank lines. */
-export function parseErrorLog(text: string, dialect: ErrorLogDialect): ErrorLogRecord[] {
-  return text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== "")
-    .map((line) => parseErrorLogLine(line, dialect));
-}

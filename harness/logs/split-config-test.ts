@@ -1,4 +1,4 @@
-// Reads the output of `httpd -t` (stdout and stderr together) and recognises the end of startup. Pure.
+// Reads the output of `httpd -t` (stdout and stderr together). Pure.
 //
 // What `httpd -t` prints, on both versions: startup messages without prefix ("Syntax OK", "AH00548: ...",
 // "httpd: Could not reliably determine ..."), and lines with the normal prefix when the error log is already
@@ -43,12 +43,4 @@ export function parseConfigTestOutput(text: string, exitCode: number, dialect: E
     break;
   }
   return { ok: exitCode === 0, messages, records, syntaxError };
-}
-
-const STARTUP_COMPLETE = / configured -- resuming normal operations$/;
-
-/** Whether the record is the line httpd logs once it serves requests: "<server description> configured --
- * resuming normal operations" (2.2 without code; 2.4 AH00489 event, AH00163 prefork, AH00292 worker). */
-export function isStartupComplete(record: ErrorLogRecord): boolean {
-  return STARTUP_COMPLETE.test(record.message);
 }

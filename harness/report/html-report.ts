@@ -21,6 +21,7 @@ import type {
 } from "./report-model.ts";
 import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
 import { VERDICTS } from "../judge/verdicts.ts";
+import { plural, seconds } from "./units.ts";
 
 const BODY_LIMIT = 4000;
 const VALUE_LIMIT = 2000;
@@ -110,14 +111,6 @@ ol.log li { margin: .15rem 0; }
 
 function badge(cls: DifferenceClass): string {
   return `<span class="badge v-${cls}">${h(cls)}</span>`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** The worst difference per field (lower-cased), for highlighting values in the side panels. */

@@ -6,12 +6,9 @@ import { formatValue, truncate } from "./format-value.ts";
 import { REPORT_SIDES } from "./describe-side.ts";
 import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
+import { decimalSeconds, plural } from "./units.ts";
 
 const VALUE_LIMIT = 500;
-
-function seconds(ms: number): string {
-  return (ms / 1000).toFixed(3);
-}
 
 function attributes(pairs: Array<[string, string]>): string {
   return pairs.map(([name, value]) => ` ${name}="${escapeXmlAttribute(value)}"`).join("");
@@ -26,10 +23,6 @@ export function scenarioArea(file: string): string {
   const catalogue = parts.lastIndexOf("catalogue");
   const area = catalogue >= 0 && catalogue < parts.length - 2 ? parts[catalogue + 1] : parts.at(-2);
   return (area ?? "scenarios").replace(/\./g, "_");
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function indent(text: string, prefix: string): string {
@@ -118,7 +111,7 @@ function testcase(scenario: ReportScenario): string {
     ["classname", `catalogue.${scenarioArea(scenario.file)}`],
     ["name", `${scenario.id}: ${scenario.title}`],
     ["file", scenario.file],
-    ["time", seconds(scenario.durationMs)],
+    ["time", decimalSeconds(scenario.durationMs)],
   ])}>`;
   const children: string[] = [];
   const properties: Array<[string, string]> = [
@@ -163,7 +156,7 @@ export function renderJunitReport(report: Report): string {
     ["failures", count("failure")],
     ["errors", count("error")],
     ["skipped", count("skipped")],
-    ["time", seconds(report.summary.durationMs)],
+    ["time", decimalSeconds(report.summary.durationMs)],
   ];
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

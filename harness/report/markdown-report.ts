@@ -6,6 +6,7 @@ import { formatValue, truncate } from "./format-value.ts";
 import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
 import { VERDICTS } from "../judge/verdicts.ts";
+import { plural, seconds } from "./units.ts";
 
 /** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
 const CELL_LIMIT = 300;
@@ -44,8 +45,8 @@ function headline(report: Report): string {
   const icon = regressions > 0 ? "❌" : errors > 0 ? "⚠️" : "✅";
   const verdictText =
     regressions > 0 || errors > 0
-      ? [regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : null,
-         errors > 0 ? `${errors} error${errors === 1 ? "" : "s"}` : null].filter((part) => part !== null).join(", ")
+      ? [regressions > 0 ? plural(regressions, "regression") : null,
+         errors > 0 ? plural(errors, "error") : null].filter((part) => part !== null).join(", ")
       : "no regressions";
   return `## ${icon} httpd upgrade check: ${verdictText}`;
 }
@@ -53,10 +54,6 @@ function headline(report: Report): string {
 function image(image: string, version: string | null, missing: boolean): string {
   if (missing) return `\`${image}\` (missing)`;
   return version === null ? `\`${image}\`` : `\`${image}\` (${markdownCell(version)})`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function scenarioLabel(scenario: ReportScenario): string {
@@ -98,7 +95,7 @@ function differencesSection(scenario: ReportScenario): string[] {
   const located = scenarioDifferences(scenario);
   if (located.length === 0) return [];
   const open = scenario.verdict === "regression" || scenario.verdict === "error" ? " open" : "";
-  const count = `${located.length} difference${located.length === 1 ? "" : "s"}`;
+  const count = plural(located.length, "difference");
   return [
     // An HTML block: Markdown is not interpreted up to the blank line, so this line is plain HTML.
     `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}: ` +
@@ -130,11 +127,11 @@ export function renderMarkdownReport(report: Report): string {
     "",
     `${image(report.baseline.image, report.baseline.version, report.baseline.missing)} → ` +
       `${image(report.candidate.image, report.candidate.version, false)} · ` +
-      `${summary.scenarios} scenario${summary.scenarios === 1 ? "" : "s"} in ${seconds(summary.durationMs)}`,
+      `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,
     "",
     counts,
     "",
-    `The guide holds in ${summary.guideHolds} scenario${summary.guideHolds === 1 ? "" : "s"}; ` +
+    `The guide holds in ${plural(summary.guideHolds, "scenario")}; ` +
       `expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
       `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}.`,
     "",

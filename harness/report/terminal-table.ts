@@ -7,6 +7,7 @@ import type { Verdict } from "../judge/difference.ts";
 import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
 import { VERDICTS } from "../judge/verdicts.ts";
+import { plural, seconds } from "./units.ts";
 
 export interface TerminalOptions {
   color: boolean;
@@ -28,14 +29,6 @@ function verdictColor(colors: Colors, verdict: Verdict): Formatter {
     case "same":
       return colors.green;
   }
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function summaryBlock(report: Report, colors: Colors): string[] {

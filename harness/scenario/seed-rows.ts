@@ -1,30 +1,21 @@
-// The seed-row ids of the upgrade guide (spec/seed-rows.tsv, first column), which `seed:` lists must use.
-// The repository's own copy is preferred; the shared spec next to the repository is the fallback.
-import { existsSync, readFileSync } from "node:fs";
+// The seed rows of the upgrade guide (spec/seed-rows.tsv): their ids (first column), which `seed:` lists must
+// use, and the whole rows, for the catalogue's coverage. Only the repository's own copy is read.
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
+import { parseSeedTable, type SeedRow } from "./seed-coverage.ts";
 
-/** Where the table is looked for when no path is given, in order. */
-export const DEFAULT_SEED_ROWS_PATHS: readonly URL[] = [
-  new URL("../../spec/seed-rows.tsv", import.meta.url),
-  new URL("../../../shared/spec/seed-rows.tsv", import.meta.url),
-];
+/** The table read when no path is given: the repository's own. */
+export const DEFAULT_SEED_ROWS_URL = new URL("../../spec/seed-rows.tsv", import.meta.url);
 
 /** The ids in a seed-rows table: the first column of every line after the header. */
 export function parseSeedRows(text: string): ReadonlySet<string> {
-  const ids = new Set<string>();
-  const lines = text.split(/\r?\n/);
-  for (const line of lines.slice(1)) {
-    const id = line.split("\t", 1)[0]?.trim() ?? "";
-    if (id !== "") ids.add(id);
-  }
-  return ids;
+  return new Set(parseSeedTable(text).flatMap((row) => (row.id === "" ? [] : [row.id])));
 }
 
 export function defaultSeedRowsPath(): string {
-  const found = DEFAULT_SEED_ROWS_PATHS.find((url) => existsSync(url));
-  return fileURLToPath(found ?? (DEFAULT_SEED_ROWS_PATHS[0] as URL));
+  return fileURLToPath(DEFAULT_SEED_ROWS_URL);
 }
 
 const cache = new Map<string, ReadonlySet<string>>();
@@ -35,9 +26,10 @@ function toPath(path: string | URL | undefined): string {
 }
 
 function unreadable(path: string, cause: unknown): HarnessError {
-  return new HarnessError("HARNESS_CONFIG_FILE", `cannot read the seed-rows table ${path}: ${(cause as Error).message}`, {
+  const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
+  return new HarnessError("HARNESS_CONFIG_FILE", missing ? `the seed-rows table ${path} is missing` : `cannot read the seed-rows table ${path}: ${(cause as Error).message}`, {
     cause,
-    hint: "Scenario `seed:` ids are checked against spec/seed-rows.tsv; restore that file or pass its path.",
+    hint: "Scenario `seed:` ids are checked against spec/seed-rows.tsv of this repository (no copy outside it is read); restore that file or pass its path.",
   });
 }
 
@@ -70,4 +62,14 @@ export async function readSeedIds(path?: string | URL): Promise<ReadonlySet<stri
   const ids = parseSeedRows(text);
   cache.set(file, ids);
   return ids;
+}
+
+/** The whole rows of a table (default: the repository's). */
+export async function readSeedRows(path?: string | URL): Promise<SeedRow[]> {
+  const file = toPath(path);
+  try {
+    return parseSeedTable(await readFile(file, "utf8"));
+  } catch (error) {
+    throw unreadable(file, error);
+  }
 }

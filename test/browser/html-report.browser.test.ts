@@ -4,14 +4,17 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtmlReport } from "../../harness/report/html-report.ts";
+import { VERDICTS } from "../../harness/judge/verdicts.ts";
 import { sampleReport } from "../fixtures/reports/sample-report.ts";
-import { CHROMIUM_ARGS, findChromium } from "./chromium.ts";
+import { launchChromium } from "./chromium.ts";
 
 const SCREENSHOT = "/tmp/html-report.png";
 const REGRESSION_ID = "q6-satisfy-any-ip-or-user";
+const VIEWPORT = { width: 1400, height: 900 };
+const REGRESSION_RED = [198, 40, 40];
 
 describe("HTML report in Chromium", { timeout: 60_000 }, () => {
   let workDir: string;
@@ -22,14 +25,7 @@ describe("HTML report in Chromium", { timeout: 60_000 }, () => {
     workDir = await mkdtemp(join(tmpdir(), "html-report-"));
     const file = join(workDir, "report.html");
     await writeFile(file, renderHtmlReport(sampleReport));
-    // A persistent context is Playwright's way to pass a fresh --user-data-dir of our choosing.
-    context = await chromium.launchPersistentContext(join(workDir, "profile"), {
-      executablePath: findChromium(),
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      viewport: { width: 1400, height: 900 },
-      offline: true,
-    });
+    context = await launchChromium(join(workDir, "profile"), VIEWPORT);
     page = context.pages()[0] ?? (await context.newPage());
     // Nothing may be fetched: the report is self-contained.
     const requests: string[] = [];
@@ -95,8 +91,40 @@ describe("HTML report in Chromium", { timeout: 60_000 }, () => {
     await expect(message.textContent()).resolves.toBe("File does not exist: /usr/local/apache2/htdocs/<script>alert(1)</script>");
   });
 
-  it("takes a screenshot for a human look", async () => {
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  it("shows the summary counts, the regression row and the verdict filter, and screenshots them", async () => {
+    const { summary } = sampleReport;
+    const summaryText = await page.locator("section.summary").innerText();
+    expect(summaryText).toContain(`${summary.scenarios} scenarios in `);
+    expect(summaryText).toContain(`${summary.regressions} regression`);
+    for (const verdict of VERDICTS) {
+      const count = page.locator(`section.summary [data-count="${verdict}"]`);
+      await expect(count.isVisible()).resolves.toBe(true);
+      await expect(count.innerText()).resolves.toMatch(new RegExp(`^${summary.byVerdict[verdict]}\\s*${verdict}$`));
+    }
+    const regressionRow = await page.locator(`[data-scenario-id="${REGRESSION_ID}"] > summary`).innerText();
+    expect(regressionRow).toContain(REGRESSION_ID);
+    expect(regressionRow).toMatch(/regression\s*$/);
+    const filterText = await page.locator("nav.filter").innerText();
+    expect(filterText).toContain(`all (${sampleReport.scenarios.length})`);
+    for (const verdict of VERDICTS) {
+      await expect(page.locator(`#show-${verdict}`).isVisible()).resolves.toBe(true);
+      expect(filterText).toContain(`${verdict} (${summary.byVerdict[verdict]})`);
+    }
+
+    // The full-page screenshot (kept for a human look) is a PNG of the whole page, taller than the window...
+    const png = await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+    expect(pngSize(png)).toEqual(size);
+    expect(size.width).toBe(VIEWPORT.width);
+    expect(size.height).toBeGreaterThan(VIEWPORT.height);
+    // ...that shows the page: the regression count's red badge where the DOM puts it, and more than a few colours.
+    const badge = await page.locator('section.summary [data-count="regression"] .badge').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
+    });
+    const pixels = await decodePng(context, png, badge);
+    expect(pixels.colours).toBeGreaterThan(100);
+    expect(pixels.shareOf(REGRESSION_RED)).toBeGreaterThan(0.4);
   });
 
   it("filters by verdict without JavaScript", async () => {
@@ -109,3 +137,52 @@ describe("HTML report in Chromium", { timeout: 60_000 }, () => {
     await expect(page.locator("[data-scenario-id]:visible").count()).resolves.toBe(sampleReport.scenarios.length);
   });
 });
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Width and height from a PNG's IHDR chunk (after the 8-byte signature and the chunk's length and type). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(png.subarray(12, 16).toString("latin1")).toBe("IHDR");
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Decodes the screenshot in a page of its own: how many colours the whole image has, and the share of the
+ * pixels inside `box` that are exactly a given colour. */
+async function decodePng(context: BrowserContext, png: Buffer, box: Box) {
+  const viewer = await context.newPage();
+  try {
+    const result = await viewer.evaluate(
+      async ({ base64, box }: { base64: string; box: Box }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${base64}`;
+        await image.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = image.naturalWidth;
+        canvas.height = image.naturalHeight;
+        const g = canvas.getContext("2d");
+        if (g === null) throw new Error("no 2d canvas");
+        g.drawImage(image, 0, 0);
+        const all = g.getImageData(0, 0, canvas.width, canvas.height).data;
+        const colours = new Set<number>();
+        for (let i = 0; i < all.length; i += 4) colours.add((all[i]! << 16) | (all[i + 1]! << 8) | all[i + 2]!);
+        const inside = g.getImageData(Math.round(box.x), Math.round(box.y), Math.floor(box.width), Math.floor(box.height)).data;
+        const counts: Record<string, number> = {};
+        for (let i = 0; i < inside.length; i += 4) {
+          const key = `${inside[i]},${inside[i + 1]},${inside[i + 2]}`;
+          counts[key] = (counts[key] ?? 0) + 1;
+        }
+        return { colours: colours.size, counts, pixels: inside.length / 4 };
+      },
+      { base64: png.toString("base64"), box },
+    );
+    return { colours: result.colours, shareOf: (rgb: number[]) => (result.counts[rgb.join(",")] ?? 0) / result.pixels };
+  } finally {
+    await viewer.close();
+  }
+}

@@ -1,8 +1,8 @@
 // The whole catalogue on real servers: every scenario must meet what it states for 2.4 on the local 2.4
 // image, and for 2.2 when a 2.2 image is given (HTTPD_BASELINE_IMAGE); otherwise the 2.2 checks are
 // skipped with the reason.
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { CATALOGUE_DIR } from "../../../harness/cli/catalogue-dir.ts";
 import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
 import { runHarness } from "../../../harness/observe/run-harness.ts";
 import { buildScenarioReport } from "../../../harness/report/build-report.ts";
@@ -10,8 +10,7 @@ import type { ReportScenario } from "../../../harness/report/report-model.ts";
 import { loadScenarios } from "../../../harness/scenario/load-scenario.ts";
 import type { Scenario } from "../../../harness/scenario/scenario.ts";
 
-const CATALOGUE = fileURLToPath(new URL("../../../scenarios/catalogue/", import.meta.url));
-const scenarios: Scenario[] = await loadScenarios([CATALOGUE]);
+const scenarios: Scenario[] = await loadScenarios([CATALOGUE_DIR]);
 const reports = new Map<string, ReportScenario>();
 
 describe("the upgrade catalogue", { timeout: 1_200_000 }, () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
-import { listHarnessResources } from "../../../harness/engine/sweep.ts";
+import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 
 function scenarioDir(files: Record<string, string>): string {

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { createScenarioNetwork } from "../../../harness/engine/network.ts";
-import { listHarnessResources } from "../../../harness/engine/sweep.ts";
+import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { startHttpd } from "../../../harness/server/httpd-server.ts";
 import { type ImageInspection, inspectImage } from "../../../harness/server/inspect-image.ts";
 import { renderConfig } from "../../../harness/server/render-config.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorLogRecord } from "../../../harness/logs/error-log-record.ts";
-import { parseErrorLog, parseErrorLogLine, splitErrnoPrefix } from "../../../harness/logs/parse-error-log.ts";
-import { fixtureLine, fixtureLines, fixtureText } from "./fixture-lines.ts";
+import { parseErrorLogLine, splitErrnoPrefix } from "../../../harness/logs/parse-error-log.ts";
+import { fixtureLine, fixtureLines } from "./fixture-lines.ts";
 
 describe("parseErrorLogLine, 2.4 format", () => {
   it("parses a 2.4 access_compat denial with client port", () => {
@@ -291,9 +291,9 @@ describe("splitErrnoPrefix", () => {
   });
 });
 
-describe("parseErrorLog", () => {
-  it("parses every line of the 2.4 fixture in order", () => {
-    const records = parseErrorLog(fixtureText("error-log-2.4.txt"), "2.4");
+describe("the 2.4 fixture", () => {
+  it("parses every line, in order, with its code", () => {
+    const records = fixtureLines("error-log-2.4.txt").map((line) => parseErrorLogLine(line, "2.4"));
     expect(records.map((record) => record.raw)).toEqual(fixtureLines("error-log-2.4.txt"));
     expect(records.map((record) => record.code)).toEqual([
       "AH00558",
@@ -314,15 +314,5 @@ describe("parseErrorLog", () => {
       "AH00898",
       "AH01097",
     ]);
-  });
-
-  it("splits CRLF text and drops empty and blank lines", () => {
-    const lines = fixtureLines("error-log-2.2.txt").slice(0, 3);
-    const text = `\r\n${lines[0]}\r\n\r\n   \n${lines[1]}\n${lines[2]}\r\n`;
-    expect(parseErrorLog(text, "2.2").map((record) => record.raw)).toEqual(lines);
-  });
-
-  it("returns no records for an empty text", () => {
-    expect(parseErrorLog("", "2.4")).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseErrorLogLine } from "../../../harness/logs/parse-error-log.ts";
-import { isStartupComplete, parseConfigTestOutput } from "../../../harness/logs/split-config-test.ts";
-import { fixtureLine, fixtureLines, fixtureText } from "./fixture-lines.ts";
+import { parseConfigTestOutput } from "../../../harness/logs/split-config-test.ts";
+import { fixtureLines, fixtureText } from "./fixture-lines.ts";
 
 // config-test-2.4.txt holds four recorded `httpd -t` runs of 2.4.62, two lines each:
 // Order without access_compat (exit 1), KeepAlive yes (exit 1), DefaultType (exit 0), NameVirtualHost (exit 0).
@@ -86,32 +85,5 @@ describe("parseConfigTestOutput", () => {
     const result = parseConfigTestOutput("\r\nAH00548: NameVirtualHost has no effect\r\n\r\nSyntax OK\r\n", 0, "2.4");
     expect(result.messages).toEqual(["AH00548: NameVirtualHost has no effect", "Syntax OK"]);
     expect(result.records).toHaveLength(2);
-  });
-});
-
-describe("isStartupComplete", () => {
-  it("recognises the resuming line of both versions", () => {
-    expect(isStartupComplete(parseErrorLogLine(fixtureLine("error-log-2.2.txt", "configured --"), "2.2"))).toBe(true);
-    expect(isStartupComplete(parseErrorLogLine(fixtureLine("error-log-2.4.txt", "OpenSSL/3.0.20 configured"), "2.4"))).toBe(
-      true,
-    );
-    expect(isStartupComplete(parseErrorLogLine(fixtureLine("error-log-2.4.txt", "(Unix) configured"), "2.4"))).toBe(true);
-  });
-
-  // Constructed: prefork's code for the same line.
-  it("recognises prefork's AH00163", () => {
-    const line =
-      "[Sat Nov 21 22:41:24.571809 2026] [mpm_prefork:notice] [pid 1] AH00163: Apache/2.4.62 (Unix) configured -- resuming normal operations";
-    expect(isStartupComplete(parseErrorLogLine(line, "2.4"))).toBe(true);
-  });
-
-  it("does not take other startup lines for it", () => {
-    const others = [
-      parseErrorLogLine(fixtureLine("error-log-2.4.txt", "AH00094"), "2.4"),
-      parseErrorLogLine(fixtureLine("error-log-2.4.txt", "AH01873"), "2.4"),
-      parseErrorLogLine(fixtureLine("error-log-2.2.txt", "Server built"), "2.2"),
-      parseErrorLogLine("Syntax OK", "2.2"),
-    ];
-    expect(others.map(isStartupComplete)).toEqual([false, false, false, false]);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SEED_ROWS_PATHS, defaultSeedRowsPath, parseSeedRows, readSeedIds, readSeedIdsSync } from "../../../harness/scenario/seed-rows.ts";
+import { DEFAULT_SEED_ROWS_URL, defaultSeedRowsPath, parseSeedRows, readSeedIds, readSeedIdsSync, readSeedRows } from "../../../harness/scenario/seed-rows.ts";
 
 describe("parseSeedRows", () => {
   it("takes the first column of every line after the header", () => {
@@ -11,9 +11,9 @@ describe("parseSeedRows", () => {
 });
 
 describe("the seed-rows table", () => {
-  it("prefers the repository's own copy", () => {
-    expect(defaultSeedRowsPath()).toMatch(/\/spec\/seed-rows\.tsv$/);
-    expect(pathToFileURL(defaultSeedRowsPath()).href).toBe(DEFAULT_SEED_ROWS_PATHS[0]?.href);
+  it("is the repository's own copy, and only that", () => {
+    expect(defaultSeedRowsPath()).toBe(fileURLToPath(new URL("../../../spec/seed-rows.tsv", import.meta.url)));
+    expect(DEFAULT_SEED_ROWS_URL.href).toBe(new URL("../../../spec/seed-rows.tsv", import.meta.url).href);
   });
 
   it("holds the guide's ids", async () => {
@@ -24,13 +24,28 @@ describe("the seed-rows table", () => {
     expect(readSeedIdsSync()).toBe(ids);
   });
 
+  it("gives the whole rows, with the same ids as readSeedIds", async () => {
+    const rows = await readSeedRows();
+    expect(new Set(rows.map((row) => row.id))).toEqual(await readSeedIds());
+    expect(rows.find((row) => row.id === "A6")).toMatchObject({ section: "authz", observe: "http+log" });
+  });
+
   it("reads a table from a given path", () => {
-    const path = DEFAULT_SEED_ROWS_PATHS[0];
-    if (path === undefined) throw new Error("no default path");
+    const path = DEFAULT_SEED_ROWS_URL;
     expect(readSeedIdsSync(path).size).toBe(readFileSync(path, "utf8").trim().split("\n").length - 1);
   });
 
-  it("reports a missing table as HARNESS_CONFIG_FILE", () => {
-    expect(() => readSeedIdsSync("/nonexistent/seed-rows.tsv")).toThrow(expect.objectContaining({ code: "HARNESS_CONFIG_FILE" }));
+  it("reports a missing table as HARNESS_CONFIG_FILE, naming the file and what to do", () => {
+    expect(() => readSeedIdsSync("/nonexistent/seed-rows.tsv")).toThrow(
+      expect.objectContaining({
+        code: "HARNESS_CONFIG_FILE",
+        message: "the seed-rows table /nonexistent/seed-rows.tsv is missing",
+        hint: expect.stringContaining("restore that file"),
+      }),
+    );
+  });
+
+  it("reports a missing table the same way when reading whole rows", async () => {
+    await expect(readSeedRows("/nonexistent/seed-rows.tsv")).rejects.toMatchObject({ code: "HARNESS_CONFIG_FILE" });
   });
 });

@@ -1,0 +1,27 @@
+// The command line's usage text and the option parsing every command shares. Commands import this file, and
+// main.ts imports the commands: kept apart from main.ts so that no command imports main.ts back.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { HarnessError } from "../errors.ts";
+
+export const USAGE = `Usage:
+  httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+                            [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
+                            [--dry-run]
+  httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+                            [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
+                                          what a run would do, without an engine (also: run --dry-run)
+  httpd-upgrade-harness demo              the catalogue, baseline against candidate, as a table
+  httpd-upgrade-harness images [--build]  the images the harness uses: present, or what would be built
+  httpd-upgrade-harness catalogue         every seed row of the upgrade guide and the scenarios covering it
+
+FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
+Exit status: 0 no regression, 1 regressions found, 2 bad input, 3 environment (engine, image).`;
+
+/** Shared by commands: node's parseArgs with usage errors as HarnessErrors. */
+export function parseOptions<const T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true as const, strict: true as const });
+  } catch (cause) {
+    throw new HarnessError("HARNESS_USAGE", (cause as Error).message, { cause, hint: USAGE });
+  }
+}
