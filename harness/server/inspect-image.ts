@@ -1,27 +1,11 @@
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
-import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.ts";
-import { type HttpdProfile, PROFILES } from "./httpd-profile.ts";
+import { parseHttpdVersion } from "../versions/httpd-version.ts";
+import type { ImageInspection } from "./image-inspection.ts";
+import { PROFILES } from "./httpd-profile.ts";
 import { rememberInspection } from "./inspection-cache.ts";
 import { parseCompiledInModules } from "./module-map.ts";
-
-/** What an image holds, read once per image and run: its layout, the httpd version, its modules and its
- * stock configuration. */
-export interface ImageInspection {
-  image: string;
-  profile: HttpdProfile;
-  /** From `httpd -v`; its family selects expectations, module map and log dialect. */
-  version: HttpdVersion;
-  modules: ReadonlySet<string>;
-  /** Logical names of modules compiled into httpd itself. */
-  builtinModules: ReadonlySet<string>;
-  /** The image's own main config; null when only the layout's defaults are known. */
-  stockConfig: string | null;
-  /** Where these facts come from: the image itself now, the last inspection's cache, or the official layout's
-   * defaults for a version (plan without an engine). */
-  source: "inspected" | "cache" | "defaults";
-}
 
 const MARK = "@@harness";
 
@@ -92,3 +76,5 @@ export function inspectImage(scope: RunScope, image: string): Promise<ImageInspe
   }
   return pending;
 }
+
+export type { ImageInspection };

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { httpdVersion } from "../versions/httpd-version.ts";
 import { PROFILES } from "./httpd-profile.ts";
-import type { ImageInspection } from "./inspect-image.ts";
+import type { ImageInspection } from "./image-inspection.ts";
 
 interface CachedInspection {
   image: string;

@@ -3,7 +3,7 @@
 // has compiled in. The plan stage uses this for `plan --versions 2.2.34,2.4.68` with no engine, and says so.
 import type { Family, HttpdVersion } from "../versions/httpd-version.ts";
 import { OFFICIAL_PROFILE } from "./httpd-profile.ts";
-import type { ImageInspection } from "./inspect-image.ts";
+import type { ImageInspection } from "./image-inspection.ts";
 
 const MODULE_FILES: Record<Family, readonly string[]> = {
   // 68 files of an official-layout 2.2.34 build.

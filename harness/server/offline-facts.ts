@@ -3,7 +3,7 @@
 import { HarnessError } from "../errors.ts";
 import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.ts";
 import { cachedInspection } from "./inspection-cache.ts";
-import type { ImageInspection } from "./inspect-image.ts";
+import type { ImageInspection } from "./image-inspection.ts";
 import { officialDefaults } from "./official-defaults.ts";
 
 export function offlineFacts(image: string, version: HttpdVersion | null): ImageInspection {
