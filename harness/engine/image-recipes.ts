@@ -6,7 +6,7 @@ export const DOCKER_DIR = fileURLToPath(new URL("../../docker/", import.meta.url
 
 export interface ImageRecipe {
   /** Stable id used on the command line and in logs. */
-  id: "base" | "httpd-2.4" | "httpd-2.4-debian" | "tools";
+  id: "base" | "httpd-2.4" | "httpd-2.4.67" | "httpd-2.4-debian" | "tools";
   repository: string;
   /** Directory under docker/ whose files make up the recipe. */
   directory: string;
@@ -47,6 +47,17 @@ export const IMAGE_RECIPES: readonly ImageRecipe[] = [
   },
   // The newest security version's source can be missing from the mirror (404); this one downloads.
   httpdFromDebianSource("httpd-2.4", { debianVersion: "2.4.68-1~deb12u1", suite: "bookworm" }),
+  // The patch level before the candidate: mod_include changed in 2.4.68 ("Don't print any of if/elsif/else
+  // content when a conditional evaluation returns an error"), so scenarios whose behaviour differs between
+  // 2.4 patch levels are checked on both. Its .dsc is missing from the mirror: the Dockerfile builds the
+  // upstream tarball (see docker/httpd-2.4/Dockerfile).
+  {
+    ...httpdFromDebianSource("httpd-2.4.67", { debianVersion: "2.4.67-1~deb11u3", suite: "bullseye-security" }),
+    description:
+      "httpd 2.4.67, the patch level before the candidate, built from Debian's apache2 2.4.67-1~deb11u3 source (bullseye-security): " +
+      "mod_include changed in 2.4.68 (if/elsif/else content is no longer printed when a conditional evaluation returns an error), " +
+      "so scenarios whose behaviour differs between 2.4 patch levels are checked on both",
+  },
   {
     id: "httpd-2.4-debian",
     repository: "harness-httpd-debian",
