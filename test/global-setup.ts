@@ -8,7 +8,15 @@ import { listHarnessResources } from "./helpers/harness-resources.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    images: { candidate: string; debian: string; tools: string; baseline: string | null; baselineMissingReason: string | null };
+    images: {
+      candidate: string;
+      /** httpd 2.4.67, the patch level before the candidate, for behaviour that changed within 2.4. */
+      olderCandidate: string;
+      debian: string;
+      tools: string;
+      baseline: string | null;
+      baselineMissingReason: string | null;
+    };
   }
 }
 
@@ -16,8 +24,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
   const engine = await connectEngine();
   await sweepAbandoned(engine);
-  const [candidate, debian, tools] = await Promise.all([
+  const [candidate, olderCandidate, debian, tools] = await Promise.all([
     ensureRecipeImage(engine, "httpd-2.4"),
+    ensureRecipeImage(engine, "httpd-2.4.67"),
     ensureRecipeImage(engine, "httpd-2.4-debian"),
     ensureRecipeImage(engine, "tools"),
   ]);
@@ -27,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!wanted) baselineMissingReason = "HTTPD_BASELINE_IMAGE is not set: no httpd 2.2 image to compare against";
   else if (await imageExists(engine, wanted)) baseline = wanted;
   else baselineMissingReason = `HTTPD_BASELINE_IMAGE=${wanted} is not on this engine`;
-  project.provide("images", { candidate, debian, tools, baseline, baselineMissingReason });
+  project.provide("images", { candidate, olderCandidate, debian, tools, baseline, baselineMissingReason });
   return async () => {
     const left = await listHarnessResources(engine);
     await sweepAbandoned(engine);

@@ -1,5 +1,6 @@
 import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { connectEngine } from "../engine/engine.ts";
+import { IMAGE_RECIPES } from "../engine/image-recipes.ts";
 import { ensureRecipeImage, imageExists, recipeStatus } from "../engine/images.ts";
 import { EXIT } from "./exit-status.ts";
 import { parseOptions } from "./parse-options.ts";
@@ -8,7 +9,10 @@ export async function runImagesCommand(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { build: { type: "boolean", default: false } });
   const engine = await connectEngine();
   if (values.build) {
-    for (const id of ["httpd-2.4", "httpd-2.4-debian", "tools"] as const) await ensureRecipeImage(engine, id, (line) => process.stderr.write(`${line}\n`));
+    // Every recipe built on a parent (the base is built as their parent), so a new recipe is built by setup too.
+    for (const recipe of IMAGE_RECIPES.filter((r) => r.build.kind === "dockerfile")) {
+      await ensureRecipeImage(engine, recipe.id, (line) => process.stderr.write(`${line}\n`));
+    }
   }
   const out: string[] = ["Images the harness builds (tag = hash of the recipe under docker/):"];
   for (const status of await recipeStatus(engine)) {

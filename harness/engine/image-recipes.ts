@@ -6,13 +6,35 @@ export const DOCKER_DIR = fileURLToPath(new URL("../../docker/", import.meta.url
 
 export interface ImageRecipe {
   /** Stable id used on the command line and in logs. */
-  id: "base" | "httpd-2.4" | "httpd-2.4-debian" | "tools";
+  id: "base" | "httpd-2.4" | "httpd-2.4.67" | "httpd-2.4-debian" | "tools";
   repository: string;
   /** Directory under docker/ whose files make up the recipe. */
   directory: string;
   /** How it is built: a script (the debootstrap base) or a Dockerfile on top of `parent`. */
   build: { kind: "script"; script: string } | { kind: "dockerfile"; parent: ImageRecipe["id"] };
+  /** Build args for the Dockerfile (besides BASE_IMAGE); part of the hash, so recipes sharing a directory differ. */
+  buildArgs?: Readonly<Record<string, string>>;
+  /** Put before the hash in the tag, so the tag says what is inside (e.g. "2.4.68-"). */
+  tagPrefix?: string;
   description: string;
+}
+
+/**
+ * httpd with the official images' layout, built by docker/httpd-2.4 from a Debian apache2 source package:
+ * its Debian version and the suite whose deb-src index carries it are build args, and the tag starts with
+ * the upstream version, so each patch level is its own recipe over the same Dockerfile.
+ */
+function httpdFromDebianSource(id: ImageRecipe["id"], source: { debianVersion: string; suite: string }): ImageRecipe {
+  const upstream = source.debianVersion.replace(/-[^-]*$/, "");
+  return {
+    id,
+    repository: "harness-httpd",
+    directory: "httpd-2.4",
+    build: { kind: "dockerfile", parent: "base" },
+    buildArgs: { APACHE2_DEBIAN_VERSION: source.debianVersion, APACHE2_SOURCE_SUITE: source.suite },
+    tagPrefix: `${upstream}-`,
+    description: `httpd ${upstream} with the official images' layout, built from Debian's apache2 ${source.debianVersion} source package (${source.suite})`,
+  };
 }
 
 export const IMAGE_RECIPES: readonly ImageRecipe[] = [
@@ -23,12 +45,18 @@ export const IMAGE_RECIPES: readonly ImageRecipe[] = [
     build: { kind: "script", script: "build-base.sh" },
     description: "Debian bookworm minbase from debootstrap, imported with docker import",
   },
+  // The newest security version's source can be missing from the mirror (404); this one downloads.
+  httpdFromDebianSource("httpd-2.4", { debianVersion: "2.4.68-1~deb12u1", suite: "bookworm" }),
+  // The patch level before the candidate: mod_include changed in 2.4.68 ("Don't print any of if/elsif/else
+  // content when a conditional evaluation returns an error"), so scenarios whose behaviour differs between
+  // 2.4 patch levels are checked on both. Its .dsc is missing from the mirror: the Dockerfile builds the
+  // upstream tarball (see docker/httpd-2.4/Dockerfile).
   {
-    id: "httpd-2.4",
-    repository: "harness-httpd",
-    directory: "httpd-2.4",
-    build: { kind: "dockerfile", parent: "base" },
-    description: "httpd 2.4 with the official images' layout, built from Debian's apache2 source package",
+    ...httpdFromDebianSource("httpd-2.4.67", { debianVersion: "2.4.67-1~deb11u3", suite: "bullseye-security" }),
+    description:
+      "httpd 2.4.67, the patch level before the candidate, built from Debian's apache2 2.4.67-1~deb11u3 source (bullseye-security): " +
+      "mod_include changed in 2.4.68 (if/elsif/else content is no longer printed when a conditional evaluation returns an error), " +
+      "so scenarios whose behaviour differs between 2.4 patch levels are checked on both",
   },
   {
     id: "httpd-2.4-debian",

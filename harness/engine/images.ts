@@ -27,13 +27,19 @@ function recipeById(id: ImageRecipe["id"]): ImageRecipe {
   return recipe;
 }
 
-/** The content-hashed tag of a recipe: its files, and its parent's tag, so a new base rebuilds its children. */
+/**
+ * The content-hashed tag of a recipe: its files, its build args, and its parent's tag, so a new base rebuilds
+ * its children. A recipe's tag prefix (e.g. the httpd version) goes before the hash.
+ */
 export function recipeTag(id: ImageRecipe["id"]): string {
   const recipe = recipeById(id);
   const hash = createHash("sha256");
   if (recipe.build.kind === "dockerfile") hash.update(recipeTag(recipe.build.parent));
   for (const file of recipeFiles(recipe)) hash.update(file.name).update("\0").update(file.content).update("\0");
-  return `${recipe.repository}:${id === "httpd-2.4" ? "2.4-" : ""}${hash.digest("hex").slice(0, 12)}`;
+  for (const [name, value] of Object.entries(recipe.buildArgs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    hash.update("build-arg\0").update(name).update("\0").update(value).update("\0");
+  }
+  return `${recipe.repository}:${recipe.tagPrefix ?? ""}${hash.digest("hex").slice(0, 12)}`;
 }
 
 export async function imageExists(engine: Engine, image: string): Promise<boolean> {
@@ -103,7 +109,7 @@ async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: str
   archive.finalize();
   const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, {
     t: tag,
-    buildargs: { BASE_IMAGE: parentTag },
+    buildargs: { ...recipe.buildArgs, BASE_IMAGE: parentTag },
     labels: { [LABEL_APP]: "true", [LABEL_RECIPE_HASH]: tag },
     rm: true,
     forcerm: true,

@@ -15,15 +15,35 @@ vi.mock("node:fs", async (importOriginal) => {
   return { ...fs, default: { ...fs, readFileSync }, readFileSync };
 });
 
+// Recipes that exist only here, over the real httpd-2.4 recipe's directory, to see what its build args do.
+vi.mock("../../../harness/engine/image-recipes.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../harness/engine/image-recipes.ts")>();
+  const httpd = real.IMAGE_RECIPES.find((recipe) => recipe.id === "httpd-2.4")!;
+  const variant = (id: string, buildArgs: Record<string, string>, tagPrefix = httpd.tagPrefix) => ({ ...httpd, id, buildArgs, tagPrefix });
+  return {
+    ...real,
+    IMAGE_RECIPES: [
+      ...real.IMAGE_RECIPES,
+      variant("same-args", { ...httpd.buildArgs }),
+      variant("same-args-other-order", Object.fromEntries(Object.entries(httpd.buildArgs!).reverse())),
+      variant("other-suite", { ...httpd.buildArgs, APACHE2_SOURCE_SUITE: "bookworm-security" }),
+      variant("older", { APACHE2_DEBIAN_VERSION: "2.4.62-1~deb11u1", APACHE2_SOURCE_SUITE: "bullseye" }, "2.4.62-"),
+      variant("no-args", {}, ""),
+    ],
+  };
+});
+
 const { recipeTag } = await import("../../../harness/engine/images.ts");
+const { IMAGE_RECIPES } = await import("../../../harness/engine/image-recipes.ts");
+const hashOf = (tag: string): string => tag.slice(-12);
 
 afterEach(() => {
   edit.file = null;
 });
 
 describe("recipeTag", () => {
-  it("has the documented shape: the repository, 2.4- for the httpd image, and 12 hex digits of the hash", () => {
-    expect(recipeTag("httpd-2.4")).toMatch(/^harness-httpd:2\.4-[0-9a-f]{12}$/);
+  it("has the documented shape: the repository, the httpd version for the httpd image, and 12 hex digits of the hash", () => {
+    expect(recipeTag("httpd-2.4")).toMatch(/^harness-httpd:2\.4\.68-[0-9a-f]{12}$/);
     expect(recipeTag("base")).toMatch(/^harness-base:[0-9a-f]{12}$/);
     expect(recipeTag("tools")).toMatch(/^harness-tools:[0-9a-f]{12}$/);
   });
@@ -39,7 +59,7 @@ describe("recipeTag", () => {
     edit.file = "httpd-2.4/httpd-foreground";
     const after = { base: recipeTag("base"), httpd: recipeTag("httpd-2.4"), tools: recipeTag("tools") };
     expect([after.base === before.base, after.httpd === before.httpd, after.tools === before.tools]).toEqual([true, false, true]);
-    expect(after.httpd).toMatch(/^harness-httpd:2\.4-[0-9a-f]{12}$/);
+    expect(after.httpd).toMatch(/^harness-httpd:2\.4\.68-[0-9a-f]{12}$/);
   });
 
   it("changes the children's tags when the parent recipe changes, so a new base rebuilds them", () => {
@@ -47,6 +67,35 @@ describe("recipeTag", () => {
     edit.file = "base/build-base.sh";
     const after = { base: recipeTag("base"), httpd: recipeTag("httpd-2.4"), tools: recipeTag("tools") };
     expect([after.base === before.base, after.httpd === before.httpd, after.tools === before.tools]).toEqual([false, false, false]);
+  });
+
+  it("takes the httpd image's version and source from its recipe's data: build args, and the tag prefix they imply", () => {
+    const httpd = IMAGE_RECIPES.find((recipe) => recipe.id === "httpd-2.4");
+    expect(httpd?.buildArgs).toEqual({ APACHE2_DEBIAN_VERSION: "2.4.68-1~deb12u1", APACHE2_SOURCE_SUITE: "bookworm" });
+    expect(httpd?.tagPrefix).toBe("2.4.68-");
+    expect(IMAGE_RECIPES.find((recipe) => recipe.id === "base")?.tagPrefix).toBeUndefined();
+  });
+
+  it("hashes the build args, so two recipes over the same Dockerfile get different tags", () => {
+    const httpd = recipeTag("httpd-2.4");
+    const older = recipeTag("older" as never);
+    expect(older).toMatch(/^harness-httpd:2\.4\.62-[0-9a-f]{12}$/);
+    expect(hashOf(older)).not.toBe(hashOf(httpd));
+    expect(hashOf(recipeTag("other-suite" as never))).not.toBe(hashOf(httpd));
+    expect(hashOf(recipeTag("no-args" as never))).not.toBe(hashOf(httpd));
+  });
+
+  it("depends on the build args' names and values, not on the recipe id or the order they are written in", () => {
+    expect(recipeTag("same-args" as never)).toBe(recipeTag("httpd-2.4"));
+    expect(recipeTag("same-args-other-order" as never)).toBe(recipeTag("httpd-2.4"));
+  });
+
+  it("keeps the build args apart from the files: a changed file changes every recipe over it, args or not", () => {
+    const before = { httpd: recipeTag("httpd-2.4"), older: recipeTag("older" as never) };
+    edit.file = "httpd-2.4/Dockerfile";
+    const after = { httpd: recipeTag("httpd-2.4"), older: recipeTag("older" as never) };
+    expect([after.httpd === before.httpd, after.older === before.older]).toEqual([false, false]);
+    expect(hashOf(after.httpd)).not.toBe(hashOf(after.older));
   });
 
   it("refuses an unknown recipe id with HARNESS_INTERNAL", () => {
