@@ -102,10 +102,14 @@ export const serverExpectationSchema = z
 /** A version-range key inside a family: ">=2.4.63", "<2.4.63", "2.4.62", ">=2.4.60 <2.4.63", or "default". */
 export const VERSION_RANGE_KEY_PATTERN = /^(?:default|(?:(?:>=|<=|>|<|=)?\d+\.\d+\.\d+)(?: +(?:>=|<=|>|<|=)?\d+\.\d+\.\d+)*)$/;
 
+/** A family's statements by version range. */
+function versionRanges<T extends z.ZodType>(schema: T) {
+  return z.record(z.string().regex(VERSION_RANGE_KEY_PATTERN), schema);
+}
+
 /** One family's statement: a single expectation, or one per version range where patch levels differ. */
 function rangedExpectation<T extends z.ZodType>(schema: T) {
-  const ranged = z
-    .record(z.string().regex(VERSION_RANGE_KEY_PATTERN), schema)
+  const ranged = versionRanges(schema)
     .refine((value) => Object.keys(value).length > 0, { error: "at least one version range" })
     .meta({ description: 'Per patch level: { ">=2.4.63": {...}, default: {...} }; the first range holding the version wins.' });
   return z.union([schema, ranged]);
@@ -265,3 +269,10 @@ export function scenarioJsonSchema(): Record<string, unknown> {
 export function scenarioJsonSchemaText(): string {
   return `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
 }
+
+/** For error reporting: a value whose keys are all version ranges is checked against these alone, since zod's
+ * union keeps only the single-expectation branch's "unknown key" when the ranges' values are wrong. */
+export const RANGES_SCHEMAS = {
+  response: versionRanges(responseExpectationSchema),
+  server: versionRanges(serverExpectationSchema),
+};

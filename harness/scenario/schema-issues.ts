@@ -4,13 +4,29 @@
 import type { z } from "zod";
 import { keyHint } from "./key-hints.ts";
 import type { ScenarioIssue } from "./scenario-issue.ts";
-import { scenarioFileSchema } from "./scenario-schema.ts";
+import { RANGES_SCHEMAS, scenarioFileSchema, VERSION_RANGE_KEY_PATTERN } from "./scenario-schema.ts";
 import type { PathSegment, YamlLocator } from "./yaml-locator.ts";
 
 type ZodIssue = z.core.$ZodIssue;
 
 export function schemaIssues(issues: readonly ZodIssue[], data: unknown, locator: YamlLocator): ScenarioIssue[] {
-  return flattenUnions(issues, []).flatMap((issue) => describeIssue(issue, data, locator));
+  return flattenUnions(issues, [])
+    .flatMap((issue) => rangeIssues(issue, data))
+    .flatMap((issue) => describeIssue(issue, data, locator));
+}
+
+/** An "unknown key" complaint about a family's value whose keys are all version ranges means the ranges' own
+ * values are wrong: report those, at their own paths. */
+function rangeIssues(issue: ZodIssue, data: unknown): ZodIssue[] {
+  const family = issue.path[issue.path.length - 1];
+  if (issue.code !== "unrecognized_keys" || (family !== "2.2" && family !== "2.4")) return [issue];
+  if (!issue.keys.every((key) => VERSION_RANGE_KEY_PATTERN.test(key))) return [issue];
+  const value = valueAt(data, issue.path as PathSegment[]);
+  if (!value.found) return [issue];
+  const schema = issue.path[0] === "requests" ? RANGES_SCHEMAS.response : RANGES_SCHEMAS.server;
+  const result = schema.safeParse(value.value);
+  if (result.success) return [issue];
+  return flattenUnions(result.error.issues, issue.path as PathSegment[]);
 }
 
 /** Issues with absolute paths; unions replaced by their evident branch where there is one. */
@@ -37,8 +53,16 @@ function evidentBranch(branches: readonly (readonly ZodIssue[])[]): readonly Zod
     (branch) => branch.length > 0 && !branch.some((issue) => issue.path.length === 0 && issue.code === "invalid_type"),
   );
   if (matched.length === 0) return undefined;
-  const fewest = Math.min(...matched.map((branch) => branch.length));
-  const best = matched.filter((branch) => branch.length === fewest);
+  // A branch that refused the value's keys did not recognise its shape: a family's value is either one
+  // expectation or a map of version ranges, and only the branch that accepts its keys speaks about its values.
+  // Where every branch refused a key, the strict object's "unknown key" (with its suggestion) says most.
+  const keyRefused = (branch: readonly ZodIssue[]): boolean =>
+    branch.some((issue) => issue.code === "invalid_key" || (issue.code === "unrecognized_keys" && issue.path.length === 0));
+  const shaped = matched.filter((branch) => !keyRefused(branch));
+  const strict = matched.filter((branch) => !branch.some((issue) => issue.code === "invalid_key"));
+  const candidates = shaped.length > 0 ? shaped : strict.length > 0 ? strict : matched;
+  const fewest = Math.min(...candidates.map((branch) => branch.length));
+  const best = candidates.filter((branch) => branch.length === fewest);
   return best.length === 1 ? best[0] : undefined;
 }
 
