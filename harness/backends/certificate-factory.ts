@@ -32,15 +32,11 @@ import {
 import type { JsonGeneralName } from "@peculiar/x509";
 import { SUBJECT_ATTRIBUTES, type Subject, formatSubject, valueProblem } from "../scenario/subject-name.ts";
 
-export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";
+import { CERTIFICATE_KINDS } from "../scenario/scenario-schema.ts";
+import type { CertificateKind } from "../scenario/scenario.ts";
 
-export const CERTIFICATE_KINDS: readonly CertificateKind[] = [
-  "valid",
-  "expired",
-  "not-yet-valid",
-  "wrong-name",
-  "self-signed",
-];
+// The kinds are the scenario format's (one list, in scenario-schema.ts); re-exported for the factory's users.
+export { CERTIFICATE_KINDS, type CertificateKind };
 
 /** PEM strings. `privateKey` is PKCS#8; `privateKeyPkcs1` is the same key as PKCS#1. */
 export interface PemPair {

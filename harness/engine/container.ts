@@ -103,7 +103,7 @@ export class HarnessContainer {
 
   /** Resolves with the exit status once the main process has ended. */
   waitForExit(): Promise<number | null> {
-    if (!this.exited) throw new Error("container not started");
+    if (!this.exited) throw new HarnessError("HARNESS_INTERNAL", "waitForExit() was called on a container that was never started.");
     return this.exited;
   }
 

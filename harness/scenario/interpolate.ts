@@ -34,15 +34,6 @@ export function scanVariables(text: string): VariableToken[] {
   return tokens;
 }
 
-/** The names of the variables a text refers to, each once, in order of first use. */
-export function variablesIn(text: string): string[] {
-  const names: string[] = [];
-  for (const token of scanVariables(text)) {
-    if (token.kind === "variable" && !names.includes(token.name)) names.push(token.name);
-  }
-  return names;
-}
-
 /** Replaces every ${name} with vars[name] and every $${ with ${. An unknown variable or an unterminated ${ is a
  * HARNESS_SCENARIO_INVALID error at `at`. */
 export function interpolate(text: string, vars: Readonly<Record<string, string>>, at: SourcePosition): string {

@@ -250,7 +250,6 @@ export const scenarioFileSchema = z
   });
 
 /** A scenario file as written (before defaults). */
-export type ScenarioFileInput = z.input<typeof scenarioFileSchema>;
 /** A scenario file after the schema: defaults applied, not yet checked for meaning. */
 export type ScenarioFile = z.output<typeof scenarioFileSchema>;
 export type RawTextMatcher = z.output<typeof textMatcherSchema>;

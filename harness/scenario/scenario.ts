@@ -3,6 +3,7 @@
 import type { SourcePosition } from "../errors.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
+import type { CERTIFICATE_KINDS } from "./scenario-schema.ts";
 import type { Subject } from "./subject-name.ts";
 
 export type { Family };
@@ -97,7 +98,7 @@ export interface ServerTls {
   subject: Subject | null;
 }
 
-export type CertificateKind = "valid" | "expired" | "not-yet-valid" | "wrong-name" | "self-signed";
+export type CertificateKind = (typeof CERTIFICATE_KINDS)[number];
 
 export type BackendKind = "http-origin" | "https-origin" | "scgi-origin" | "forward-proxy-target";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HarnessError } from "../../../harness/errors.ts";
-import { interpolate, scanVariables, variablesIn } from "../../../harness/scenario/interpolate.ts";
+import { interpolate, scanVariables } from "../../../harness/scenario/interpolate.ts";
 
 const AT = { file: "t.scenario.yaml", line: 12, column: 5 };
 const VARS = { "server.docroot": "/usr/local/apache2/htdocs", "clients.host.ip": "172.18.0.1" };
@@ -44,13 +44,6 @@ describe("interpolate", () => {
 
   it("throws for an unterminated ${", () => {
     expect(() => interpolate("a ${server.docroot", VARS, AT)).toThrow(/unterminated variable/);
-  });
-});
-
-describe("variablesIn", () => {
-  it("lists each variable once, in order of first use, without escaped ones", () => {
-    expect(variablesIn("${b} $${a} ${a} ${b} ${c.d}")).toEqual(["b", "a", "c.d"]);
-    expect(variablesIn("no variables")).toEqual([]);
   });
 });
 
