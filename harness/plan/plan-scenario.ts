@@ -97,25 +97,15 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
 
 function planRequest(request: RequestSpec, vars: Record<string, string>): PlannedRequest {
   const text = (value: string): string => interpolate(value, vars, request.at);
+  const { at: _at, expect: _expect, guide: _guide, host, ...sent } = request;
   return {
-    name: request.name,
-    client: request.client,
-    mode: request.mode,
-    method: request.method,
+    ...sent,
     path: text(request.path),
-    hostHeader: request.host === null ? null : text(request.host),
+    hostHeader: host === null ? null : text(host),
     headers: request.headers.map(([name, value]): [string, string] => [name, text(value)]),
     body: request.body === null ? null : text(request.body),
-    auth: request.auth,
-    tls: request.tls,
-    clientCertificate: request.clientCertificate,
-    httpVersion: request.httpVersion,
     raw: request.raw === null ? null : text(request.raw),
-    trickleMs: request.trickleMs,
     exec: request.exec === null ? null : text(request.exec),
-    keepAliveRequests: request.keepAliveRequests,
-    repeat: request.repeat,
-    timeoutMs: request.timeoutMs,
   };
 }
 

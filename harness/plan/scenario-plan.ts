@@ -1,7 +1,7 @@
 // What a run will do for one scenario, decided before any container exists: per side, the rendered config, the
 // staged files, the prepare steps and the requests with their variables filled. Plain data (JSON-safe), so
 // `plan` prints it and tests read it without an engine. Addresses are late-bound slots (late-binding.ts).
-import type { BackendSpec, BasicAuth, CertificateKind, RequestMode, Scenario } from "../scenario/scenario.ts";
+import type { BackendSpec, CertificateKind, RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
 
@@ -16,30 +16,12 @@ export interface PlannedFile {
   content: { text: string } | { generated: GeneratedFile };
 }
 
-export interface PlannedRequest {
-  name: string;
-  /** "host" (the published port on 127.0.0.1) or a scenario client container. */
-  client: string;
-  mode: RequestMode;
-  method: string;
-  path: string;
+/** A request as it will be sent: the scenario's request with its variables filled, without what only the
+ * judge reads (expectations) and with the Host header named for what it is. */
+export type PlannedRequest = Omit<RequestSpec, "at" | "expect" | "guide" | "host"> & {
+  /** The Host header and the TLS server name; null: the client's default. */
   hostHeader: string | null;
-  headers: Array<[string, string]>;
-  body: string | null;
-  auth: BasicAuth | null;
-  tls: boolean;
-  clientCertificate: "valid" | "revoked" | null;
-  httpVersion: "1.1" | "1.0";
-  /** Raw mode: the bytes to send, as latin1 text. */
-  raw: string | null;
-  trickleMs: number | null;
-  /** Exec mode: a shell command run in the server container. */
-  exec: string | null;
-  keepAliveRequests: number;
-  /** Sent a second time to learn noise (and the run learns noise). */
-  repeat: boolean;
-  timeoutMs: number;
-}
+};
 
 /** Where the facts about the side's image come from: the image now, the last inspection's cache, or the
  * official layout's defaults for a version (no engine). */

@@ -74,7 +74,7 @@ const request = keysOf<ReportRequest>()([
   ["differences", items(difference)],
 ]);
 
-const failure = keysOf<ReportFailure>()([
+const FAILURE_KEYS = [
   ["kind", null],
   ["request", null],
   ["field", null],
@@ -82,19 +82,11 @@ const failure = keysOf<ReportFailure>()([
   ["actual", null],
   ["at", null],
   ["message", null],
-]);
+] as const;
 
-const guideFailure = keysOf<ReportScenario["guide"]["failures"][number]>()([
-  ["kind", null],
-  ["request", null],
-  ["field", null],
-  ["expected", null],
-  ["actual", null],
-  ["at", null],
-  ["message", null],
-  ["side", null],
-  ["version", null],
-]);
+const failure = keysOf<ReportFailure>()(FAILURE_KEYS);
+
+const guideFailure = keysOf<ReportScenario["guide"]["failures"][number]>()([...FAILURE_KEYS, ["side", null], ["version", null]]);
 
 const expectationResult = keysOf<ReportExpectationResult>()([
   ["ok", null],
