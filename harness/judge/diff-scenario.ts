@@ -16,7 +16,7 @@ interface ClassifyContext {
   scenario: Scenario;
   request: string | null;
   noisy: Set<string>;
-  /** Fields both sides' expectations speak about and both met. */
+  /** Fields on which the scenario states something different for each version, and both sides met it. */
   predictedByExpectations: Set<string>;
   /** The seed rows an expectation-explained difference is credited to (none where the guide is wrong). */
   credit: string[];
@@ -46,30 +46,43 @@ export function classify(field: string, baseline: string | null, candidate: stri
   return { ...base, class: "regression", seed: [], reason: "nothing predicts it" };
 }
 
-function responseFieldsCovered(expectation: ResponseExpectation | undefined): Set<string> {
-  const covered = new Set<string>();
-  if (!expectation) return covered;
-  if (expectation.status !== undefined) covered.add("status").add("outcome");
-  if (expectation.transportError !== undefined) covered.add("outcome").add("status");
-  for (const header of expectation.headers) covered.add(`header:${header.name.toLowerCase()}`);
-  if (expectation.body !== undefined) covered.add("body");
+/** What an expectation states about each observed field, as comparable text (source positions left out). */
+type Statements = Map<string, string>;
+
+function stated(value: unknown): string {
+  return JSON.stringify(value, (key, inner: unknown) => (key === "at" ? undefined : inner));
+}
+
+function responseStatements(expectation: ResponseExpectation | undefined): Statements {
+  const statements: Statements = new Map();
+  if (!expectation) return statements;
+  const outcome = stated([expectation.status, expectation.transportError]);
+  if (expectation.status !== undefined || expectation.transportError !== undefined) statements.set("status", outcome).set("outcome", outcome);
+  for (const header of expectation.headers) statements.set(`header:${header.name.toLowerCase()}`, stated(header));
+  if (expectation.body !== undefined) statements.set("body", stated(expectation.body));
   // Lines that must be there, must not be there, or none at all: each is a statement about the error log.
-  if (expectation.errorLog.length > 0 || expectation.noErrorLog.length > 0 || expectation.errorLogEmpty) covered.add("errorLog");
-  if (expectation.exitCode !== undefined || expectation.stdout !== undefined) covered.add("exec");
-  return covered;
+  if (expectation.errorLog.length > 0 || expectation.noErrorLog.length > 0 || expectation.errorLogEmpty) {
+    statements.set("errorLog", stated([expectation.errorLog, expectation.noErrorLog, expectation.errorLogEmpty]));
+  }
+  if (expectation.exitCode !== undefined || expectation.stdout !== undefined) statements.set("exec", stated([expectation.exitCode, expectation.stdout]));
+  return statements;
 }
 
-function serverFieldsCovered(expectation: ServerExpectation | undefined): Set<string> {
-  const covered = new Set<string>();
-  if (!expectation) return covered;
-  if (expectation.configTestOk !== undefined || expectation.configTestMessages.length > 0) covered.add("configTest");
-  if (expectation.started !== undefined) covered.add("started");
-  if (expectation.startupLog.length > 0) covered.add("startupLog");
-  return covered;
+function serverStatements(expectation: ServerExpectation | undefined): Statements {
+  const statements: Statements = new Map();
+  if (!expectation) return statements;
+  if (expectation.configTestOk !== undefined || expectation.configTestMessages.length > 0) {
+    statements.set("configTest", stated([expectation.configTestOk, expectation.configTestMessages]));
+  }
+  if (expectation.started !== undefined) statements.set("started", stated(expectation.started));
+  if (expectation.startupLog.length > 0) statements.set("startupLog", stated(expectation.startupLog));
+  return statements;
 }
 
-function intersect(a: Set<string>, b: Set<string>): Set<string> {
-  return new Set([...a].filter((x) => b.has(x)));
+/** Fields on which the scenario states something different for each side's version: a difference there is
+ * what the scenario predicts. A statement both versions share (from `both`) predicts sameness, not a change. */
+function predictedChanges(a: Statements, b: Statements): Set<string> {
+  return new Set([...a.keys()].filter((field) => b.has(field) && a.get(field) !== b.get(field)));
 }
 
 function noiseOf(observed: RequestObservation): Set<string> {
@@ -99,7 +112,7 @@ export function diffScenario({ scenario, baseline, candidate, met, guideWrong }:
   const credit = guideWrong ? [] : scenario.seed;
 
   const serverCovered = met.baseline(null) && met.candidate(null)
-    ? intersect(serverFieldsCovered(statedFor(scenario.expect, bVersion)), serverFieldsCovered(statedFor(scenario.expect, cVersion)))
+    ? predictedChanges(serverStatements(statedFor(scenario.expect, bVersion)), serverStatements(statedFor(scenario.expect, cVersion)))
     : new Set<string>();
   const serverDiffs = diffFields(serverFields(baseline), serverFields(candidate), {
     scenario,
@@ -132,7 +145,7 @@ export function diffScenario({ scenario, baseline, candidate, met, guideWrong }:
     const bFields = requestFields(b.outcome, b.errorLog);
     const cFields = requestFields(c.outcome, c.errorLog);
     const covered = met.baseline(request.name) && met.candidate(request.name)
-      ? intersect(responseFieldsCovered(statedFor(request.expect, bVersion)), responseFieldsCovered(statedFor(request.expect, cVersion)))
+      ? predictedChanges(responseStatements(statedFor(request.expect, bVersion)), responseStatements(statedFor(request.expect, cVersion)))
       : new Set<string>();
     const differences = diffFields(bFields, cFields, {
       scenario,

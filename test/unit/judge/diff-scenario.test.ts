@@ -256,7 +256,8 @@ describe("diffScenario", () => {
       "header:date": NOISE_CLOCK,
       "header:server": NOISE_BANNER,
       "header:content-length": ["expected-change", ["D5"], "follows the status (each side meets what the scenario states for its version)"],
-      "header:content-type": ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
+      // Both versions' statements on Content-Type are the same: it is no predicted change, it follows the status.
+      "header:content-type": ["expected-change", ["D5"], "follows the status (each side meets what the scenario states for its version)"],
       body: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
       errorLog: ["expected-change", ["D5"], "each side meets what the scenario states for its version"],
     });
@@ -376,7 +377,7 @@ describe("diffScenario", () => {
       "header:date": NOISE_CLOCK,
       "header:server": NOISE_BANNER,
       "header:content-length": ["expected-change", [], `follows the status (${why})`],
-      "header:content-type": ["expected-change", [], why],
+      "header:content-type": ["expected-change", [], `follows the status (${why})`],
       body: ["expected-change", [], why],
       errorLog: ["expected-change", [], why],
     });
@@ -403,6 +404,19 @@ describe("diffScenario", () => {
     const answer = { ...response(200, F_TXT_HEADERS["2.4"], "hello etag\n"), httpVersion: "1.0" };
     observations.candidate.requests = [requestObservation("file", "2.4", { outcome: answer }, { outcome: answer })];
     expect(byField(diff(f, observations).requests[0]!.differences).httpVersion).toEqual(["regression", [], "nothing predicts it"]);
+  });
+
+  it("does not take a statement both versions share as the prediction of a change (body contains the same text on both)", () => {
+    const shared = scenario(
+      'id: shared\ntitle: Both versions state the same body\nrequests:\n  - { name: file, path: /p, expect: { both: { status: 200, body: "It works" } } }\n',
+    );
+    const answer = (family: "2.2" | "2.4", text: string) => response(200, basicHeaders(family, text.length, "text/html"), text);
+    const observations = {
+      baseline: sideObservation("2.2", { requests: [requestObservation("file", "2.2", { outcome: answer("2.2", "It works! old footer") })] }, shared),
+      candidate: sideObservation("2.4", { requests: [requestObservation("file", "2.4", { outcome: answer("2.4", "It works! new footer") })] }, shared),
+    };
+    const fields = byField(diff(shared, observations).requests[0]!.differences);
+    expect(fields.body).toEqual(["regression", [], "nothing predicts it"]);
   });
 
   it("finds two bodies different when only the bytes past what was kept differ, and says so with lengths and digests", () => {
