@@ -12,7 +12,7 @@ export function offlineFacts(image: string, version: HttpdVersion | null): Image
   const tag = image.includes(":") ? (image.split(":").pop() ?? "") : "";
   const assumed = version ?? (/^\d+\.\d+\.\d+/.test(tag) ? parseHttpdVersion(tag) : null);
   if (assumed === null) {
-    throw new HarnessError("HARNESS_USAGE", `No inspection of ${image} is cached and its tag names no full version.`, {
+    throw new HarnessError("HARNESS_USAGE", `No inspection of ${image} is cached and its tag names no httpd 2.2 or 2.4 version (major.minor.patch).`, {
       hint: "Give the versions to plan for, e.g. --versions 2.2.34,2.4.68, or run once with an engine so the image is inspected.",
     });
   }

@@ -37,7 +37,8 @@ export function renderConfig(input: RenderInput): RenderedConfig {
 
   if (input.base === "stock") {
     const { loadLines, missing } = resolveModules(
-      input.modules.filter((name) => input.stockConfig !== null && !stockLoads(input.stockConfig, name, input.family)),
+      // With the stock config unknown (a plan from defaults), every module asked for is listed.
+      input.modules.filter((name) => input.stockConfig === null || !stockLoads(input.stockConfig, name, input.family)),
       input.family,
       input.availableModules,
       profile.modulesDir,

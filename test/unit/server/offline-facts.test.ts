@@ -110,7 +110,7 @@ describe("offlineFacts", () => {
       const error = caught(() => offlineFacts(image, null));
       expect(error).toMatchObject({
         code: "HARNESS_USAGE",
-        message: `No inspection of ${image} is cached and its tag names no full version.`,
+        message: `No inspection of ${image} is cached and its tag names no httpd 2.2 or 2.4 version (major.minor.patch).`,
         hint: expect.stringContaining("--versions 2.2.34,2.4.68"),
       });
     }
