@@ -4,8 +4,8 @@
 // Errors: YAML syntax → HARNESS_SCENARIO_PARSE; schema and meaning → HARNESS_SCENARIO_INVALID (all problems of a
 // file in one error, positioned at the first); a missing path or nothing found → HARNESS_SCENARIO_NOT_FOUND.
 import type { Dirent } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { buildScenario } from "./build-scenario.ts";
@@ -110,9 +110,11 @@ export async function loadScenarios(pathsOrDirs: readonly string[], options: Loa
 export async function findScenarioFiles(pathsOrDirs: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   const seen = new Set<string>();
-  const add = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
+  // One file spelled two ways (a.yaml, ./a.yaml, a link to it) is one file: compared by its resolved path.
+  const add = async (file: string): Promise<void> => {
+    const key = await realpath(file).catch(() => resolve(file));
+    if (seen.has(key)) return;
+    seen.add(key);
     files.push(file);
   };
   for (const given of pathsOrDirs) {
@@ -123,7 +125,7 @@ export async function findScenarioFiles(pathsOrDirs: readonly string[]): Promise
       throw notFound(given, error);
     }
     if (!isDirectory) {
-      add(given);
+      await add(given);
       continue;
     }
     const found = (await walk(given, "")).sort();
@@ -132,7 +134,7 @@ export async function findScenarioFiles(pathsOrDirs: readonly string[]): Promise
         hint: `Scenario files are found by their name ending in ${SCENARIO_FILE_SUFFIX}.`,
       });
     }
-    for (const relative of found) add(join(given, relative));
+    for (const relative of found) await add(join(given, relative));
   }
   return files;
 }

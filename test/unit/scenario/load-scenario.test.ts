@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative as relativePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HarnessError } from "../../../harness/errors.ts";
@@ -555,6 +555,14 @@ describe("loadScenarios", () => {
     const two = join(dir, "two.scenario.yaml");
     const scenarios = await loadScenarios([two, dir]);
     expect(scenarios.map((scenario) => scenario.id)).toEqual(["two", "one"]);
+  });
+
+  it("loads one file spelled two ways (a.yaml, ./a.yaml, a symbolic link) once", async () => {
+    await writeFile(join(dir, "one.scenario.yaml"), scenarioText("one"));
+    await symlink(join(dir, "one.scenario.yaml"), join(dir, "link.scenario.yaml"));
+    const relative = relativePath(process.cwd(), join(dir, "one.scenario.yaml"));
+    const scenarios = await loadScenarios([relative, `./${relative}`, join(dir, "link.scenario.yaml"), dir]);
+    expect(scenarios.map((scenario) => [scenario.id, scenario.file])).toEqual([["one", relative]]);
   });
 
   it("reports a missing path as HARNESS_SCENARIO_NOT_FOUND", async () => {
