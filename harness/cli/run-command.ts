@@ -88,7 +88,9 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     const errors = report.scenarios.flatMap((s) => (s.error ? [exitStatusFor(s.error.code as HarnessErrorCode) ?? EXIT.environment] : []));
     if (errors.includes(EXIT.badInput)) return EXIT.badInput;
     if (errors.length > 0) return EXIT.environment;
-    return report.summary.regressions > 0 ? EXIT.regressions : EXIT.ok;
+    // A config that does not load on the candidate (with nothing to compare) or on both sides is a finding.
+    const { byVerdict } = report.summary;
+    return byVerdict.regression + byVerdict.error + byVerdict["broken-on-both"] > 0 ? EXIT.regressions : EXIT.ok;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

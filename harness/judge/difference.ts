@@ -17,4 +17,7 @@ export interface Difference {
   reason: string;
 }
 
-export type Verdict = DifferenceClass;
+/** A scenario's verdict: the worst of its differences, or what could not be compared. unverified: the
+ * baseline did not run, so nothing was compared (the candidate met what the scenario states for it);
+ * broken-on-both: neither side started, both alike, and the scenario did not expect that. */
+export type Verdict = DifferenceClass | "unverified" | "broken-on-both";

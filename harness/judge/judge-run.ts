@@ -60,7 +60,7 @@ export function summarizeRows(scenarios: readonly ScenarioJudgement[]): RowSumma
 }
 
 export function summarize(scenarios: readonly ScenarioJudgement[], sides: readonly RunSide[], durationMs: number): RunSummary {
-  const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0 };
+  const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
   for (const s of scenarios) byVerdict[s.verdict]++;
   const count = (sideId: string, met: boolean): number =>
     scenarios.filter((s) => s.sides.some((j) => j.side.id === sideId && j.stated && j.skipped === null && j.ok === met)).length;

@@ -7,6 +7,7 @@ import { checkExpectations } from "./check-expectations.ts";
 import type { Difference, Verdict } from "./difference.ts";
 import { diffScenario } from "./diff-scenario.ts";
 import type { ExpectationFailure } from "./expectation-failure.ts";
+import { statedFor } from "../scenario/stated-for.ts";
 import { worst } from "./verdicts.ts";
 
 export interface SideJudgement {
@@ -36,6 +37,31 @@ export interface ScenarioJudgement {
   sides: SideJudgement[];
   guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: Array<ExpectationFailure & { side: string; version: string }> };
   comparisons: Comparison[];
+}
+
+/** Sides that did not come up, and whether the scenario expected that of each. */
+function notStarted(side: SideJudgement): boolean {
+  return side.observation !== null && !side.observation.started;
+}
+
+function expectedNotToStart(side: SideJudgement, scenario: ScenarioRun["scenario"]): boolean {
+  if (!side.observation) return false;
+  const stated = statedFor(scenario.expect, side.observation.server.version);
+  return stated?.started === false || stated?.configTestOk === false;
+}
+
+/** The verdict never claims what was not compared: no baseline is "unverified" (or an error when the
+ * candidate's own config does not load), both sides down alike is "broken-on-both". */
+function decideVerdict(run: ScenarioRun, sides: SideJudgement[], differences: Difference[], compared: boolean): Verdict {
+  if (run.error) return "error";
+  const unmet = sides.some((s) => s.stated && !s.ok && s.skipped === null);
+  const ran = sides.filter((s) => s.observation !== null);
+  if (!compared) {
+    if (ran.some((s) => notStarted(s) && !expectedNotToStart(s, run.scenario))) return "error";
+    return unmet ? "regression" : "unverified";
+  }
+  if (ran.length > 1 && ran.every((s) => notStarted(s) && !expectedNotToStart(s, run.scenario))) return "broken-on-both";
+  return unmet ? "regression" : worst(differences.map((d) => d.class));
 }
 
 function judgeSide(run: ScenarioRun, side: Side, observation: SideObservation | undefined): SideJudgement {
@@ -83,8 +109,7 @@ export function judgeScenario(run: ScenarioRun): ScenarioJudgement {
       : [];
 
   const differences = comparisons.flatMap((c) => [...c.server, ...c.requests.flatMap((r) => r.differences)]);
-  const unmet = sides.some((s) => s.stated && !s.ok && s.skipped === null);
-  const verdict: Verdict = run.error ? "error" : unmet ? "regression" : worst(differences.map((d) => d.class));
+  const verdict = decideVerdict(run, sides, differences, baseline?.observation != null);
   return {
     run,
     verdict,

@@ -5,7 +5,7 @@
 // Stable hooks for tests and tools: [data-scenario-id] (one element per scenario) with [data-verdict];
 // [data-side="baseline|candidate"] on each side's panel; [data-field] and [data-class] on values that differ and
 // on difference-table rows; [data-request] on each request.
-import type { Difference, DifferenceClass } from "../judge/difference.ts";
+import type { Difference, DifferenceClass, Verdict } from "../judge/difference.ts";
 import { describeSide, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
@@ -19,6 +19,7 @@ import type {
   ReportSideRequest,
   ReportSideServer,
 } from "./report-model.ts";
+import { baselineMissingNotice } from "./baseline-missing.ts";
 import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
 import { VERDICTS } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
@@ -36,6 +37,8 @@ const STYLE = `
   --regression: #c62828; --regression-bg: #ffebee;
   --noise: #6b6b6b; --noise-bg: #f2f2f2;
   --error: #b45309; --error-bg: #fff3e0;
+  --unverified: #6d28d9; --unverified-bg: #f5f3ff;
+  --broken-on-both: #9a3412; --broken-on-both-bg: #fff7ed;
   --line: #d9d9de; --muted: #5f6368; --panel: #fafafc;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; color: #1f1f24;
 }
@@ -58,6 +61,7 @@ pre { white-space: pre-wrap; word-break: break-word; margin: .2rem 0; }
 .badge.v-same { background: var(--same); } .badge.v-expected-change { background: var(--expected-change); }
 .badge.v-regression { background: var(--regression); } .badge.v-noise { background: var(--noise); }
 .badge.v-error { background: var(--error); }
+.badge.v-unverified { background: var(--unverified); } .badge.v-broken-on-both { background: var(--broken-on-both); }
 .counts { display: flex; gap: .6rem; flex-wrap: wrap; margin: .5rem 0; }
 .counts .count { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .6rem; }
 .counts .count b { font-size: 1.1rem; margin-right: .3rem; }
@@ -75,6 +79,8 @@ details.scenario > summary::-webkit-details-marker { display: none; }
 details.scenario > summary:hover { background: #f6f7fb; }
 details.scenario[data-verdict="regression"] > summary { background: var(--regression-bg); }
 details.scenario[data-verdict="error"] > summary { background: var(--error-bg); }
+details.scenario[data-verdict="unverified"] > summary { background: var(--unverified-bg); }
+details.scenario[data-verdict="broken-on-both"] > summary { background: var(--broken-on-both-bg); }
 .twisty { color: var(--muted); transition: transform .1s; display: inline-block; }
 details[open] > summary .twisty { transform: rotate(90deg); }
 .scenario-body { padding: .4rem 1rem 1.2rem 2.2rem; }
@@ -109,7 +115,7 @@ ol.log li { margin: .15rem 0; }
 .absent { color: var(--muted); font-style: italic; }
 `;
 
-function badge(cls: DifferenceClass): string {
+function badge(cls: DifferenceClass | Verdict): string {
   return `<span class="badge v-${cls}">${h(cls)}</span>`;
 }
 
@@ -331,7 +337,9 @@ function renderRunHeader(report: Report): string {
     `<div class="image" data-side="baseline"><span class="label">baseline</span><code>${h(report.baseline.image)}</code><span class="version">${h(baselineVersion)}</span></div>` +
     `<span class="arrow">→</span>` +
     `<div class="image" data-side="candidate"><span class="label">candidate</span><code>${h(report.candidate.image)}</code><span class="version">${h(candidateVersion)}</span></div>` +
-    `</div><p class="muted">started ${h(report.startedAt)} · ${h(report.tool.name)} ${h(report.tool.version)} · report schema ${h(report.schemaVersion)}</p></header>`
+    `</div><p class="muted">started ${h(report.startedAt)} · ${h(report.tool.name)} ${h(report.tool.version)} · report schema ${h(report.schemaVersion)}</p>` +
+    (baselineMissingNotice(report) ? `<div class="box error" data-baseline-missing>${h(baselineMissingNotice(report)!)}</div>` : "") +
+    `</header>`
   );
 }
 

@@ -161,6 +161,8 @@ const summary = keysOf<ReportSummary>()([
     ["regression", null],
     ["noise", null],
     ["error", null],
+    ["unverified", null],
+    ["broken-on-both", null],
   ])],
   ["expectationsMet", bySide(null)],
   ["expectationsFailed", bySide(null)],

@@ -1,11 +1,12 @@
 // The Markdown report, for a pull-request comment (GitHub-flavoured: tables, <details>).
 import type { Verdict } from "../judge/difference.ts";
 import { describeSide } from "./describe-side.ts";
+import { baselineMissingNotice } from "./baseline-missing.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
 import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
-import { VERDICTS } from "../judge/verdicts.ts";
+import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
 
 /** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
@@ -35,7 +36,7 @@ function valueCell(value: unknown): string {
 }
 
 function verdictLabel(verdict: Verdict): string {
-  return verdict === "regression" || verdict === "error" ? `**${verdict}**` : verdict;
+  return verdict === "regression" || verdict === "error" || verdict === "broken-on-both" ? `**${verdict}**` : verdict;
 }
 
 function headline(report: Report): string {
@@ -121,10 +122,12 @@ function differencesSection(scenario: ReportScenario): string[] {
 
 export function renderMarkdownReport(report: Report): string {
   const { summary } = report;
-  const counts = VERDICTS.map((verdict) => `${summary.byVerdict[verdict]} ${verdictLabel(verdict)}`).join(" · ");
+  const counts = shownVerdicts(summary.byVerdict).map((verdict) => `${summary.byVerdict[verdict]} ${verdictLabel(verdict)}`).join(" · ");
+  const notice = baselineMissingNotice(report);
   const lines = [
     headline(report),
     "",
+    ...(notice ? [`> **${notice}**`, ""] : []),
     `${image(report.baseline.image, report.baseline.version, report.baseline.missing)} → ` +
       `${image(report.candidate.image, report.candidate.version, false)} · ` +
       `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,

@@ -4,9 +4,10 @@ import Table from "cli-table3";
 import picocolors from "picocolors";
 import { truncate } from "./format-value.ts";
 import type { Verdict } from "../judge/difference.ts";
+import { baselineMissingNotice } from "./baseline-missing.ts";
 import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
-import { VERDICTS } from "../judge/verdicts.ts";
+import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
 
 export interface TerminalOptions {
@@ -22,6 +23,10 @@ function verdictColor(colors: Colors, verdict: Verdict): Formatter {
       return (text) => colors.bold(colors.red(text));
     case "error":
       return (text) => colors.bold(colors.magenta(text));
+    case "broken-on-both":
+      return (text) => colors.bold(colors.yellow(text));
+    case "unverified":
+      return colors.yellow;
     case "expected-change":
       return colors.cyan;
     case "noise":
@@ -35,7 +40,7 @@ function summaryBlock(report: Report, colors: Colors): string[] {
   const { summary } = report;
   const total = summary.scenarios;
   const paint = (verdict: Verdict, text: string) => verdictColor(colors, verdict)(text);
-  const counts = VERDICTS.map((verdict) => paint(verdict, `${summary.byVerdict[verdict]} ${verdict}`)).join(", ");
+  const counts = shownVerdicts(summary.byVerdict).map((verdict) => paint(verdict, `${summary.byVerdict[verdict]} ${verdict}`)).join(", ");
   const differ = summary.byVerdict["expected-change"] + summary.byVerdict.regression;
   const lines = [
     colors.bold(`${plural(total, "scenario")} in ${seconds(summary.durationMs)}: `) + counts,
@@ -86,7 +91,8 @@ export function renderTerminalTable(report: Report, options: TerminalOptions): s
   }
   const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +
     ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`;
-  return [colors.bold(header), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
+  const notice = baselineMissingNotice(report);
+  return [...(notice ? [colors.bold(colors.yellow(notice))] : []), colors.bold(header), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
 }
 
 /** One line per finished scenario during a long run: "[ 3/12] a6-server-status-denied  same". */

@@ -29,7 +29,7 @@ const D5_NOTE = "2.4.62 answers 500, not 502: mod_proxy turns the failed handsha
 
 describe("verdicts", () => {
   it("ranks the most urgent first", () => {
-    expect(VERDICTS).toEqual(["regression", "error", "expected-change", "noise", "same"]);
+    expect(VERDICTS).toEqual(["regression", "error", "broken-on-both", "unverified", "expected-change", "noise", "same"]);
   });
 
   it("picks the most urgent verdict, same for none", () => {
@@ -50,7 +50,7 @@ describe("summarize", () => {
     const scenarios = runs().map(judgeScenario);
     expect(summarize(scenarios, SIDES, 98_765)).toEqual({
       scenarios: 8,
-      byVerdict: { same: 1, "expected-change": 3, regression: 2, noise: 1, error: 1 },
+      byVerdict: { same: 0, "expected-change": 3, regression: 2, noise: 1, error: 1, unverified: 1, "broken-on-both": 0 },
       // stated and ok: a1, f, c1, c1-seed-claim (2.2 side), x1, weak-ETag (both sides); candidate-only a1 (2.4).
       expectationsMet: { baseline: 6, candidate: 6 },
       // c1 with the seed's 502 on 2.4; the error run and the skipped baseline are not failures.
@@ -114,7 +114,7 @@ describe("judgeRun", () => {
       ],
       summary: {
         scenarios: 2,
-        byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0 },
+        byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0, unverified: 0, "broken-on-both": 0 },
         expectationsMet: { baseline: 2, candidate: 1 },
         expectationsFailed: { baseline: 0, candidate: 1 },
         guideWrong: [{ id: "https-proxy-expired-backend", seed: ["D5"], notes: [D5_NOTE] }],

@@ -22,6 +22,7 @@ import {
   run,
   scenario,
   weakEtagRun,
+  x1Observations,
   x1Run,
 } from "../../fixtures/observations/scenarios.ts";
 
@@ -145,11 +146,34 @@ describe("judgeScenario, sides", () => {
   });
 });
 
+describe("judgeScenario, what could not be compared", () => {
+  // X1 without its expectations: 2.4 refuses `User` without mod_unixd and does not start, and nothing says so.
+  const unexpectedX1 = (): ReturnType<typeof scenario> => scenario(X1_YAML.replace(/\nexpect:[\s\S]*$/, "\n"));
+
+  it("is an error, not unverified, when there is no baseline and the candidate's config does not load", () => {
+    const x1 = unexpectedX1();
+    const judgement = judgeScenario(run(x1, { candidate: x1Observations(x1).candidate }, { skipped: [MISSING_BASELINE] }));
+    expect(verdictOf(judgement.run)).toEqual({ verdict: "error", coverage: "candidate-only" });
+  });
+
+  it("is broken-on-both when neither side starts, alike, and the scenario did not expect it", () => {
+    const x1 = unexpectedX1();
+    const down = x1Observations(x1).candidate;
+    const judgement = judgeScenario(run(x1, { baseline: { ...down, side: BASELINE }, candidate: down }));
+    expect(judgement.verdict).toBe("broken-on-both");
+  });
+
+  it("keeps the scenario's own verdict where it expects a side not to start (X1 on 2.4)", () => {
+    expect(judgeScenario(x1Run()).verdict).not.toBe("broken-on-both");
+    expect(judgeScenario(x1Run()).verdict).not.toBe("error");
+  });
+});
+
 describe("judgeScenario, coverage", () => {
-  it("is candidate-only when the baseline was skipped, checks the candidate alone and compares nothing", () => {
+  it("is candidate-only and unverified when the baseline was skipped: checks the candidate alone and compares nothing", () => {
     const judgement = judgeScenario(candidateOnlyRun());
     expect({ verdict: judgement.verdict, coverage: judgement.coverage, sides: sideResults(judgement), comparisons: judgement.comparisons }).toEqual({
-      verdict: "same",
+      verdict: "unverified",
       coverage: "candidate-only",
       sides: [
         { side: "baseline", ok: false, stated: false, failures: [], skipped: "baseline image httpd:2.2.34 missing" },

@@ -29,7 +29,7 @@ describe("renderJsonReport", () => {
       "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "expectations", "guide",
       "configTest", "servers", "differences", "requests",
     ]);
-    expect(Object.keys(parsed.summary.byVerdict)).toEqual(["same", "expected-change", "regression", "noise", "error"]);
+    expect(Object.keys(parsed.summary.byVerdict)).toEqual(["same", "expected-change", "regression", "noise", "error", "unverified", "broken-on-both"]);
     expect(Object.keys(scenario?.requests[0]?.differences[0] ?? {})).toEqual([
       "field", "baseline", "candidate", "class", "seed", "reason",
     ]);

@@ -35,7 +35,7 @@ describe("renderMarkdownReport", () => {
     const calm: Report = {
       ...sampleReport,
       scenarios: sampleReport.scenarios.filter((s) => s.verdict === "same"),
-      summary: { ...sampleReport.summary, byVerdict: { same: 2, "expected-change": 0, regression: 0, noise: 0, error: 0 } },
+      summary: { ...sampleReport.summary, byVerdict: { same: 2, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 } },
     };
     expect(renderMarkdownReport(calm).split("\n")[0]).toBe("## ✅ httpd upgrade check: no regressions");
   });

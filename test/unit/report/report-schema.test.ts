@@ -140,7 +140,7 @@ function minimalReport(): Report {
     ],
     summary: {
       scenarios: 1,
-      byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 0, error: 0 },
+      byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 },
       expectationsMet: { baseline: 1, candidate: 0 },
       expectationsFailed: { baseline: 0, candidate: 1 },
       guideWrong: [{ id: "q6-satisfy-any-ip-or-user", seed: ["Q6"], notes: [failure.message] }],
