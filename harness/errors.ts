@@ -16,6 +16,7 @@ export type HarnessErrorCode =
   | "HARNESS_CONTAINER"
   | "HARNESS_REPORT_WRITE"
   | "HARNESS_INTERRUPTED"
+  | "HARNESS_DEADLINE"
   | "HARNESS_INTERNAL";
 
 export interface SourcePosition {

@@ -23,6 +23,8 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
   HARNESS_CONTAINER: EXIT.environment,
   HARNESS_REPORT_WRITE: EXIT.environment,
   HARNESS_INTERRUPTED: EXIT.interrupted,
+  // A scenario past its time limit is a finding about the config (a hung request), not the environment's fault.
+  HARNESS_DEADLINE: EXIT.regressions,
   HARNESS_INTERNAL: EXIT.environment,
 };
 

@@ -6,7 +6,7 @@ import { HarnessError } from "../errors.ts";
 export const USAGE = `Usage:
   httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
-                            [--dry-run]
+                            [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run]
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)

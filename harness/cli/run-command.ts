@@ -4,7 +4,7 @@ import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/defau
 import { HarnessError, type HarnessErrorCode } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
 import { judgeScenario } from "../judge/judge-scenario.ts";
-import { runHarness } from "../observe/run-harness.ts";
+import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harness.ts";
 import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
@@ -26,6 +26,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     concurrency: { type: "string" },
     "no-noise": { type: "boolean", default: false },
     "dry-run": { type: "boolean", default: false },
+    "scenario-time-limit": { type: "string" },
+    "time-limit": { type: "string" },
     versions: { type: "string" },
     side: { type: "string" },
     format: { type: "string" },
@@ -65,6 +67,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
       concurrency,
       learnNoise: values["no-noise"] !== true,
+      scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
+      runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
@@ -95,4 +99,14 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** A time limit given in seconds, as milliseconds; undefined-in, null-out. */
+function seconds(value: string | undefined, flag: string): number | null {
+  if (value === undefined) return null;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
+  }
+  return Math.round(parsed * 1000);
 }

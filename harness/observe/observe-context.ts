@@ -19,4 +19,8 @@ export interface ObserveContext {
   };
   /** Send each request twice to learn noise (a scenario request can still opt out). */
   learnNoise: boolean;
+  /** What a scenario may take when it names no limit of its own. */
+  scenarioTimeLimitMs: number;
+  /** When the whole run must end (epoch ms), or null. */
+  runDeadline: number | null;
 }

@@ -35,14 +35,37 @@ export function slotValues(
   return values;
 }
 
+/** What each side is doing, for the message of a scenario stopped by its time limit. */
+class PendingSteps {
+  readonly #steps = new Map<string, { what: string; since: number }>();
+
+  note(side: string, what: string): void {
+    this.#steps.set(side, { what, since: Date.now() });
+  }
+
+  describe(): string {
+    if (this.#steps.size === 0) return "setting up the network, clients and backends";
+    return [...this.#steps].map(([side, step]) => `${side}: ${step.what} (for ${((Date.now() - step.since) / 1000).toFixed(0)} s)`).join("; ");
+  }
+}
+
+/** The scenario's time limit: its own, or the run's default, cut to what is left of the run. */
+export function scenarioTimeLimit(plan: Pick<ScenarioPlan, "timeLimitMs">, context: Pick<ObserveContext, "scenarioTimeLimitMs" | "runDeadline">, now = Date.now()): number {
+  const own = plan.timeLimitMs ?? context.scenarioTimeLimitMs;
+  return context.runDeadline === null ? own : Math.max(0, Math.min(own, context.runDeadline - now));
+}
+
 async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
   const { scope } = context;
   let network: HarnessNetwork | undefined;
   const clients = new Map<string, StartedClientContainer>();
   const origins: StartedOrigin[] = [];
   const observations: SideObservation[] = [];
-  const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations, skipped: context.skipped, error, durationMs: 0 });
-  try {
+  const pending = new PendingSteps();
+  const stop = new AbortController();
+  const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations: [...observations], skipped: context.skipped, error, durationMs: 0 });
+
+  const work = async (): Promise<void> => {
     network = await createScenarioNetwork(scope, scenario.id);
     const net = network;
     const [startedClients, startedOrigins] = await Promise.all([
@@ -76,10 +99,31 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           network: net,
           clients,
           serverCertificate,
+          signal: stop.signal,
+          onStep: (what) => pending.note(sidePlan.side.id, what),
         }),
       ),
     );
     observations.push(...results);
+  };
+
+  const limitMs = scenarioTimeLimit(plan, context);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"deadline">((resolve) => {
+    timer = setTimeout(() => resolve("deadline"), limitMs);
+  });
+  const running = work();
+  // Once the deadline wins, the work is abandoned: its containers are removed below, which ends what hangs.
+  running.catch(() => undefined);
+  try {
+    const first = await Promise.race([running.then(() => "done" as const), deadline]);
+    if (first === "deadline") {
+      stop.abort();
+      return result({
+        code: "HARNESS_DEADLINE",
+        message: `The scenario passed its time limit of ${(limitMs / 1000).toFixed(0)} s; pending: ${pending.describe()}. Its containers were removed.`,
+      });
+    }
     return result(null);
   } catch (error) {
     return result(
@@ -88,6 +132,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
         : { code: "HARNESS_INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
     );
   } finally {
+    clearTimeout(timer);
+    stop.abort();
     await Promise.all([...clients.values()].map((c) => c.container.remove()));
     await Promise.all(origins.map((o) => o.container.remove()));
     if (network) await scope.removeNetwork(network.id);

@@ -23,6 +23,15 @@ export interface SideInput {
   network: { name: string };
   clients: Map<string, StartedClientContainer>;
   serverCertificate: { certificate: string; privateKey: string } | null;
+  /** Aborted when the scenario passed its time limit: no further request is sent. */
+  signal?: AbortSignal;
+  /** Told what the side is doing, for the message of a scenario stopped by its time limit. */
+  onStep?: (what: string) => void;
+}
+
+/** A request that ran into its own timeout is not sent again to learn noise: that would double the wait. */
+function timedOut(outcome: RequestOutcome): boolean {
+  return outcome.kind === "transport-error" && /TIMEOUT|ETIMEDOUT/.test(outcome.code);
 }
 
 function generatedContent(kind: GeneratedFile, input: SideInput): string {
@@ -48,6 +57,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     mode: file.mode,
   }));
 
+  input.onStep?.(`starting ${inspection.image}`);
   const httpd = await startHttpd(context.scope, {
     inspection,
     scenario: input.scenario,
@@ -71,6 +81,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     const requests: RequestObservation[] = [];
     let lastMark = httpd.logMark();
     for (const request of plan.requests) {
+      if (input.signal?.aborted) break;
       if (!boot.started) {
         requests.push({
           name: request.name,
@@ -82,8 +93,9 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         });
         continue;
       }
+      input.onStep?.(`request ${request.name}`);
       const first = await sendAttributed(httpd, request, input);
-      const repeat = request.repeat && context.learnNoise ? await sendAttributed(httpd, request, input) : null;
+      const repeat = request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(httpd, request, input) : null;
       requests.push({
         name: request.name,
         client: request.client,

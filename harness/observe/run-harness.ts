@@ -10,6 +10,7 @@ import { sweepAbandoned } from "../engine/sweep.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
 import { BASELINE, CANDIDATE, type Side } from "../plan/side.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
 import type { ObserveContext } from "./observe-context.ts";
@@ -24,6 +25,10 @@ export interface HarnessRunOptions {
   allowMissingBaseline: boolean;
   concurrency: number;
   learnNoise: boolean;
+  /** What a scenario may take when it names no limit (default 300 s). */
+  scenarioTimeLimitMs?: number;
+  /** What the whole run may take, from its start; scenarios not started by then are errors (default: none). */
+  runTimeLimitMs?: number | null;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -47,6 +52,18 @@ export interface HarnessRunResult {
   durationMs: number;
 }
 
+/** A scenario the run's time limit left no time for. */
+function notStarted(scenario: Scenario, plan: ScenarioPlan, skipped: SkippedSide[], limitMs: number): ScenarioRun {
+  return {
+    scenario,
+    plan,
+    observations: [],
+    skipped,
+    error: { code: "HARNESS_DEADLINE", message: `Not started: the run's time limit of ${(limitMs / 1000).toFixed(0)} s had passed.` },
+    durationMs: 0,
+  };
+}
+
 async function resolveCandidate(scope: RunScope, image: string, note: (m: string) => void): Promise<string> {
   if (image !== DEFAULT_CANDIDATE_IMAGE || (await imageExists(scope.engine, image))) return resolveUserImage(scope.engine, image);
   try {
@@ -58,8 +75,11 @@ async function resolveCandidate(scope: RunScope, image: string, note: (m: string
   }
 }
 
+export const DEFAULT_SCENARIO_TIME_LIMIT_MS = 300_000;
+
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
+  const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
   const note = (message: string): void => options.onProgress?.({ kind: "note", message });
   const engine = await connectEngine();
   await using scope = new RunScope(engine);
@@ -103,6 +123,8 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       helperImages: { httpd: helperHttpd, tools },
       certificates: { ca, crl, clients: { valid, revoked } },
       learnNoise: options.learnNoise,
+      scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
+      runDeadline,
     };
 
     const runs: ScenarioRun[] = new Array(options.scenarios.length);
@@ -111,7 +133,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const worker = async (): Promise<void> => {
       while (next < options.scenarios.length && !options.signal?.aborted) {
         const index = next++;
-        const run = await observeScenario(options.scenarios[index]!, plans[index]!, context);
+        const scenario = options.scenarios[index]!;
+        const run =
+          runDeadline !== null && Date.now() >= runDeadline
+            ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
+            : await observeScenario(scenario, plans[index]!, context);
         runs[index] = run;
         done++;
         options.onProgress?.({ kind: "scenario-done", run, done, total: options.scenarios.length });

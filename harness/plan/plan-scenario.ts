@@ -24,6 +24,7 @@ export function planScenario(scenario: Scenario, sides: readonly PlannedSideInpu
     clients: scenario.clients.map((client) => client.name),
     backends: scenario.backends,
     serverCertificate: scenario.server.tls ? { kind: scenario.server.tls.certificate, subject: scenario.server.tls.subject } : null,
+    timeLimitMs: scenario.timeLimitMs,
     sides: sides.map((input) => planSide(scenario, input)),
   };
 }

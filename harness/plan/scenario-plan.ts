@@ -54,6 +54,8 @@ export interface ScenarioPlan {
   backends: BackendSpec[];
   /** The server certificate the harness issues for both sides, when the server listens with TLS. */
   serverCertificate: { kind: CertificateKind; subject: Subject | null } | null;
+  /** What the whole scenario may take; null: the run's default. */
+  timeLimitMs: number | null;
   sides: SidePlan[];
 }
 

@@ -109,6 +109,7 @@ class ScenarioBuilder {
         guide === undefined
           ? {}
           : this.byVersion(guide, ["guide"], (value, path) => this.serverExpectation(value, path), mergeServerExpectations),
+      timeLimitMs: raw.timeLimit === undefined ? null : raw.timeLimit * 1000,
       ignore: raw.ignore.map((rule, index): IgnoreRule => ({
         at: this.at(["ignore", index]),
         field: canonicalField(rule.field),

@@ -240,6 +240,12 @@ export const scenarioFileSchema = z
         }),
       )
       .default([]),
+    timeLimit: z
+      .int()
+      .min(1)
+      .max(3600)
+      .optional()
+      .meta({ description: "Seconds the whole scenario may take on all sides (boot, requests, clean-up); past it the scenario is an error naming what was pending. Default: the run's --scenario-time-limit (300)." }),
     ignore: z
       .array(z.strictObject({ field: z.string().regex(IGNORE_FIELD_PATTERN), reason: z.string().min(1) }))
       .default([]),

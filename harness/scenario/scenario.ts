@@ -179,6 +179,8 @@ export interface Scenario {
   requests: RequestSpec[];
   expect: ByFamily<ServerExpectation>;
   guide: ByFamily<ServerExpectation>;
+  /** What the whole scenario may take; null: the run's default. */
+  timeLimitMs: number | null;
   ignore: IgnoreRule[];
   /** Changes the guide predicts for this scenario, by field ("status", "header:ETag", "errorLog",
    * "configTest", "body"), each tied to seed rows. */
