@@ -4,6 +4,7 @@
 import { createCertificateAuthority, createRevocationList, issueClientCertificate } from "../backends/certificate-factory.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { connectEngine } from "../engine/engine.ts";
+import { engineAnswers } from "../engine/engine-alive.ts";
 import { ensureRecipeImage, imageExists, resolveUserImage } from "../engine/images.ts";
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
@@ -130,14 +131,23 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const runs: ScenarioRun[] = new Array(options.scenarios.length);
     let next = 0;
     let done = 0;
+    let engineLost = false;
     const worker = async (): Promise<void> => {
-      while (next < options.scenarios.length && !options.signal?.aborted) {
+      while (next < options.scenarios.length && !options.signal?.aborted && !engineLost) {
         const index = next++;
         const scenario = options.scenarios[index]!;
         const run =
           runDeadline !== null && Date.now() >= runDeadline
             ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
             : await observeScenario(scenario, plans[index]!, context);
+        // A scenario that failed may have lost the engine itself: then nothing after it can run, and a report
+        // would only list errors the user cannot act on. The run stops, exit 3, no report.
+        if (run.error && !(await engineAnswers(engine))) {
+          engineLost = true;
+          throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
+            hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
+          });
+        }
         runs[index] = run;
         done++;
         options.onProgress?.({ kind: "scenario-done", run, done, total: options.scenarios.length });
