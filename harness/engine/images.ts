@@ -8,7 +8,7 @@ import { pack } from "tar-stream";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
 import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe } from "./image-recipes.ts";
-import { LABEL_APP, LABEL_RECIPE_HASH } from "./labels.ts";
+import { imageLabels } from "./labels.ts";
 import { log } from "./log.ts";
 
 const run = promisify(execFile);
@@ -110,7 +110,8 @@ async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: str
   const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, {
     t: tag,
     buildargs: { ...recipe.buildArgs, BASE_IMAGE: parentTag },
-    labels: { [LABEL_APP]: "true", [LABEL_RECIPE_HASH]: tag },
+    // Image labels only: Docker copies them to every container made from the image (engine/labels.ts).
+    labels: imageLabels(tag),
     rm: true,
     forcerm: true,
   });
