@@ -5,7 +5,8 @@ import { hostname } from "node:os";
 // harness sets, on the containers and networks it creates: images carry image labels only (LABEL_IMAGE,
 // LABEL_RECIPE_HASH), because Docker copies an image's labels to every container made from it, and a container a
 // user starts from a harness image must never look like the harness's.
-/** Informational only: images built by older versions of the harness still carry it, so nothing selects by it. */
+/** Carried by what versions before leases made, images included; nothing selects by it now, and nothing the harness
+ * makes carries it any more (those versions' sweeps select by it, and would remove a live run's containers). */
 export const LABEL_APP = "io.httpd-upgrade-harness";
 /** The selector of clean-up: one run of the harness. Never on an image. */
 export const LABEL_RUN_ID = "io.httpd-upgrade-harness.run-id";
@@ -21,8 +22,7 @@ export const LABEL_SCENARIO = "io.httpd-upgrade-harness.scenario";
 export const LABEL_IMAGE = "io.httpd-upgrade-harness.image";
 export const LABEL_RECIPE_HASH = "io.httpd-upgrade-harness.recipe-hash";
 /** Informational only (`docker ps` shows who made a container): a pid means nothing in another pid namespace or
- * on another machine, so clean-up never reads them. (Harness versions before leases read the pid; keeping it
- * spares a live run from their sweep while both versions share an engine.) */
+ * on another machine, so clean-up never reads them. */
 export const LABEL_OWNER_PID = "io.httpd-upgrade-harness.owner-pid";
 export const LABEL_OWNER_HOST = "io.httpd-upgrade-harness.owner-host";
 
@@ -59,7 +59,6 @@ export function sessionId(): string {
 
 export function resourceLabels(runId: string, role: ResourceRole, scenario?: string): Record<string, string> {
   return {
-    [LABEL_APP]: "true",
     [LABEL_RUN_ID]: runId,
     [LABEL_SESSION]: sessionId(),
     [LABEL_LEASE_SECONDS]: String(leaseSeconds()),
