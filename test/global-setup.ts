@@ -1,5 +1,6 @@
 // Once per container test run: an engine (the README's test command has started it), the local images built
 // once and shared through provide(), and stale harness containers from crashed runs swept away.
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { connectEngine } from "../harness/engine/engine.ts";
 import { ensureRecipeImage, imageExists } from "../harness/engine/images.ts";
@@ -22,6 +23,9 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
+  // One session for this test run (workers and the CLIs they start inherit it), so that the check below looks at
+  // this run's leftovers only, not at another test run's live resources on a shared engine.
+  const session = (process.env.HARNESS_SESSION ||= `test-${randomBytes(4).toString("hex")}`);
   const engine = await connectEngine();
   await sweepAbandoned(engine);
   const [candidate, olderCandidate, debian, tools] = await Promise.all([
@@ -38,7 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   else baselineMissingReason = `HTTPD_BASELINE_IMAGE=${wanted} is not on this engine`;
   project.provide("images", { candidate, olderCandidate, debian, tools, baseline, baselineMissingReason });
   return async () => {
-    const left = await listHarnessResources(engine);
+    const left = await listHarnessResources(engine, { session });
     await sweepAbandoned(engine);
     if (left.containers.length + left.networks.length > 0) {
       throw new Error(`the test run left harness resources behind: ${JSON.stringify(left)}`);

@@ -4,6 +4,7 @@ import pc from "picocolors";
 import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
+import { runEngineCommand } from "./engine-command.ts";
 import { runImagesCommand } from "./images-command.ts";
 import { USAGE } from "./parse-options.ts";
 import { runPlanCommand } from "./plan-command.ts";
@@ -21,6 +22,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runPlanCommand(rest);
       case "images":
         return await runImagesCommand(rest);
+      case "engine":
+        return await runEngineCommand(rest);
       case "catalogue":
         return await runCatalogueCommand(rest);
       case undefined:

@@ -13,6 +13,8 @@ export const USAGE = `Usage:
   httpd-upgrade-harness demo              the catalogue, baseline against candidate, as a table
   httpd-upgrade-harness images [--build]  the images the harness uses: present, or what would be built
   httpd-upgrade-harness catalogue         every seed row of the upgrade guide and the scenarios covering it
+  httpd-upgrade-harness engine [--check]  the Docker engine the environment names (DOCKER_HOST, docker context,
+                                          ~/.testcontainers.properties), and whether it answers
 
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
 Exit status: 0 no regression, 1 regressions found, 2 bad input, 3 environment (engine, image).`;

@@ -52,7 +52,7 @@ export class HarnessContainer {
   static async create(scope: RunScope, spec: ContainerSpec): Promise<HarnessContainer> {
     const { docker } = scope.engine;
     const exposed = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, {}]));
-    const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: "127.0.0.1", HostPort: "" }]]));
+    const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: scope.engine.publishIp, HostPort: "" }]]));
     let container: Dockerode.Container;
     try {
       container = await docker.createContainer({

@@ -3,12 +3,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ImageName } from "testcontainers";
 import { pack } from "tar-stream";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
 import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe } from "./image-recipes.ts";
-import { LABEL_APP, LABEL_RECIPE_HASH } from "./labels.ts";
+import { imageLabels } from "./labels.ts";
 import { log } from "./log.ts";
 
 const run = promisify(execFile);
@@ -110,7 +109,8 @@ async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: str
   const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, {
     t: tag,
     buildargs: { ...recipe.buildArgs, BASE_IMAGE: parentTag },
-    labels: { [LABEL_APP]: "true", [LABEL_RECIPE_HASH]: tag },
+    // Image labels only: Docker copies them to every container made from the image (engine/labels.ts).
+    labels: imageLabels(tag),
     rm: true,
     forcerm: true,
   });
@@ -139,6 +139,18 @@ async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: str
   }
 }
 
+/** Pulls an image, resolving when the engine has finished (or failed). */
+async function pullImage(engine: Engine, image: string): Promise<void> {
+  const stream = (await engine.docker.pull(image)) as NodeJS.ReadableStream;
+  await new Promise<void>((resolve, reject) => {
+    engine.docker.modem.followProgress(stream, (error: Error | null, output: Array<{ error?: string }>) => {
+      const failed = output?.find((event) => event.error)?.error;
+      if (error || failed) reject(error ?? new Error(failed));
+      else resolve();
+    });
+  });
+}
+
 /** A user's image: used when present, pulled when a registry answers, HARNESS_IMAGE_MISSING otherwise. */
 export async function resolveUserImage(engine: Engine, image: string, options: { pullTimeoutMs?: number } = {}): Promise<string> {
   if (await imageExists(engine, image)) return image;
@@ -146,7 +158,7 @@ export async function resolveUserImage(engine: Engine, image: string, options: {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      engine.runtime.image.pull(ImageName.fromString(image)),
+      pullImage(engine, image),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error("pull timed out")), options.pullTimeoutMs ?? 30_000);
       }),

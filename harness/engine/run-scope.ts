@@ -2,20 +2,29 @@ import { randomBytes } from "node:crypto";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
 import { harnessResourceFilters } from "./labels.ts";
+import { RunLease } from "./lease.ts";
 import { log } from "./log.ts";
 
 /** Owns every container and network one run creates and removes them all on dispose, whatever happened: a
- * passed run, a failed one, or Ctrl-C (the CLI disposes the scope from its signal handler). */
+ * passed run, a failed one, or Ctrl-C (the CLI disposes the scope from its signal handler). It holds the run's
+ * lease (engine/lease.ts) from construction until every resource is gone, so that no other harness process sweeps
+ * a live run; a run that dies without disposing (kill -9) stops renewing, and the next run's sweep reaps it. */
 export class RunScope implements AsyncDisposable {
   readonly runId: string;
   readonly engine: Engine;
   private readonly containers = new Set<string>();
   private readonly networks = new Set<string>();
   private disposing: Promise<void> | undefined;
+  private readonly lease: RunLease;
+  private readonly leaseTaken: Promise<void>;
 
   constructor(engine: Engine, runId = `run-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`) {
     this.engine = engine;
     this.runId = runId;
+    this.lease = new RunLease(engine, runId);
+    // Not awaited here: until the first lease stands, a sweep judges this run's resources by their age, which is
+    // below the lease length (engine/sweep.ts).
+    this.leaseTaken = this.lease.start();
   }
 
   /** A container created while the scope is being disposed (Ctrl-C during a create) is removed at once, and
@@ -59,6 +68,8 @@ export class RunScope implements AsyncDisposable {
       this.networks.clear();
       const networks = await this.engine.docker.listNetworks({ filters }).catch(() => []);
       await Promise.all(networks.map((n) => removeNetworkQuietly(this.engine, n.Id)));
+      await this.leaseTaken;
+      await this.lease.stop();
     })();
     return this.disposing;
   }

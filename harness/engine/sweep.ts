@@ -1,29 +1,67 @@
 import type { Engine } from "./engine.ts";
-import { harnessResourceFilters, LABEL_OWNER_PID } from "./labels.ts";
+import { harnessResourceFilters, LABEL_LEASE_SECONDS, LABEL_RUN_ID } from "./labels.ts";
+import { engineNow, leaseGraceMs, type LeaseRecord, listLeases, removeVolumeQuietly } from "./lease.ts";
 import { removeContainerQuietly, removeNetworkQuietly } from "./run-scope.ts";
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** A resource made by a harness version before leases carries no lease length: it is left alone for an hour. */
+export const LEGACY_RESOURCE_SECONDS = 3600;
+
+export interface SweptResource {
+  runId: string;
+  labels: Record<string, string>;
+  /** Epoch milliseconds, engine clock. */
+  created: number;
 }
 
-/** Removes containers and networks left by runs whose process is gone (a crash, a kill -9). Live runs of other
- * processes are left alone, so parallel CI jobs on one engine do not remove each other's servers. */
-export async function sweepAbandoned(engine: Engine, options: { runId?: string } = {}): Promise<{ containers: number; networks: number }> {
+/** Pure: whether a resource's run is gone, judged at `now` (engine clock, ms) from the run's lease volumes (see
+ * engine/lease.ts): the newest lease expired more than a grace ago; or, with no lease at all, the resource is older
+ * than its lease length plus the grace. */
+export function isAbandoned(resource: SweptResource, leases: readonly LeaseRecord[], now: number): boolean {
+  const own = leases.filter((lease) => lease.runId === resource.runId);
+  if (own.length > 0) {
+    const newest = own.reduce((a, b) => (b.expires > a.expires ? b : a));
+    return now > newest.expires + leaseGraceMs(newest.seconds);
+  }
+  const stated = Number(resource.labels[LABEL_LEASE_SECONDS]);
+  const seconds = Number.isFinite(stated) && stated > 0 ? stated : LEGACY_RESOURCE_SECONDS;
+  return now > resource.created + seconds * 1000 + leaseGraceMs(seconds);
+}
+
+export interface SweepResult {
+  containers: number;
+  networks: number;
+  /** The runs whose resources were removed. */
+  runs: string[];
+}
+
+/** Removes the containers and networks of runs whose lease expired (a crash, a kill -9, on this machine or any
+ * other sharing the engine), then their lease volumes. Live runs keep everything, whoever started them; nothing
+ * without the harness's run label is looked at. With `runId`, removes that run's resources whatever its lease. */
+export async function sweepAbandoned(engine: Engine, options: { runId?: string } = {}): Promise<SweepResult> {
   const filters = harnessResourceFilters(options.runId);
-  const abandoned = (labels: Record<string, string> | undefined): boolean => {
-    if (options.runId) return true;
-    const pid = Number(labels?.[LABEL_OWNER_PID]);
-    if (!Number.isInteger(pid)) return true;
-    return pid !== process.pid && !processAlive(pid);
+  const [now, leases, containerList, networkList] = await Promise.all([
+    engineNow(engine),
+    listLeases(engine),
+    engine.docker.listContainers({ all: true, filters }),
+    engine.docker.listNetworks({ filters }),
+  ]);
+  const gone = (labels: Record<string, string> | undefined, created: number): boolean => {
+    const runId = labels?.[LABEL_RUN_ID];
+    if (!runId) return false;
+    return options.runId !== undefined || isAbandoned({ runId, labels: labels ?? {}, created }, leases, now);
   };
-  const containers = (await engine.docker.listContainers({ all: true, filters })).filter((c) => abandoned(c.Labels));
+  const containers = containerList.filter((c) => gone(c.Labels, c.Created * 1000));
   await Promise.all(containers.map((c) => removeContainerQuietly(engine, c.Id)));
-  const networks = (await engine.docker.listNetworks({ filters })).filter((n) => abandoned(n.Labels));
+  const networks = networkList.filter((n) => gone(n.Labels, Date.parse(n.Created)));
   await Promise.all(networks.map((n) => removeNetworkQuietly(engine, n.Id)));
-  return { containers: containers.length, networks: networks.length };
+  // A run's lease volumes go once its newest lease has expired: a live run's previous lease is its own to remove.
+  const newest = new Map<string, LeaseRecord>();
+  for (const lease of leases) if (lease.expires > (newest.get(lease.runId)?.expires ?? -Infinity)) newest.set(lease.runId, lease);
+  const expired = leases.filter((lease) => {
+    const last = newest.get(lease.runId)!;
+    return options.runId === lease.runId || now > last.expires + leaseGraceMs(last.seconds);
+  });
+  await Promise.all(expired.map((lease) => removeVolumeQuietly(engine, lease.volume)));
+  const runs = [...new Set([...containers.map((c) => c.Labels[LABEL_RUN_ID]!), ...networks.map((n) => n.Labels?.[LABEL_RUN_ID] ?? "")])].filter(Boolean);
+  return { containers: containers.length, networks: networks.length, runs };
 }

@@ -1,0 +1,162 @@
+// Several harness processes on one engine: a run in another pid namespace, a user's own container from a harness
+// image, and a run killed with SIGKILL. Clean-up goes by each run's lease (engine/lease.ts), never by pid.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, inject, it } from "vitest";
+import { connectEngine } from "../../../harness/engine/engine.ts";
+import { pack } from "tar-stream";
+import type { Engine } from "../../../harness/engine/engine.ts";
+import { imageLabels, LABEL_APP, LABEL_IMAGE, LABEL_RUN_ID, LABEL_SESSION } from "../../../harness/engine/labels.ts";
+import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
+import { listHarnessResources } from "../../helpers/harness-resources.ts";
+import type { CliResult } from "../../helpers/run-cli.ts";
+
+const BIN = fileURLToPath(new URL("../../../bin/httpd-upgrade-harness.js", import.meta.url));
+
+const scenario = (id: string): string => `
+id: ${id}
+title: GET / answers 200
+seed: [U1]
+server:
+  config: |
+    <Directory "\${server.docroot}">
+        Require all granted
+    </Directory>
+  files: { htdocs/index.html: "hello\\n" }
+requests:
+  - { name: index, path: /, expect: { both: { status: 200 } } }
+`;
+
+function scenarioDir(count: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "harness-shared-"));
+  for (let i = 0; i < count; i++) writeFileSync(join(dir, `s${i}.scenario.yaml`), scenario(`shared-${i}`));
+  return dir;
+}
+
+interface Child {
+  done: Promise<CliResult & { endedAt: number }>;
+  kill: (signal: NodeJS.Signals) => void;
+  stderrSoFar: () => string;
+}
+
+/** The CLI in a child process, optionally under a command prefix (unshare ...). */
+function startCli(args: string[], env: Record<string, string>, prefix: string[] = []): Child {
+  const [command, ...rest] = [...prefix, process.execPath, BIN, ...args];
+  const child = spawn(command!, rest, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult & { endedAt: number }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, endedAt: Date.now() }));
+  });
+  return { done, kill: (signal) => child.kill(signal), stderrSoFar: () => stderr };
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A copy of a harness image labelled as this version labels the images it builds (engine/images.ts). The local
+ * images may come from a version before leases, whose images carried io.httpd-upgrade-harness=true; such versions,
+ * still running elsewhere on a shared engine, sweep every container with that label and a dead (or absent) owner
+ * pid: exactly the bug this test is about, in them, so the copy clears it. */
+async function imageAsBuiltNow(engine: Engine, base: string): Promise<string> {
+  const tag = `harness-test-user-image:${randomBytes(3).toString("hex")}`;
+  const archive = pack();
+  archive.entry({ name: "Dockerfile" }, `FROM ${base}\nLABEL ${LABEL_APP}=""\n`);
+  archive.finalize();
+  const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, { t: tag, labels: imageLabels(tag), rm: true });
+  await new Promise<void>((resolve, reject) =>
+    engine.docker.modem.followProgress(stream, (error: Error | null, output: Array<{ error?: string }>) => {
+      const failed = error ?? output.find((event) => event.error)?.error;
+      if (failed) reject(new Error(String(failed)));
+      else resolve();
+    }),
+  );
+  return tag;
+}
+
+const sessionName = (what: string): string => `test-${what}-${randomBytes(3).toString("hex")}`;
+
+describe("one engine shared by several harness processes", { timeout: 240_000 }, () => {
+  const image = (): string => inject("images").candidate;
+
+  it("runs two harness processes in different pid namespaces to a clean finish, neither sweeping the other", async () => {
+    const engine = await connectEngine();
+    const [sessionA, sessionB] = [sessionName("ns-a"), sessionName("ns-b")];
+    const args = ["run", scenarioDir(4), "--baseline", image(), "--candidate", image(), "--concurrency", "1"];
+    const a = startCli(args, { HARNESS_SESSION: sessionA });
+    // B starts (and sweeps) once A has containers on the engine, from a pid namespace of its own.
+    await waitFor("run A's first container", async () => (await listHarnessResources(engine, { session: sessionA })).containers.length > 0);
+    const bStartedAt = Date.now();
+    const b = startCli(args, { HARNESS_SESSION: sessionB }, ["unshare", "--pid", "--fork", "--mount-proc"]);
+    const [resultA, resultB] = await Promise.all([a.done, b.done]);
+    for (const result of [resultA, resultB]) {
+      expect(result.stderr).not.toMatch(/error|left by an earlier run/i);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/4 scenarios in .*: 0 regression, 0 error/);
+    }
+    // They overlapped: A was still running when B had swept.
+    expect(resultA.endedAt).toBeGreaterThan(bStartedAt);
+    for (const session of [sessionA, sessionB]) expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
+  });
+
+  it("leaves alone a container a user starts from a harness image, which inherits the image's labels", async () => {
+    const engine = await connectEngine();
+    const userImage = await imageAsBuiltNow(engine, image());
+    const user = await engine.docker.createContainer({ Image: userImage, Cmd: ["sleep", "600"], Entrypoint: [] });
+    try {
+      await user.start();
+      const labels = (await user.inspect()).Config.Labels;
+      // Docker copies the image's labels to the container; the sweep selects by one no image carries.
+      expect(labels).toMatchObject(imageLabels(userImage));
+      expect(labels[LABEL_IMAGE]).toBe("true");
+      expect(labels[LABEL_RUN_ID]).toBeUndefined();
+
+      const result = startCli(["run", scenarioDir(1), "--baseline", image(), "--candidate", image()], { HARNESS_LEASE_SECONDS: "1" });
+      expect((await result.done).status).toBe(0);
+      expect((await user.inspect()).State.Running).toBe(true);
+    } finally {
+      await user.remove({ force: true });
+      await engine.docker.getImage(userImage).remove();
+    }
+  });
+
+  it("reaps a run killed with SIGKILL in the next run, once its lease has expired", async () => {
+    const engine = await connectEngine();
+    const killed = sessionName("killed");
+    const victim = startCli(["run", scenarioDir(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"], {
+      HARNESS_SESSION: killed,
+      HARNESS_LEASE_SECONDS: "2",
+      DEBUG: "harness:docker",
+    });
+    await waitFor("the victim's first server", () => /created from .* \(server\)/.test(victim.stderrSoFar()));
+    victim.kill("SIGKILL");
+    expect((await victim.done).signal).toBe("SIGKILL");
+    const left = await listHarnessResources(engine, { session: killed });
+    expect(left.containers.length).toBeGreaterThan(0);
+    const leases = async (): Promise<number> => ((await engine.docker.listVolumes({ filters: { label: [`${LABEL_SESSION}=${killed}`] } })).Volumes ?? []).length;
+    expect(await leases()).toBeGreaterThan(0);
+
+    // While the lease holds (2 s + 2 s grace), a sweep leaves the victim's resources alone.
+    await sweepAbandoned(engine);
+    expect(await listHarnessResources(engine, { session: killed })).toEqual(left);
+
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const next = await startCli(["run", scenarioDir(1), "--baseline", image(), "--candidate", image()], {}).done;
+    expect(next.status).toBe(0);
+    expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by an earlier run/);
+    expect(await listHarnessResources(engine, { session: killed })).toEqual({ containers: [], networks: [] });
+    expect(await leases()).toBe(0);
+  });
+});
