@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
+import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 
@@ -94,10 +95,12 @@ requests:
     const out = mkdtempSync(join(tmpdir(), "harness-reports-"));
     const socket = join(mkdtempSync(join(tmpdir(), "harness-engine-")), "engine.sock");
     const proxy = await engineProxy(socket);
+    const session = `engine-gone-${process.pid}`;
     let child: ChildProcess | undefined;
     const result = await new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
       child = spawn(process.execPath, ["bin/httpd-upgrade-harness.js", "run", dir, "--baseline", image(), "--candidate", image(), "--concurrency", "1", "--report", `json:${out}/r.json`], {
-        env: { ...process.env, DOCKER_HOST: `unix://${socket}` },
+        // A session of its own and a short lease: what the lost run leaves is reaped once its lease expires.
+        env: { ...process.env, DOCKER_HOST: `unix://${socket}`, HARNESS_SESSION: session, HARNESS_LEASE_SECONDS: "2" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stderr = "";
@@ -113,7 +116,10 @@ requests:
     expect(result.status).toBe(3);
     expect(result.stderr).toMatch(/HARNESS_ENGINE_UNAVAILABLE: The Docker engine \(unix:\/\/.*engine\.sock\) stopped answering during the run; no report was written\./);
     expect(existsSync(`${out}/r.json`)).toBe(false);
-    // What the lost run left on the real engine is the next run's to remove.
-    await sweepAbandoned(await connectEngine());
+    // What the lost run left on the real engine is the next sweep's to remove, once its lease has expired.
+    const engine = await connectEngine();
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await sweepAbandoned(engine);
+    expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
   });
 });
