@@ -71,8 +71,10 @@ function responseStatements(expectation: ResponseExpectation | undefined): State
 function serverStatements(expectation: ServerExpectation | undefined): Statements {
   const statements: Statements = new Map();
   if (!expectation) return statements;
-  if (expectation.configTestOk !== undefined || expectation.configTestMessages.length > 0) {
-    statements.set("configTest", stated([expectation.configTestOk, expectation.configTestMessages]));
+  // The config test's output carries the same warnings the start-up log does, and startupLog matchers are
+  // checked against both: a startupLog statement speaks about the configTest field too.
+  if (expectation.configTestOk !== undefined || expectation.configTestMessages.length > 0 || expectation.startupLog.length > 0) {
+    statements.set("configTest", stated([expectation.configTestOk, expectation.configTestMessages, expectation.startupLog]));
   }
   if (expectation.started !== undefined) statements.set("started", stated(expectation.started));
   if (expectation.startupLog.length > 0) statements.set("startupLog", stated(expectation.startupLog));
@@ -166,6 +168,7 @@ export function diffScenario({ scenario, baseline, candidate, met, guideWrong }:
 /** Headers and body that describe the response: when the status changes they change with it, and a
  * difference there is the status difference seen again, not a second finding. */
 const FOLLOW_STATUS = new Set([
+  "httpVersion",
   "body",
   "header:content-length",
   "header:content-type",

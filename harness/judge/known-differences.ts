@@ -27,6 +27,17 @@ const apacheErrorDocument = /<title>\d{3} [^<]+<\/title>/;
 const etag22 = /^(W\/)?"([0-9a-f]+)-([0-9a-f]+)-([0-9a-f]+)(-gzip)?"$/;
 const etag24 = /^(W\/)?"([0-9a-f]+)-([0-9a-f]+)(-gzip)?"$/;
 
+/** A config-test message without what each version words or stamps its own way: time and pid brackets, the
+ * 2.4 AH code, and the address httpd guessed. */
+function configTestWording(value: string | null): string {
+  return (value ?? "")
+    .split("\n")
+    .map((line) => line.replace(/^(\[[^\]]*\] )+/, "").replace(/\bAH\d{5}: /g, "").replace(/using \S+?( for ServerName|\. Set the 'ServerName' directive globally to suppress this message)$/, "using <address>").replace(/^httpd: /, ""))
+    .join("\n");
+}
+
+const PUBLISHED_ORIGIN = /^(https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])):\d+/;
+
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: "clock",
@@ -57,6 +68,26 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     class: "expected-change",
     seed: ["D3"],
     reason: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone',
+  },
+  {
+    id: "config-test-wording",
+    field: "configTest",
+    // 2.2: "httpd: Could not reliably determine the server's fully qualified domain name, using 172.18.0.3 for
+    // ServerName"; 2.4: "AH00558: httpd: Could not reliably ... using 172.18.0.4. Set the 'ServerName' ...".
+    applies: (baseline, candidate) => configTestWording(baseline) === configTestWording(candidate),
+    class: "noise",
+    seed: [],
+    reason: "the same config-test messages, worded and stamped each version's way (AH codes, the guessed ServerName address)",
+  },
+  {
+    id: "published-port",
+    field: "header:location",
+    // A redirect names the host and port the request came to: each side is reached on its own published port.
+    applies: (baseline, candidate) =>
+      baseline !== null && candidate !== null && PUBLISHED_ORIGIN.test(baseline) && baseline.replace(PUBLISHED_ORIGIN, "$1:<port>") === candidate.replace(PUBLISHED_ORIGIN, "$1:<port>"),
+    class: "noise",
+    seed: [],
+    reason: "the same redirect to each side's own published port",
   },
   {
     id: "error-document-wording",

@@ -70,6 +70,22 @@ describe("findKnownDifference", () => {
     ]).toEqual(["clock", "version-banner", "error-document-wording"]);
   });
 
+  it("takes the same config-test messages worded each version's way for noise (AH00558, the guessed address), not a new message", () => {
+    const ctx = { baselineStatus: null, candidateStatus: null, baselineFamily: "2.2" as const, candidateFamily: "2.4" as const };
+    const old = "ok\nhttpd: Could not reliably determine the server's fully qualified domain name, using 192.168.0.3 for ServerName\nSyntax OK";
+    const next = "ok\nAH00558: httpd: Could not reliably determine the server's fully qualified domain name, using 192.168.0.2. Set the 'ServerName' directive globally to suppress this message\nSyntax OK";
+    expect(findKnownDifference("configTest", old, next, ctx)?.id).toBe("config-test-wording");
+    expect(findKnownDifference("configTest", old, next.replace("Syntax OK", "AH00117: Ignoring deprecated use of DefaultType\nSyntax OK"), ctx)).toBeUndefined();
+    expect(findKnownDifference("configTest", old, next.replace("ok\n", "failed\n"), ctx)).toBeUndefined();
+  });
+
+  it("takes a redirect to each side's own published port for noise, not one to another path", () => {
+    const ctx = { baselineStatus: 301, candidateStatus: 301, baselineFamily: "2.2" as const, candidateFamily: "2.4" as const };
+    expect(findKnownDifference("header:location", "http://127.0.0.1:33904/index.html", "http://127.0.0.1:33903/index.html", ctx)?.id).toBe("published-port");
+    expect(findKnownDifference("header:location", "http://127.0.0.1:33904/a", "http://127.0.0.1:33903/b", ctx)).toBeUndefined();
+    expect(findKnownDifference("header:location", "http://example.test:81/a", "http://example.test:82/a", ctx)).toBeUndefined();
+  });
+
   it("accepts 2.4's -gzip suffix on the ETag of a compressed answer", () => {
     expect(known("header:etag", ETAGS.fTxt22, '"b-660d105d79f91-gzip"')).toEqual({ id: "etag-without-inode", class: "expected-change", seed: ["D3"] });
   });
