@@ -19,9 +19,9 @@ export const ERROR_CODE_PATTERN = /^AH[0-9]{5}$/;
 /** Request-level fields: what diff/observed-fields.ts compares per request ("outcome" is the kind of answer,
  * "transport-error CODE" for failures; "transport" is accepted as the name the format used first). */
 export const PREDICTED_FIELD_PATTERN =
-  /^(?:status|body|errorLog|transport|outcome|exec|configTest|started|startupLog|missingModules|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
-export const SERVER_LEVEL_FIELDS: readonly string[] = ["configTest", "started", "startupLog", "missingModules"];
-export const IGNORE_FIELD_PATTERN = /^(?:status|body|errorLog|transport|outcome|exec|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
+  /^(?:status|body|errorLog|transport|outcome|exec|httpVersion|configTest|started|startupLog|trailingLog|missingModules|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
+export const SERVER_LEVEL_FIELDS: readonly string[] = ["configTest", "started", "startupLog", "trailingLog", "missingModules"];
+export const IGNORE_FIELD_PATTERN = /^(?:status|body|errorLog|transport|outcome|exec|httpVersion|trailingLog|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
 export const CERTIFICATE_KINDS = ["valid", "expired", "not-yet-valid", "wrong-name", "self-signed"] as const;
 export const BACKEND_KINDS = ["http-origin", "https-origin", "scgi-origin", "forward-proxy-target"] as const;
 
