@@ -2,9 +2,6 @@
 // image, and a run killed with SIGKILL. Clean-up goes by each run's lease (engine/lease.ts), never by pid.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
@@ -13,28 +10,14 @@ import type { Engine } from "../../../harness/engine/engine.ts";
 import { imageLabels, LABEL_APP, LABEL_IMAGE, LABEL_RUN_ID, LABEL_SESSION } from "../../../harness/engine/labels.ts";
 import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
+import { scenarioDir, statusScenario } from "../../helpers/scenario-files.ts";
 import type { CliResult } from "../../helpers/run-cli.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/httpd-upgrade-harness.js", import.meta.url));
 
-const scenario = (id: string): string => `
-id: ${id}
-title: GET / answers 200
-seed: [U1]
-server:
-  config: |
-    <Directory "\${server.docroot}">
-        Require all granted
-    </Directory>
-  files: { htdocs/index.html: "hello\\n" }
-requests:
-  - { name: index, path: /, expect: { both: { status: 200 } } }
-`;
-
-function scenarioDir(count: number): string {
-  const dir = mkdtempSync(join(tmpdir(), "harness-shared-"));
-  for (let i = 0; i < count; i++) writeFileSync(join(dir, `s${i}.scenario.yaml`), scenario(`shared-${i}`));
-  return dir;
+/** `count` small scenarios in a directory of their own. */
+function scenarios(count: number): string {
+  return scenarioDir(Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}.scenario.yaml`, statusScenario(200, `shared-${i}`)])), "harness-shared-");
 }
 
 interface Child {
@@ -94,7 +77,7 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
   it("runs two harness processes in different pid namespaces to a clean finish, neither sweeping the other", async () => {
     const engine = await connectEngine();
     const [sessionA, sessionB] = [sessionName("ns-a"), sessionName("ns-b")];
-    const args = ["run", scenarioDir(4), "--baseline", image(), "--candidate", image(), "--concurrency", "1"];
+    const args = ["run", scenarios(4), "--baseline", image(), "--candidate", image(), "--concurrency", "1"];
     const a = startCli(args, { HARNESS_SESSION: sessionA });
     // B starts (and sweeps) once A has containers on the engine, from a pid namespace of its own.
     await waitFor("run A's first container", async () => (await listHarnessResources(engine, { session: sessionA })).containers.length > 0);
@@ -123,7 +106,7 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
       expect(labels[LABEL_IMAGE]).toBe("true");
       expect(labels[LABEL_RUN_ID]).toBeUndefined();
 
-      const result = startCli(["run", scenarioDir(1), "--baseline", image(), "--candidate", image()], { HARNESS_LEASE_SECONDS: "1" });
+      const result = startCli(["run", scenarios(1), "--baseline", image(), "--candidate", image()], { HARNESS_LEASE_SECONDS: "1" });
       expect((await result.done).status).toBe(0);
       expect((await user.inspect()).State.Running).toBe(true);
     } finally {
@@ -135,7 +118,7 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
   it("reaps a run killed with SIGKILL in the next run, once its lease has expired", async () => {
     const engine = await connectEngine();
     const killed = sessionName("killed");
-    const victim = startCli(["run", scenarioDir(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"], {
+    const victim = startCli(["run", scenarios(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"], {
       HARNESS_SESSION: killed,
       HARNESS_LEASE_SECONDS: "2",
       DEBUG: "harness:docker",
@@ -153,7 +136,7 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     expect(await listHarnessResources(engine, { session: killed })).toEqual(left);
 
     await new Promise((resolve) => setTimeout(resolve, 4_500));
-    const next = await startCli(["run", scenarioDir(1), "--baseline", image(), "--candidate", image()], {}).done;
+    const next = await startCli(["run", scenarios(1), "--baseline", image(), "--candidate", image()], {}).done;
     expect(next.status).toBe(0);
     expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by an earlier run/);
     expect(await listHarnessResources(engine, { session: killed })).toEqual({ containers: [], networks: [] });

@@ -2,7 +2,7 @@
 // exits at start, and an engine that stops answering mid-run. Each keeps the contract: the right exit status,
 // a clear message, and no report that claims what was not observed.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,21 +12,7 @@ import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 import { runCli } from "../../helpers/run-cli.ts";
-
-function scenarioDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "harness-faults-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
-
-const status200 = (id: string): string => `
-id: ${id}
-title: GET / answers 200
-server:
-  files: { htdocs/index.html: "hello\\n" }
-requests:
-  - { name: index, path: /, expect: { both: { status: 200 } } }
-`;
+import { scenarioDir, statusScenario } from "../../helpers/scenario-files.ts";
 
 /** The engine's own socket, as the tests' environment names it. */
 function engineSocket(): string {
@@ -60,7 +46,7 @@ describe("faults", { timeout: 240_000 }, () => {
   const image = (): string => inject("images").candidate;
 
   it("refuses an image that is not httpd with exit 3, naming it, and writes no report", async () => {
-    const dir = scenarioDir({ "a.scenario.yaml": status200("not-httpd") });
+    const dir = scenarioDir({ "a.scenario.yaml": statusScenario(200, "not-httpd") });
     const out = mkdtempSync(join(tmpdir(), "harness-reports-"));
     const tools = inject("images").tools;
     const result = await runCli(["run", dir, "--baseline", tools, "--candidate", image(), "--report", `json:${out}/r.json`]);
@@ -91,7 +77,7 @@ requests:
   });
 
   it("stops with exit 3 and no report when the engine stops answering mid-run", async () => {
-    const dir = scenarioDir(Object.fromEntries(["one", "two", "three"].map((id) => [`${id}.scenario.yaml`, status200(`engine-gone-${id}`)])));
+    const dir = scenarioDir(Object.fromEntries(["one", "two", "three"].map((id) => [`${id}.scenario.yaml`, statusScenario(200, `engine-gone-${id}`)])));
     const out = mkdtempSync(join(tmpdir(), "harness-reports-"));
     const socket = join(mkdtempSync(join(tmpdir(), "harness-engine-")), "engine.sock");
     const proxy = await engineProxy(socket);
