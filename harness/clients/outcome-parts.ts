@@ -14,10 +14,15 @@ export class BodyCollector {
     this.#bytes += chunk.length;
     this.#hash.update(chunk);
     if (this.#keptBytes < BODY_TEXT_LIMIT) {
-      const part = chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes);
+      // A copy: a view would keep the whole chunk (a socket read, an exec frame) alive with it.
+      const part = Buffer.from(chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes));
       this.#kept.push(part);
       this.#keptBytes += part.length;
     }
+  }
+
+  get bytes(): number {
+    return this.#bytes;
   }
 
   finish(): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
