@@ -6,7 +6,9 @@ import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
-import { parseRawResponse } from "./parse-raw-response.ts";
+import { BodyCollector } from "./outcome-parts.ts";
+import { requestMethodOf } from "./parse-raw-response.ts";
+import { ResponseParser } from "./response-parser.ts";
 
 export interface StartedClientContainer {
   name: string;
@@ -83,8 +85,11 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
     await client.container.exec(["sh", "-c", "cat > /tmp/client.crt"], { stdin: plan.clientCertificate.certificate });
     await client.container.exec(["sh", "-c", "umask 077; cat > /tmp/client.key"], { stdin: plan.clientCertificate.privateKey });
   }
-  const result = await client.container.exec(curlCommand(plan), {
+  // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
+  const reader = new StreamedResponse(plan.method);
+  const result = await client.container.execStream(curlCommand(plan), {
     timeoutMs: plan.timeoutMs + 5_000,
+    onStdout: (chunk) => reader.push(chunk),
     ...(plan.body !== null ? { stdin: plan.body } : {}),
   });
   const durationMs = Date.now() - started;
@@ -96,7 +101,7 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
       durationMs,
     };
   }
-  return toOutcome(result.stdoutBytes, durationMs);
+  return reader.outcome(durationMs);
 }
 
 export async function sendRawFromContainer(
@@ -104,32 +109,56 @@ export async function sendRawFromContainer(
   plan: { serverIp: string; port: number; data: Buffer; trickleMs: number | null; timeoutMs: number },
 ): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
-  const result = await client.container.exec(
+  // raw-client.py writes the server's bytes to stdout as they come and its outcome to stderr at the end.
+  const reader = new StreamedResponse(requestMethodOf(plan.data));
+  const result = await client.container.execStream(
     ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)],
-    { stdin: plan.data.toString("latin1"), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
+    { stdin: plan.data, onStdout: (chunk) => reader.push(chunk), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
   );
   const durationMs = Date.now() - started;
-  const newline = result.stdoutBytes.indexOf(0x0a);
-  const outcome = /@@outcome (\S+)/.exec(result.stdoutBytes.subarray(0, Math.max(newline, 0)).toString())?.[1] ?? "unknown";
-  const bytes = result.stdoutBytes.subarray(newline + 1);
-  if (outcome !== "ok" && bytes.length === 0) {
-    return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message: result.stderr.trim(), durationMs };
+  const outcome = /^@@outcome (\S+)$/m.exec(result.stderr)?.[1] ?? "unknown";
+  const message = result.stderr.replace(/^@@outcome \S+\n?/m, "").trim();
+  if (outcome !== "ok" && reader.received === 0) {
+    return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message, durationMs };
   }
-  if (bytes.length === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
-  return toOutcome(bytes, durationMs);
+  if (reader.received === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
+  return reader.outcome(durationMs);
 }
 
-function toOutcome(bytes: Buffer, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
-  const parsed = parseRawResponse(bytes);
-  if (!parsed) return { kind: "transport-error", code: "INVALID_RESPONSE", message: bytes.subarray(0, 200).toString("latin1"), durationMs };
-  return {
-    kind: "response",
-    status: parsed.status,
-    httpVersion: parsed.httpVersion,
-    headers: parsed.headers,
-    body: parsed.body.subarray(0, 64 * 1024).toString("utf8"),
-    bodyBytes: parsed.body.length,
-    bodySha256: createHash("sha256").update(parsed.body).digest("hex"),
-    durationMs,
-  };
+/** A response read from a stream that ends at the server's close: parsed as it comes, the body to a collector;
+ * the first bytes kept to show when they are not a response. */
+class StreamedResponse {
+  readonly #body = new BodyCollector();
+  readonly #parser: ResponseParser;
+  readonly #first: Buffer[] = [];
+  #firstBytes = 0;
+  received = 0;
+
+  constructor(requestMethod: string) {
+    this.#parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.#body.push(chunk) });
+  }
+
+  push(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.#firstBytes < SHOWN_BYTES) {
+      const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
+      this.#first.push(part);
+      this.#firstBytes += part.length;
+    }
+    this.#parser.push(chunk);
+  }
+
+  /** The answer as the bytes end here (a body cut short is kept as far as it came), or INVALID_RESPONSE. */
+  outcome(durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+    this.#parser.finish();
+    const head = this.#parser.head;
+    if (!head || this.#parser.error) {
+      const first = Buffer.concat(this.#first, this.#firstBytes);
+      return { kind: "transport-error", code: "INVALID_RESPONSE", message: first.subarray(0, SHOWN_BYTES).toString("latin1"), durationMs };
+    }
+    return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...this.#body.finish(), durationMs };
+  }
 }
+
+/** How many of the first bytes are shown when they are not an HTTP response. */
+const SHOWN_BYTES = 200;
