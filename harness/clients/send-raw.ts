@@ -84,9 +84,13 @@ class RawConnection {
     readonly id: number,
   ) {
     socket.on("data", (chunk: Buffer) => {
-      // Parsed as it arrives: nothing of the body is kept but what the collector keeps.
-      this.response?.push(chunk);
-      this.#wake();
+      // Parsed as it arrives: nothing of the body is kept but what the collector keeps. The reader is woken
+      // only when the response is decided, not on every chunk: each wake-up costs a race on the deadline,
+      // and a promise reaction per chunk would grow with the body.
+      const response = this.response;
+      if (!response) return;
+      response.push(chunk);
+      if (response.parser.complete || response.parser.error) this.#wake();
     });
     socket.on("end", () => {
       this.ended = true;
