@@ -6,9 +6,8 @@ import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
-import { BodyCollector } from "./outcome-parts.ts";
+import { StreamedResponse } from "./outcome-parts.ts";
 import { requestMethodOf } from "./parse-raw-response.ts";
-import { ResponseParser } from "./response-parser.ts";
 
 export interface StartedClientContainer {
   name: string;
@@ -101,7 +100,7 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
       durationMs,
     };
   }
-  return reader.outcome(durationMs);
+  return outcomeOf(reader, durationMs);
 }
 
 export async function sendRawFromContainer(
@@ -122,43 +121,17 @@ export async function sendRawFromContainer(
     return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message, durationMs };
   }
   if (reader.received === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
-  return reader.outcome(durationMs);
+  return outcomeOf(reader, durationMs);
 }
 
-/** A response read from a stream that ends at the server's close: parsed as it comes, the body to a collector;
- * the first bytes kept to show when they are not a response. */
-class StreamedResponse {
-  readonly #body = new BodyCollector();
-  readonly #parser: ResponseParser;
-  readonly #first: Buffer[] = [];
-  #firstBytes = 0;
-  received = 0;
-
-  constructor(requestMethod: string) {
-    this.#parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.#body.push(chunk) });
+/** The answer as the stream's bytes ended (a body cut short is kept as far as it came), or INVALID_RESPONSE
+ * with the first bytes when they are not an HTTP response. */
+function outcomeOf(response: StreamedResponse, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+  const { parser } = response;
+  parser.finish();
+  const head = parser.head;
+  if (!head || parser.error) {
+    return { kind: "transport-error", code: "INVALID_RESPONSE", message: response.first().subarray(0, 200).toString("latin1"), durationMs };
   }
-
-  push(chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.#firstBytes < SHOWN_BYTES) {
-      const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
-      this.#first.push(part);
-      this.#firstBytes += part.length;
-    }
-    this.#parser.push(chunk);
-  }
-
-  /** The answer as the bytes end here (a body cut short is kept as far as it came), or INVALID_RESPONSE. */
-  outcome(durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
-    this.#parser.finish();
-    const head = this.#parser.head;
-    if (!head || this.#parser.error) {
-      const first = Buffer.concat(this.#first, this.#firstBytes);
-      return { kind: "transport-error", code: "INVALID_RESPONSE", message: first.subarray(0, SHOWN_BYTES).toString("latin1"), durationMs };
-    }
-    return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...this.#body.finish(), durationMs };
-  }
+  return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...response.body.finish(), durationMs };
 }
-
-/** How many of the first bytes are shown when they are not an HTTP response. */
-const SHOWN_BYTES = 200;

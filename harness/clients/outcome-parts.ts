@@ -2,6 +2,7 @@
 import { createHash, type Hash } from "node:crypto";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import { BODY_TEXT_LIMIT } from "./http-request.ts";
+import { ResponseParser } from "./response-parser.ts";
 
 /** Collects a response body: keeps the first BODY_TEXT_LIMIT bytes, counts and hashes all of them. */
 export class BodyCollector {
@@ -28,6 +29,38 @@ export class BodyCollector {
   finish(): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
     const kept = Buffer.concat(this.#kept, this.#keptBytes);
     return { body: bodyText(kept, this.#bytes > kept.length), bodyBytes: this.#bytes, bodySha256: this.#hash.digest("hex") };
+  }
+}
+
+/** The first bytes of a response kept to show in a message (preview() shows 120 and marks more). */
+export const SHOWN_BYTES = 256;
+
+/** One response read from a stream (a socket, an exec's stdout): parsed as bytes arrive, the body to a
+ * collector, the first bytes kept for messages. Nothing else of it is held. */
+export class StreamedResponse {
+  readonly body = new BodyCollector();
+  readonly parser: ResponseParser;
+  received = 0;
+  readonly #first: Buffer[] = [];
+  #firstBytes = 0;
+
+  constructor(requestMethod: string) {
+    this.parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.body.push(chunk) });
+  }
+
+  push(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.#firstBytes < SHOWN_BYTES) {
+      const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
+      this.#first.push(part);
+      this.#firstBytes += part.length;
+    }
+    this.parser.push(chunk);
+  }
+
+  /** The first bytes received (up to SHOWN_BYTES), for messages. */
+  first(): Buffer {
+    return Buffer.concat(this.#first, this.#firstBytes);
   }
 }
 

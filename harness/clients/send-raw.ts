@@ -16,9 +16,9 @@ import tls from "node:tls";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { RequestTarget, TlsClientIdentity } from "./http-request.ts";
 import { assertValidTarget, assertValidTimeout } from "./http-request.ts";
-import { BodyCollector, Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, transportFailure } from "./outcome-parts.ts";
+import { Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, StreamedResponse, transportFailure } from "./outcome-parts.ts";
 import { requestMethodOf, responseKeepsConnection } from "./parse-raw-response.ts";
-import { type ResponseHead, ResponseParser } from "./response-parser.ts";
+import type { ResponseHead } from "./response-parser.ts";
 
 export interface RawSendOptions {
   target: RequestTarget;
@@ -39,40 +39,9 @@ export interface RawSendOptions {
 
 export type RawSendOutcome = HttpResponseOutcome | TransportFailureOutcome;
 
-/** The first bytes of a response kept to show in a message (preview() shows 120 and marks more). */
-const SHOWN_BYTES = 256;
-
-/** One response being read: the parser, fed as bytes arrive, and the body's collector. */
-class ResponseInProgress {
-  readonly body = new BodyCollector();
-  readonly parser: ResponseParser;
-  received = 0;
-  readonly #first: Buffer[] = [];
-  #firstBytes = 0;
-
-  constructor(requestMethod: string) {
-    this.parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.body.push(chunk) });
-  }
-
-  push(chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.#firstBytes < SHOWN_BYTES) {
-      const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
-      this.#first.push(part);
-      this.#firstBytes += part.length;
-    }
-    this.parser.push(chunk);
-  }
-
-  /** The first bytes received, for messages. */
-  first(): Buffer {
-    return Buffer.concat(this.#first, this.#firstBytes);
-  }
-}
-
 class RawConnection {
   /** The response being read; bytes that come with none (after the last response ended) belong to no request. */
-  response: ResponseInProgress | null = null;
+  response: StreamedResponse | null = null;
   ended = false;
   closed = false;
   error: Error | null = null;
@@ -120,8 +89,8 @@ class RawConnection {
   }
 
   /** Starts reading a new response; what was received before it is forgotten. */
-  beginResponse(requestMethod: string): ResponseInProgress {
-    this.response = new ResponseInProgress(requestMethod);
+  beginResponse(requestMethod: string): StreamedResponse {
+    this.response = new StreamedResponse(requestMethod);
     return this.response;
   }
 
@@ -195,7 +164,7 @@ async function writeRequest(connection: RawConnection, options: RawSendOptions, 
 
 async function readResponse(
   connection: RawConnection,
-  response: ResponseInProgress,
+  response: StreamedResponse,
   deadline: Deadline,
   timeoutMs: number,
 ): Promise<Step<ResponseHead>> {
