@@ -64,13 +64,6 @@ export class StreamedResponse {
   }
 }
 
-/** The outcome fields of a whole body held in memory. */
-export function bodyFields(body: Buffer): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
-  const collector = new BodyCollector();
-  collector.push(body);
-  return collector.finish();
-}
-
 /** UTF-8 when the bytes are valid UTF-8 (a sequence cut by the limit is tolerated and dropped), else latin1 so
  * that every byte survives as one character. */
 export function bodyText(bytes: Buffer, cut: boolean): string {
