@@ -4,16 +4,29 @@ import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts"
 import { BODY_TEXT_LIMIT } from "./http-request.ts";
 import { ResponseParser } from "./response-parser.ts";
 
+/** Hash input is gathered up to this size: a chunked body comes in pieces of a few KiB (mod_include's 8000
+ * bytes), and each update() has a fixed cost that, per piece, made hashing cost more than the transfer. */
+const HASH_STAGE_BYTES = 64 * 1024;
+
 /** Collects a response body: keeps the first BODY_TEXT_LIMIT bytes, counts and hashes all of them. */
 export class BodyCollector {
   readonly #kept: Buffer[] = [];
   #keptBytes = 0;
   #bytes = 0;
   readonly #hash: Hash = createHash("sha256");
+  readonly #stage = Buffer.allocUnsafe(HASH_STAGE_BYTES);
+  #staged = 0;
 
   push(chunk: Buffer): void {
     this.#bytes += chunk.length;
-    this.#hash.update(chunk);
+    if (chunk.length >= HASH_STAGE_BYTES / 2) {
+      this.#flush();
+      this.#hash.update(chunk);
+    } else {
+      if (this.#staged + chunk.length > HASH_STAGE_BYTES) this.#flush();
+      chunk.copy(this.#stage, this.#staged);
+      this.#staged += chunk.length;
+    }
     if (this.#keptBytes < BODY_TEXT_LIMIT) {
       // A copy: a view would keep the whole chunk (a socket read, an exec frame) alive with it.
       const part = Buffer.from(chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes));
@@ -27,8 +40,15 @@ export class BodyCollector {
   }
 
   finish(): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
+    this.#flush();
     const kept = Buffer.concat(this.#kept, this.#keptBytes);
     return { body: bodyText(kept, this.#bytes > kept.length), bodyBytes: this.#bytes, bodySha256: this.#hash.digest("hex") };
+  }
+
+  #flush(): void {
+    if (this.#staged === 0) return;
+    this.#hash.update(this.#stage.subarray(0, this.#staged));
+    this.#staged = 0;
   }
 }
 
