@@ -128,3 +128,9 @@ console.log(`\n* the floor replays only plain HTTP requests from the host; raw, 
 console.log(`median ratio over the ${comparable.length} scenarios the floor replays fully: ${median.toFixed(2)}`);
 console.log(`harness fixed cost per run (engine, image inspection, certificate authority): ${harness.fixedMs.toFixed(0)} ms`);
 console.log(`harness process: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+
+// Big bodies: memory and time of a 100 MB body through each client, with their targets (scripts/bench-bodies.ts).
+if (process.env.BENCH_BODIES !== "0") {
+  const { benchBodies } = await import("./bench-bodies.ts");
+  await benchBodies();
+}

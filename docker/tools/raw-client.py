@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Raw requests from a client container's own address: sends the given bytes (optionally one byte every
-DELAY_MS, for slow-client checks), then prints one line `@@outcome <ok|reset|timeout|refused>` followed by
-every byte the server sent back (latin1)."""
+"""Raw requests from a client container's own address: sends the bytes read from stdin (optionally one byte
+every DELAY_MS, for slow-client checks), writes every byte the server sends back to stdout as it arrives
+(nothing held: a body of any size passes), and at the end one line `@@outcome <ok|reset|timeout|refused>` to
+stderr."""
 import socket, sys, time
 
 host, port, delay_ms, timeout_s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 data = sys.stdin.buffer.read()
-received, outcome = [], "ok"
+out = sys.stdout.buffer
+outcome = "ok"
 try:
     s = socket.create_connection((host, port), timeout=timeout_s)
     if delay_ms > 0:
@@ -15,13 +17,13 @@ try:
             time.sleep(delay_ms / 1000)
     else:
         s.sendall(data)
-    while (chunk := s.recv(65536)):
-        received.append(chunk)
+    while (chunk := s.recv(262144)):
+        out.write(chunk)
 except ConnectionRefusedError:
     outcome = "refused"
 except (ConnectionResetError, BrokenPipeError):
     outcome = "reset"
 except socket.timeout:
     outcome = "timeout"
-sys.stdout.write(f"@@outcome {outcome}\n")
-sys.stdout.write(b"".join(received).decode("latin1"))
+out.flush()
+sys.stderr.write(f"@@outcome {outcome}\n")

@@ -6,7 +6,8 @@ import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
-import { parseRawResponse } from "./parse-raw-response.ts";
+import { StreamedResponse } from "./outcome-parts.ts";
+import { requestMethodOf } from "./parse-raw-response.ts";
 
 export interface StartedClientContainer {
   name: string;
@@ -83,8 +84,11 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
     await client.container.exec(["sh", "-c", "cat > /tmp/client.crt"], { stdin: plan.clientCertificate.certificate });
     await client.container.exec(["sh", "-c", "umask 077; cat > /tmp/client.key"], { stdin: plan.clientCertificate.privateKey });
   }
-  const result = await client.container.exec(curlCommand(plan), {
+  // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
+  const reader = new StreamedResponse(plan.method);
+  const result = await client.container.execStream(curlCommand(plan), {
     timeoutMs: plan.timeoutMs + 5_000,
+    onStdout: (chunk) => reader.push(chunk),
     ...(plan.body !== null ? { stdin: plan.body } : {}),
   });
   const durationMs = Date.now() - started;
@@ -96,7 +100,7 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
       durationMs,
     };
   }
-  return toOutcome(result.stdoutBytes, durationMs);
+  return outcomeOf(reader, durationMs);
 }
 
 export async function sendRawFromContainer(
@@ -104,32 +108,30 @@ export async function sendRawFromContainer(
   plan: { serverIp: string; port: number; data: Buffer; trickleMs: number | null; timeoutMs: number },
 ): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
-  const result = await client.container.exec(
+  // raw-client.py writes the server's bytes to stdout as they come and its outcome to stderr at the end.
+  const reader = new StreamedResponse(requestMethodOf(plan.data));
+  const result = await client.container.execStream(
     ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)],
-    { stdin: plan.data.toString("latin1"), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
+    { stdin: plan.data, onStdout: (chunk) => reader.push(chunk), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
   );
   const durationMs = Date.now() - started;
-  const newline = result.stdoutBytes.indexOf(0x0a);
-  const outcome = /@@outcome (\S+)/.exec(result.stdoutBytes.subarray(0, Math.max(newline, 0)).toString())?.[1] ?? "unknown";
-  const bytes = result.stdoutBytes.subarray(newline + 1);
-  if (outcome !== "ok" && bytes.length === 0) {
-    return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message: result.stderr.trim(), durationMs };
+  const outcome = /^@@outcome (\S+)$/m.exec(result.stderr)?.[1] ?? "unknown";
+  const message = result.stderr.replace(/^@@outcome \S+\n?/m, "").trim();
+  if (outcome !== "ok" && reader.received === 0) {
+    return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message, durationMs };
   }
-  if (bytes.length === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
-  return toOutcome(bytes, durationMs);
+  if (reader.received === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
+  return outcomeOf(reader, durationMs);
 }
 
-function toOutcome(bytes: Buffer, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
-  const parsed = parseRawResponse(bytes);
-  if (!parsed) return { kind: "transport-error", code: "INVALID_RESPONSE", message: bytes.subarray(0, 200).toString("latin1"), durationMs };
-  return {
-    kind: "response",
-    status: parsed.status,
-    httpVersion: parsed.httpVersion,
-    headers: parsed.headers,
-    body: parsed.body.subarray(0, 64 * 1024).toString("utf8"),
-    bodyBytes: parsed.body.length,
-    bodySha256: createHash("sha256").update(parsed.body).digest("hex"),
-    durationMs,
-  };
+/** The answer as the stream's bytes ended (a body cut short is kept as far as it came), or INVALID_RESPONSE
+ * with the first bytes when they are not an HTTP response. */
+function outcomeOf(response: StreamedResponse, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+  const { parser } = response;
+  parser.finish();
+  const head = parser.head;
+  if (!head || parser.error) {
+    return { kind: "transport-error", code: "INVALID_RESPONSE", message: response.first().subarray(0, 200).toString("latin1"), durationMs };
+  }
+  return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...response.body.finish(), durationMs };
 }

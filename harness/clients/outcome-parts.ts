@@ -2,6 +2,11 @@
 import { createHash, type Hash } from "node:crypto";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import { BODY_TEXT_LIMIT } from "./http-request.ts";
+import { ResponseParser } from "./response-parser.ts";
+
+/** Hash input is gathered up to this size: a chunked body comes in pieces of a few KiB (mod_include's 8000
+ * bytes), and each update() has a fixed cost that, per piece, made hashing cost more than the transfer. */
+const HASH_STAGE_BYTES = 64 * 1024;
 
 /** Collects a response body: keeps the first BODY_TEXT_LIMIT bytes, counts and hashes all of them. */
 export class BodyCollector {
@@ -9,28 +14,74 @@ export class BodyCollector {
   #keptBytes = 0;
   #bytes = 0;
   readonly #hash: Hash = createHash("sha256");
+  readonly #stage = Buffer.allocUnsafe(HASH_STAGE_BYTES);
+  #staged = 0;
 
   push(chunk: Buffer): void {
     this.#bytes += chunk.length;
-    this.#hash.update(chunk);
+    if (chunk.length >= HASH_STAGE_BYTES / 2) {
+      this.#flush();
+      this.#hash.update(chunk);
+    } else {
+      if (this.#staged + chunk.length > HASH_STAGE_BYTES) this.#flush();
+      chunk.copy(this.#stage, this.#staged);
+      this.#staged += chunk.length;
+    }
     if (this.#keptBytes < BODY_TEXT_LIMIT) {
-      const part = chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes);
+      // A copy: a view would keep the whole chunk (a socket read, an exec frame) alive with it.
+      const part = Buffer.from(chunk.subarray(0, BODY_TEXT_LIMIT - this.#keptBytes));
       this.#kept.push(part);
       this.#keptBytes += part.length;
     }
   }
 
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   finish(): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
+    this.#flush();
     const kept = Buffer.concat(this.#kept, this.#keptBytes);
     return { body: bodyText(kept, this.#bytes > kept.length), bodyBytes: this.#bytes, bodySha256: this.#hash.digest("hex") };
   }
+
+  #flush(): void {
+    if (this.#staged === 0) return;
+    this.#hash.update(this.#stage.subarray(0, this.#staged));
+    this.#staged = 0;
+  }
 }
 
-/** The outcome fields of a whole body held in memory. */
-export function bodyFields(body: Buffer): Pick<HttpResponseOutcome, "body" | "bodyBytes" | "bodySha256"> {
-  const collector = new BodyCollector();
-  collector.push(body);
-  return collector.finish();
+/** The first bytes of a response kept to show in a message (preview() shows 120 and marks more). */
+export const SHOWN_BYTES = 256;
+
+/** One response read from a stream (a socket, an exec's stdout): parsed as bytes arrive, the body to a
+ * collector, the first bytes kept for messages. Nothing else of it is held. */
+export class StreamedResponse {
+  readonly body = new BodyCollector();
+  readonly parser: ResponseParser;
+  received = 0;
+  readonly #first: Buffer[] = [];
+  #firstBytes = 0;
+
+  constructor(requestMethod: string) {
+    this.parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.body.push(chunk) });
+  }
+
+  push(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.#firstBytes < SHOWN_BYTES) {
+      const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
+      this.#first.push(part);
+      this.#firstBytes += part.length;
+    }
+    this.parser.push(chunk);
+  }
+
+  /** The first bytes received (up to SHOWN_BYTES), for messages. */
+  first(): Buffer {
+    return Buffer.concat(this.#first, this.#firstBytes);
+  }
 }
 
 /** UTF-8 when the bytes are valid UTF-8 (a sequence cut by the limit is tolerated and dropped), else latin1 so

@@ -8,6 +8,7 @@
 // llhttp's.
 import type { HttpRequestPlan } from "./http-request.ts";
 import { basicAuthorization, defaultHostHeader } from "./http-request.ts";
+import { ResponseParser } from "./response-parser.ts";
 
 export interface ParsedRawResponse {
   status: number;
@@ -42,16 +43,6 @@ export type RawScanResult =
 
 const CR = 0x0d;
 const LF = 0x0a;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const MAX_HEAD_BYTES = 256 * 1024;
-
-class Invalid {
-  constructor(
-    readonly code: string,
-    readonly reason: string,
-    readonly offset: number,
-  ) {}
-}
 
 /** Reads one line ending in LF (CR before it dropped); null when no LF yet. */
 function readLine(bytes: Buffer, pos: number): { line: string; next: number } | null {
@@ -61,174 +52,20 @@ function readLine(bytes: Buffer, pos: number): { line: string; next: number } | 
   return { line: bytes.toString("latin1", pos, end), next: lf + 1 };
 }
 
-interface Head {
-  status: number;
-  httpVersion: string;
-  reason: string;
-  headers: Array<[string, string]>;
-  bodyStart: number;
-}
-
-/** The head (status line + headers) starting at pos, or null when incomplete. */
-function readHead(bytes: Buffer, start: number): Head | null {
-  let pos = start;
-  while (pos < bytes.length && (bytes[pos] === CR || bytes[pos] === LF)) pos++;
-  const first = readLine(bytes, pos);
-  if (!first) {
-    const seen = bytes.toString("latin1", pos, Math.min(bytes.length, pos + 5));
-    if (!"HTTP/".startsWith(seen)) throw new Invalid("HPE_INVALID_CONSTANT", "the answer does not start with HTTP/", pos);
-    if (bytes.length - pos > MAX_HEAD_BYTES) throw new Invalid("HPE_HEADER_OVERFLOW", "status line too long", pos);
-    return null;
-  }
-  if (!first.line.startsWith("HTTP/")) throw new Invalid("HPE_INVALID_CONSTANT", "the answer does not start with HTTP/", pos);
-  const statusLine = /^HTTP\/(\d)\.(\d) (.*)$/.exec(first.line);
-  if (!statusLine) throw new Invalid("HPE_INVALID_VERSION", `invalid status line ${JSON.stringify(first.line.slice(0, 80))}`, pos);
-  const statusMatch = /^(\d{3})(?: (.*))?$/.exec(statusLine[3] ?? "");
-  if (!statusMatch) throw new Invalid("HPE_INVALID_STATUS", `invalid status in ${JSON.stringify(first.line.slice(0, 80))}`, pos);
-  const headers: Array<[string, string]> = [];
-  pos = first.next;
-  for (;;) {
-    const next = readLine(bytes, pos);
-    if (!next) {
-      if (bytes.length - start > MAX_HEAD_BYTES) throw new Invalid("HPE_HEADER_OVERFLOW", "header section too long", start);
-      return null;
-    }
-    const { line } = next;
-    if (line.length === 0) {
-      return {
-        status: Number(statusMatch[1]),
-        httpVersion: `${statusLine[1]}.${statusLine[2]}`,
-        reason: statusMatch[2] ?? "",
-        headers,
-        bodyStart: next.next,
-      };
-    }
-    if (line.startsWith(" ") || line.startsWith("\t")) {
-      // obs-fold: a continuation of the previous header's value.
-      const previous = headers.at(-1);
-      if (!previous) throw new Invalid("HPE_INVALID_HEADER_TOKEN", "continuation line before any header", pos);
-      previous[1] = `${previous[1]} ${line.trim()}`.trim();
-    } else {
-      const colon = line.indexOf(":");
-      const name = colon === -1 ? line : line.slice(0, colon);
-      if (colon === -1 || !TOKEN.test(name)) {
-        throw new Invalid("HPE_INVALID_HEADER_TOKEN", `invalid header line ${JSON.stringify(line.slice(0, 80))}`, pos);
-      }
-      headers.push([name, line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "")]);
-    }
-    pos = next.next;
-  }
-}
-
-type Framing = { kind: "none" } | { kind: "length"; length: number } | { kind: "chunked" } | { kind: "close" };
-
-function framingOf(head: Head, requestMethod: string, offset: number): Framing {
-  const method = requestMethod.toUpperCase();
-  if (method === "HEAD" || head.status < 200 || head.status === 204 || head.status === 304) return { kind: "none" };
-  // A 2xx to CONNECT starts a tunnel: what follows is not a body.
-  if (method === "CONNECT" && head.status < 300) return { kind: "none" };
-  const values = (name: string) => head.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
-  const transferEncoding = values("transfer-encoding");
-  if (transferEncoding.length > 0) {
-    const codings = transferEncoding.join(",").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c.length > 0);
-    return codings.at(-1) === "chunked" ? { kind: "chunked" } : { kind: "close" };
-  }
-  const lengths = values("content-length").flatMap((v) => v.split(",").map((part) => part.trim()));
-  if (lengths.length === 0) return { kind: "close" };
-  for (const length of lengths) {
-    if (!/^\d{1,15}$/.test(length)) throw new Invalid("HPE_INVALID_CONTENT_LENGTH", `invalid Content-Length ${JSON.stringify(length)}`, offset);
-  }
-  if (new Set(lengths.map(Number)).size > 1) {
-    throw new Invalid("HPE_UNEXPECTED_CONTENT_LENGTH", `conflicting Content-Length values ${lengths.join(", ")}`, offset);
-  }
-  return { kind: "length", length: Number(lengths[0]) };
-}
-
-/** De-chunks from pos; `end` is null while the last chunk and trailers have not all arrived. */
-function readChunked(bytes: Buffer, start: number): { body: Buffer; end: number | null; needBytes: number | null } {
-  const parts: Buffer[] = [];
-  let pos = start;
-  for (;;) {
-    const sizeLine = readLine(bytes, pos);
-    if (!sizeLine) return { body: Buffer.concat(parts), end: null, needBytes: null };
-    const sizeText = (sizeLine.line.split(";")[0] ?? "").trim();
-    if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) {
-      throw new Invalid("HPE_INVALID_CHUNK_SIZE", `invalid chunk size line ${JSON.stringify(sizeLine.line.slice(0, 40))}`, pos);
-    }
-    const size = Number.parseInt(sizeText, 16);
-    pos = sizeLine.next;
-    if (size === 0) {
-      // Trailers, up to an empty line.
-      for (;;) {
-        const trailer = readLine(bytes, pos);
-        if (!trailer) return { body: Buffer.concat(parts), end: null, needBytes: null };
-        pos = trailer.next;
-        if (trailer.line.length === 0) return { body: Buffer.concat(parts), end: pos, needBytes: null };
-      }
-    }
-    if (bytes.length < pos + size) {
-      parts.push(bytes.subarray(pos));
-      return { body: Buffer.concat(parts), end: null, needBytes: pos + size + 1 };
-    }
-    parts.push(bytes.subarray(pos, pos + size));
-    pos += size;
-    if (bytes.length === pos) return { body: Buffer.concat(parts), end: null, needBytes: pos + 1 };
-    if (bytes[pos] === CR) {
-      if (bytes.length === pos + 1) return { body: Buffer.concat(parts), end: null, needBytes: pos + 2 };
-      if (bytes[pos + 1] !== LF) throw new Invalid("HPE_INVALID_CHUNK_SIZE", "chunk data not followed by CRLF", pos);
-      pos += 2;
-    } else if (bytes[pos] === LF) {
-      pos += 1;
-    } else {
-      throw new Invalid("HPE_INVALID_CHUNK_SIZE", "chunk data not followed by CRLF", pos);
-    }
-  }
-}
-
-/** Incremental view of a response in `bytes` (everything received so far on a connection for one request). */
+/** View of a response in `bytes` (everything received so far on a connection for one request), with the
+ * incremental parser (response-parser.ts) over the whole buffer and the body kept. For small buffers; a
+ * stream feeds a ResponseParser itself. */
 export function scanRawResponse(bytes: Buffer, options: RawScanOptions = {}): RawScanResult {
-  const requestMethod = options.requestMethod ?? "GET";
-  const eof = options.eof ?? false;
-  const interim: number[] = [];
-  let pos = 0;
-  try {
-    for (;;) {
-      const head = readHead(bytes, pos);
-      if (!head) return { state: "incomplete", partial: null, needBytes: null };
-      if (head.status >= 100 && head.status < 200 && head.status !== 101) {
-        interim.push(head.status);
-        pos = head.bodyStart;
-        continue;
-      }
-      const base = { status: head.status, httpVersion: head.httpVersion, reason: head.reason, headers: head.headers, interim };
-      const framing = framingOf(head, requestMethod, pos);
-      const bodyStart = head.bodyStart;
-      switch (framing.kind) {
-        case "none":
-          return { state: "complete", response: { ...base, body: Buffer.alloc(0), complete: true }, end: bodyStart };
-        case "length": {
-          const end = bodyStart + framing.length;
-          if (bytes.length >= end) {
-            return { state: "complete", response: { ...base, body: Buffer.from(bytes.subarray(bodyStart, end)), complete: true }, end };
-          }
-          return { state: "incomplete", partial: { ...base, body: Buffer.from(bytes.subarray(bodyStart)), complete: false }, needBytes: end };
-        }
-        case "chunked": {
-          const chunked = readChunked(bytes, bodyStart);
-          if (chunked.end !== null) return { state: "complete", response: { ...base, body: chunked.body, complete: true }, end: chunked.end };
-          return { state: "incomplete", partial: { ...base, body: chunked.body, complete: false }, needBytes: chunked.needBytes };
-        }
-        case "close": {
-          const body = Buffer.from(bytes.subarray(bodyStart));
-          if (eof) return { state: "complete", response: { ...base, body, complete: true }, end: bytes.length };
-          return { state: "incomplete", partial: { ...base, body, complete: false }, needBytes: null };
-        }
-      }
-    }
-  } catch (error) {
-    if (error instanceof Invalid) return { state: "invalid", code: error.code, reason: error.reason, offset: error.offset };
-    throw error;
-  }
+  const body: Buffer[] = [];
+  const parser = new ResponseParser({ requestMethod: options.requestMethod ?? "GET", onBody: (chunk) => body.push(chunk) });
+  parser.push(bytes);
+  if (options.eof) parser.finish();
+  const error = parser.error;
+  if (error) return { state: "invalid", code: error.code, reason: error.reason, offset: error.offset };
+  const head = parser.head;
+  const response = (complete: boolean): ParsedRawResponse => ({ ...head!, body: Buffer.concat(body), complete });
+  if (parser.complete) return { state: "complete", response: response(true), end: parser.end! };
+  return { state: "incomplete", partial: head ? response(false) : null, needBytes: parser.needBytes };
 }
 
 /**

@@ -8,14 +8,17 @@
 // ECONNREFUSED/ECONNRESET/EPIPE/TLS codes as Node reports them, TIMEOUT (the partial bytes in the message),
 // EMPTY_RESPONSE (closed without a byte), INCOMPLETE_RESPONSE (closed inside the head or body) and the parser's
 // HPE_* codes.
+//
+// Bytes are parsed as they arrive (clients/response-parser.ts) and the body goes straight to a BodyCollector
+// (the first BODY_TEXT_LIMIT bytes kept, all hashed): memory stays bounded and time linear in the body.
 import net from "node:net";
 import tls from "node:tls";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { RequestTarget, TlsClientIdentity } from "./http-request.ts";
 import { assertValidTarget, assertValidTimeout } from "./http-request.ts";
-import { bodyFields, Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, transportFailure } from "./outcome-parts.ts";
-import type { ParsedRawResponse } from "./parse-raw-response.ts";
-import { requestMethodOf, responseKeepsConnection, scanRawResponse } from "./parse-raw-response.ts";
+import { Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, StreamedResponse, transportFailure } from "./outcome-parts.ts";
+import { requestMethodOf, responseKeepsConnection } from "./parse-raw-response.ts";
+import type { ResponseHead } from "./response-parser.ts";
 
 export interface RawSendOptions {
   target: RequestTarget;
@@ -37,8 +40,8 @@ export interface RawSendOptions {
 export type RawSendOutcome = HttpResponseOutcome | TransportFailureOutcome;
 
 class RawConnection {
-  readonly #chunks: Buffer[] = [];
-  received = 0;
+  /** The response being read; bytes that come with none (after the last response ended) belong to no request. */
+  response: StreamedResponse | null = null;
   ended = false;
   closed = false;
   error: Error | null = null;
@@ -50,9 +53,13 @@ class RawConnection {
     readonly id: number,
   ) {
     socket.on("data", (chunk: Buffer) => {
-      this.#chunks.push(chunk);
-      this.received += chunk.length;
-      this.#wake();
+      // Parsed as it arrives: nothing of the body is kept but what the collector keeps. The reader is woken
+      // only when the response is decided, not on every chunk: each wake-up costs a race on the deadline,
+      // and a promise reaction per chunk would grow with the body.
+      const response = this.response;
+      if (!response) return;
+      response.push(chunk);
+      if (response.parser.complete || response.parser.error) this.#wake();
     });
     socket.on("end", () => {
       this.ended = true;
@@ -81,19 +88,10 @@ class RawConnection {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  bytes(): Buffer {
-    if (this.#chunks.length > 1) {
-      const all = Buffer.concat(this.#chunks, this.received);
-      this.#chunks.length = 0;
-      this.#chunks.push(all);
-    }
-    return this.#chunks[0] ?? Buffer.alloc(0);
-  }
-
-  /** Forgets what was received (bytes after the previous response belong to no request). */
-  discardReceived(): void {
-    this.#chunks.length = 0;
-    this.received = 0;
+  /** Starts reading a new response; what was received before it is forgotten. */
+  beginResponse(requestMethod: string): StreamedResponse {
+    this.response = new StreamedResponse(requestMethod);
+    return this.response;
   }
 
   destroy(): void {
@@ -166,49 +164,41 @@ async function writeRequest(connection: RawConnection, options: RawSendOptions, 
 
 async function readResponse(
   connection: RawConnection,
-  requestMethod: string,
+  response: StreamedResponse,
   deadline: Deadline,
   timeoutMs: number,
-): Promise<Step<ParsedRawResponse>> {
-  let needBytes: number | null = null;
+): Promise<Step<ResponseHead>> {
+  const { parser } = response;
   for (;;) {
     const finished = connection.ended || connection.closed || connection.error !== null;
-    if (needBytes === null || connection.received >= needBytes || finished) {
-      const bytes = connection.bytes();
-      // Only a clean close (FIN) ends a body without length; a reset does not.
-      const scan = scanRawResponse(bytes, { requestMethod, eof: connection.ended && connection.error === null });
-      switch (scan.state) {
-        case "complete":
-          return { ok: true, value: scan.response };
-        case "invalid":
-          return { ok: false, code: scan.code, message: `${scan.reason} (at byte ${scan.offset}): ${preview(bytes.subarray(scan.offset))}` };
-        case "incomplete":
-          needBytes = scan.needBytes;
-          if (connection.error) {
-            return {
-              ok: false,
-              code: errorCodeOf(connection.error),
-              message: `${errorMessageOf(connection.error)} after ${bytes.length} response bytes${bytes.length > 0 ? `: ${preview(bytes)}` : ""}`,
-            };
-          }
-          if (finished) {
-            if (bytes.length === 0) return { ok: false, code: "EMPTY_RESPONSE", message: "the server closed the connection without sending a byte" };
-            const what = scan.partial
-              ? `inside the body of ${scan.partial.status} (${scan.partial.body.length} body bytes received)`
-              : `inside the response head (${bytes.length} bytes received)`;
-            return { ok: false, code: "INCOMPLETE_RESPONSE", message: `the server closed the connection ${what}: ${preview(bytes)}` };
-          }
-      }
+    // Only a clean close (FIN) ends a body without length; a reset does not.
+    if (connection.ended && connection.error === null) parser.finish();
+    if (parser.complete) return { ok: true, value: parser.head! };
+    const invalid = parser.error;
+    if (invalid) return { ok: false, code: invalid.code, message: `${invalid.reason} (at byte ${invalid.offset}): ${preview(invalid.bytes)}` };
+    const received = response.received;
+    if (connection.error) {
+      return {
+        ok: false,
+        code: errorCodeOf(connection.error),
+        message: `${errorMessageOf(connection.error)} after ${received} response bytes${received > 0 ? `: ${preview(response.first())}` : ""}`,
+      };
+    }
+    if (finished) {
+      if (received === 0) return { ok: false, code: "EMPTY_RESPONSE", message: "the server closed the connection without sending a byte" };
+      const what = parser.head
+        ? `inside the body of ${parser.head.status} (${parser.bodyBytes} body bytes received)`
+        : `inside the response head (${received} bytes received)`;
+      return { ok: false, code: "INCOMPLETE_RESPONSE", message: `the server closed the connection ${what}: ${preview(response.first())}` };
     }
     if (deadline.expired) {
-      const bytes = connection.bytes();
       return {
         ok: false,
         code: "TIMEOUT",
         message:
-          bytes.length === 0
+          received === 0
             ? `no response within ${timeoutMs} ms`
-            : `no complete response within ${timeoutMs} ms; ${bytes.length} bytes received: ${preview(bytes)}`,
+            : `no complete response within ${timeoutMs} ms; ${received} bytes received: ${preview(response.first())}`,
       };
     }
     await Promise.race([connection.changed(), deadline.promise]);
@@ -248,10 +238,10 @@ export async function sendRaw(options: RawSendOptions): Promise<RawSendOutcome> 
         const connected = await waitConnected(connection, deadline, options.timeoutMs);
         if (!connected.ok) return fail(index, connected.code, connected.message);
       }
-      connection.discardReceived();
+      const inProgress = connection.beginResponse(requestMethod);
       usedConnections.push(connection.id);
       await writeRequest(connection, options, deadline);
-      const read = await readResponse(connection, requestMethod, deadline, options.timeoutMs);
+      const read = await readResponse(connection, inProgress, deadline, options.timeoutMs);
       if (!read.ok) return fail(index, read.code, read.message);
       const response = read.value;
       if (index === repeat - 1) {
@@ -260,7 +250,7 @@ export async function sendRaw(options: RawSendOptions): Promise<RawSendOutcome> 
           status: response.status,
           httpVersion: response.httpVersion,
           headers: response.headers,
-          ...bodyFields(response.body),
+          ...inProgress.body.finish(),
           durationMs: elapsedSince(startedAt),
         };
         if (repeat > 1) outcome.connectionReused = usedConnections.slice(0, -1).includes(connection.id);

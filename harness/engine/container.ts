@@ -121,20 +121,48 @@ export class HarnessContainer {
     return address;
   }
 
-  async exec(command: string[], options: { timeoutMs?: number; stdin?: string } = {}): Promise<ExecResult> {
+  /** Runs a command to its end and returns its output whole: for small outputs. */
+  async exec(command: string[], options: { timeoutMs?: number; stdin?: string | Buffer } = {}): Promise<ExecResult> {
+    const stdout: Buffer[] = [];
+    const result = await this.execStream(command, { ...options, onStdout: (chunk) => stdout.push(Buffer.from(chunk)) });
+    const stdoutBytes = Buffer.concat(stdout);
+    return { exitCode: result.exitCode, stdoutBytes, stdout: stdoutBytes.toString("utf8"), stderr: result.stderr };
+  }
+
+  /**
+   * Runs a command to its end, handing its stdout to `onStdout` chunk by chunk as the engine delivers it
+   * (views of the stream's buffers: copy to keep); nothing of stdout is held here, so an output of any size
+   * passes in bounded memory. stderr is collected, up to `stderrLimit` bytes (default 1 MiB).
+   */
+  async execStream(
+    command: string[],
+    options: { timeoutMs?: number; stdin?: string | Buffer; onStdout: (chunk: Buffer) => void; stderrLimit?: number },
+  ): Promise<{ exitCode: number; stderr: string }> {
     const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: options.stdin !== undefined });
     const stream = await exec.start({ hijack: true, stdin: options.stdin !== undefined });
-    const stdout: Buffer[] = [];
+    const stderrLimit = options.stderrLimit ?? 1024 * 1024;
     const stderr: Buffer[] = [];
-    const out = new PassThrough().on("data", (c: Buffer) => stdout.push(c));
-    const err = new PassThrough().on("data", (c: Buffer) => stderr.push(c));
-    this.scope.engine.docker.modem.demuxStream(stream, out, err);
-    if (options.stdin !== undefined) stream.end(options.stdin);
+    let stderrBytes = 0;
+    const demuxer = new ExecDemuxer(options.onStdout, (chunk) => {
+      if (stderrBytes >= stderrLimit) return;
+      const part = Buffer.from(chunk.subarray(0, stderrLimit - stderrBytes));
+      stderr.push(part);
+      stderrBytes += part.length;
+    });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         stream.destroy();
         reject(new HarnessError("HARNESS_CONTAINER", `exec ${command.join(" ")} in ${this.shortId} timed out`));
       }, options.timeoutMs ?? 60_000);
+      stream.on("data", (chunk: Buffer) => {
+        try {
+          demuxer.push(chunk);
+        } catch (error) {
+          clearTimeout(timer);
+          stream.destroy();
+          reject(error);
+        }
+      });
       stream.on("end", () => {
         clearTimeout(timer);
         resolve();
@@ -143,14 +171,10 @@ export class HarnessContainer {
         clearTimeout(timer);
         reject(e);
       });
+      if (options.stdin !== undefined) stream.end(options.stdin);
     });
     const info = await exec.inspect();
-    return {
-      exitCode: info.ExitCode ?? -1,
-      stdoutBytes: Buffer.concat(stdout),
-      stdout: Buffer.concat(stdout).toString("utf8"),
-      stderr: Buffer.concat(stderr).toString("utf8"),
-    };
+    return { exitCode: info.ExitCode ?? -1, stderr: Buffer.concat(stderr, stderrBytes).toString("utf8") };
   }
 
   /** Runs a long-lived command inside the container (tail -F of a log file) and collects its stdout as
@@ -169,5 +193,46 @@ export class HarnessContainer {
 
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id);
+  }
+}
+
+/**
+ * Splits an exec's multiplexed stream (8-byte frame headers: stream type, then the payload's length) into
+ * stdout and stderr as bytes arrive, without joining frames: a payload is handed on in the pieces it came in.
+ * (docker-modem's demuxStream joins each frame into one buffer, copying what it has so far on every read.)
+ */
+export class ExecDemuxer {
+  readonly #header = Buffer.alloc(8);
+  #headerBytes = 0;
+  #stream = 0;
+  #remaining = 0;
+
+  constructor(
+    private readonly onStdout: (chunk: Buffer) => void,
+    private readonly onStderr: (chunk: Buffer) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.#remaining === 0) {
+        const take = Math.min(8 - this.#headerBytes, chunk.length - i);
+        chunk.copy(this.#header, this.#headerBytes, i, i + take);
+        this.#headerBytes += take;
+        i += take;
+        if (this.#headerBytes === 8) {
+          this.#headerBytes = 0;
+          this.#stream = this.#header[0]!;
+          this.#remaining = this.#header.readUInt32BE(4);
+        }
+        continue;
+      }
+      const take = Math.min(this.#remaining, chunk.length - i);
+      const part = chunk.subarray(i, i + take);
+      if (this.#stream === 2) this.onStderr(part);
+      else this.onStdout(part);
+      this.#remaining -= take;
+      i += take;
+    }
   }
 }

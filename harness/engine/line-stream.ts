@@ -6,6 +6,8 @@ import { Writable } from "node:stream";
 export class LineStream {
   readonly lines: string[] = [];
   private partial = "";
+  /** Pieces of the unfinished line that came after `partial`. */
+  private readonly pending: string[] = [];
   // Chunks can split a multi-byte character; the decoder holds its first bytes until the rest arrives.
   private readonly decoder = new StringDecoder("utf8");
   private ended = false;
@@ -25,6 +27,16 @@ export class LineStream {
   });
 
   push(text: string): void {
+    // A long line arrives in many chunks: keep its pieces apart until its end, so that each chunk is not
+    // joined to all the line before it (quadratic in the line's length).
+    if (!text.includes("\n")) {
+      if (text.length > 0) this.pending.push(text);
+      return;
+    }
+    if (this.pending.length > 0) {
+      this.partial += this.pending.join("");
+      this.pending.length = 0;
+    }
     const parts = (this.partial + text).split("\n");
     this.partial = parts.pop() ?? "";
     for (const part of parts) this.lines.push(part.replace(/\r$/, ""));
@@ -35,6 +47,8 @@ export class LineStream {
   }
 
   end(): void {
+    this.partial += this.pending.join("");
+    this.pending.length = 0;
     if (this.partial) this.lines.push(this.partial);
     this.partial = "";
     this.ended = true;

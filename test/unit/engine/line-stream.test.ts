@@ -179,3 +179,17 @@ describe("LineStream, waiting", () => {
     expect(Date.now() - start).toBe(0);
   });
 });
+
+describe("LineStream with a long line", () => {
+  it("joins a line that came in many pieces once, at its end", () => {
+    const stream = new LineStream();
+    for (let i = 0; i < 10_000; i++) stream.push("x".repeat(100));
+    expect(stream.count).toBe(0);
+    stream.push("y\nnext");
+    expect(stream.lines[0]).toBe(`${"x".repeat(1_000_000)}y`);
+    stream.push("-part");
+    stream.end();
+    expect(stream.lines).toHaveLength(2);
+    expect(stream.lines[1]).toBe("next-part");
+  });
+});
