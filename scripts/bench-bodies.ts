@@ -131,10 +131,6 @@ interface Floor {
   stop(): Promise<void>;
 }
 
-/** Containers from the harness's images inherit its label, and each harness run (a case's child) sweeps what
- * carries it as abandoned (issue 9, part 1): the floor's own containers say they are not the harness's. */
-const NOT_HARNESS = ["--label", "io.httpd-upgrade-harness=bench-floor"];
-
 async function startFloor(reference: ChildResult, tools: string): Promise<Floor> {
   const { connectEngine } = await import("../harness/engine/engine.ts");
   const { ExecDemuxer } = await import("../harness/engine/container.ts");
@@ -155,7 +151,7 @@ async function startFloor(reference: ChildResult, tools: string): Promise<Floor>
     const prepare = Object.values(PATHS).map((path) => `dd if=/dev/zero of=${reference.root}/htdocs${path} bs=1M count=${SIZE_MIB} 2>/dev/null`);
     const script = [...prepare, "exec httpd-foreground"].join("\n");
     const id = (
-      await docker("create", ...NOT_HARNESS, "--network", net, "--network-alias", "srv", "-p", "127.0.0.1::80", reference.image, "sh", "-c", `cd ${reference.root}\n${script}`)
+      await docker("create", "--network", net, "--network-alias", "srv", "-p", "127.0.0.1::80", reference.image, "sh", "-c", `cd ${reference.root}\n${script}`)
     ).stdout.trim();
     made.push(id);
     await docker("cp", `${tree}/.`, `${id}:/`);
@@ -175,7 +171,7 @@ async function startFloor(reference: ChildResult, tools: string): Promise<Floor>
       if (i >= 600) throw new Error(`the floor server did not answer in 60 s: ${(await docker("logs", id)).stderr.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const toolsId = (await docker("run", "-d", ...NOT_HARNESS, "--network", net, tools, "sleep", "infinity")).stdout.trim();
+    const toolsId = (await docker("run", "-d", "--network", net, tools, "sleep", "infinity")).stdout.trim();
     made.push(toolsId);
     const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
     const throughExec = async (url: string): Promise<number> => {
