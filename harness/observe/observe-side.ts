@@ -2,6 +2,7 @@
 // nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
 import type { StartedClientContainer } from "../clients/client-container.ts";
 import { sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
 import { parseErrorLogLine } from "../logs/parse-error-log.ts";
@@ -28,6 +29,9 @@ export interface SideInput {
   /** Told what the side is doing, for the message of a scenario stopped by its time limit. */
   onStep?: (what: string) => void;
 }
+
+/** How much of an exec request's output is kept (as much as of a body's text). */
+const EXEC_OUTPUT_LIMIT = BODY_TEXT_LIMIT;
 
 /** A request that ran into its own timeout is not sent again to learn noise: that would double the wait. */
 function timedOut(outcome: RequestOutcome): boolean {
@@ -145,8 +149,22 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
 
   if (request.mode === "exec") {
     const started = Date.now();
-    const result = await httpd.container.exec(["/bin/sh", "-c", request.exec ?? ""], { timeoutMs: request.timeoutMs });
-    return { kind: "exec", exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, durationMs: Date.now() - started };
+    // Kept up to a cap like a body's text, so a command that prints a lot costs no more memory than one page.
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let bytes = 0;
+    const result = await httpd.container.execStream(["/bin/sh", "-c", request.exec ?? ""], {
+      timeoutMs: request.timeoutMs,
+      onStdout: (chunk) => {
+        bytes += chunk.length;
+        if (keptBytes >= EXEC_OUTPUT_LIMIT) return;
+        const part = Buffer.from(chunk.subarray(0, EXEC_OUTPUT_LIMIT - keptBytes));
+        kept.push(part);
+        keptBytes += part.length;
+      },
+    });
+    const stdout = Buffer.concat(kept).toString("utf8") + (bytes > keptBytes ? `\n…(${bytes - keptBytes} more bytes not kept)` : "");
+    return { kind: "exec", exitCode: result.exitCode, stdout, stderr: result.stderr, durationMs: Date.now() - started };
   }
 
   const fromHost = request.client === "host";
