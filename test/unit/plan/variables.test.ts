@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { slot, slotsIn } from "../../../harness/plan/late-binding.ts";
 import { CERTS_DIR, scenarioVariables } from "../../../harness/plan/variables.ts";
 import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
+import { scenarioVariableNames } from "../../../harness/scenario/scenario-variables.ts";
 
 describe("scenarioVariables", () => {
   it("gives the server paths and the certificates directory, and slots for the network and the host client", () => {
@@ -67,5 +68,14 @@ describe("scenarioVariables", () => {
     expect(slotted.map(([name]) => name)).toEqual([
       "network.gateway", "network.subnet", "clients.host.ip", "clients.host.hostname", "clients.c.ip", "clients.c.hostname", "backends.b.ip",
     ]);
+  });
+});
+
+describe("the variable names the loader accepts and the values the plan gives", () => {
+  it("are the same names: a variable the loader lets through always has a value, and no value goes unnamed", () => {
+    const clients = [{ name: "allowed" }, { name: "denied" }];
+    const backends = [{ name: "origin", kind: "https-origin" as const }, { name: "scgi", kind: "scgi-origin" as const }];
+    const values = scenarioVariables({ profile: OFFICIAL_PROFILE, clients, backends });
+    expect(Object.keys(values).sort()).toEqual(scenarioVariableNames({ clients, backends }).sort());
   });
 });
