@@ -91,7 +91,10 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
   };
   try {
     const swept = await sweepAbandoned(engine);
-    if (swept.containers + swept.networks > 0) note(`removed ${swept.containers} containers and ${swept.networks} networks left by an earlier run`);
+    if (swept.containers + swept.networks > 0) {
+      const runs = swept.runs.length === 1 ? `run ${swept.runs[0]}` : `runs ${swept.runs.join(", ")}`;
+      note(`removed ${swept.containers} containers and ${swept.networks} networks left by ${runs}, whose lease expired`);
+    }
 
     const [helperHttpd, tools] = await Promise.all([ensureRecipeImage(engine, "httpd-2.4", note), ensureRecipeImage(engine, "tools", note)]);
     const candidateImage = await resolveCandidate(scope, options.candidateImage, note);
