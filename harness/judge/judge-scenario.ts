@@ -78,7 +78,20 @@ function metFor(judgement: SideJudgement): (request: string | null) => boolean {
   return (request) => judgement.observation !== null && !judgement.failures.some((f) => f.request === request);
 }
 
+/** A run is judged once: the progress line and the report ask for the same judgement. Runs are not changed
+ * after observe returns them, so the judgement can be kept with the run. */
+const judged = new WeakMap<ScenarioRun, ScenarioJudgement>();
+
 export function judgeScenario(run: ScenarioRun): ScenarioJudgement {
+  let judgement = judged.get(run);
+  if (!judgement) {
+    judgement = judgeScenarioOnce(run);
+    judged.set(run, judgement);
+  }
+  return judgement;
+}
+
+function judgeScenarioOnce(run: ScenarioRun): ScenarioJudgement {
   const { scenario } = run;
   const planned = [...run.plan.sides.map((s) => s.side), ...run.skipped.map((s) => s.side)];
   const sides = planned
