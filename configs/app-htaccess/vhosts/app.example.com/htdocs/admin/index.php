@@ -1,0 +1,3 @@
+<?php
+// Back office entry point.
+echo "<html><body><p>back office</p></body></html>\n";
