@@ -250,7 +250,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     if (!bracketed) {
       problem("error", at.line, at.column, `</${name}> directive missing closing '>'`, `write </${name}> with no space before '>'`);
     }
-    if (argsStart < logical.trimEnd) {
+    if (bracketed && argsStart < logical.trimEnd) {
       const where = logical.positionOf(argsStart);
       problem(
         "warning",

@@ -72,7 +72,7 @@ function printSection(node: SectionNode, indent: string, out: string[]): void {
 }
 
 export function canonicalDirective(name: string, args: readonly Word[]): string {
-  return [name, ...args.map((arg) => quoteWord(arg.value))].join(" ");
+  return [quoteWord(name), ...args.map((arg) => quoteWord(arg.value))].join(" ");
 }
 
 export function canonicalOpening(name: string, args: readonly Word[]): string {
