@@ -1,0 +1,185 @@
+// A configuration file's bytes → its text and the logical lines httpd reads from it (ap_cfg_getline_core and
+// cfg_trim_line in server/util.c). Checked against 2.4.62 and 2.2.34:
+// - a line continues when a backslash stands right before its line end (`\` LF or `\` CR LF): the backslash
+//   and the line end go, nothing else does; whitespace before the backslash and the next line's leading
+//   whitespace stay (`a \` + `   b` reads `a    b`). A backslash followed by a space, then the line end, does
+//   not continue the line (the backslash is an ordinary character);
+// - the last line continues only if it has a line end: `a \` at the very end of a file without a final line
+//   end keeps its backslash;
+// - 2.2 and 2.4 differ for a line ending in two backslashes: 2.4 continues (taking one away), 2.2 does not
+//   (and also takes one away). This tree follows 2.4 and reports the line;
+// - continuation is joined before the comment test, so a comment ending in `\` swallows the next line;
+// - the whole logical line is then trimmed of apr_isspace on both ends (so CR before LF never reaches a word).
+// Neither version takes a UTF-8 byte-order mark away on Unix (that code is under #ifdef WIN32 in
+// ap_pcfg_openfile), so httpd reads it as part of the first line; the parser reports it.
+
+import { isConfSpace } from "./read-words.ts";
+
+export interface DecodedFile {
+  /** The text after the byte-order mark, decoded as `encoding`. */
+  text: string;
+  encoding: "utf8" | "latin1";
+  bom: boolean;
+  /** Whether the bytes hold a NUL: no configuration text holds one. */
+  binary: boolean;
+}
+
+const utf8Bom = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export function decodeFile(bytes: Buffer): DecodedFile {
+  if (bytes.includes(0)) return { text: bytes.toString("latin1"), encoding: "latin1", bom: false, binary: true };
+  const bom = bytes.subarray(0, 3).equals(utf8Bom);
+  const body = bom ? bytes.subarray(3) : bytes;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
+    return { text, encoding: "utf8", bom, binary: false };
+  } catch {
+    // latin1 maps every byte to one character and back, so printing gives the same bytes.
+    return { text: body.toString("latin1"), encoding: "latin1", bom, binary: false };
+  }
+}
+
+export function encodeText(text: string, encoding: "utf8" | "latin1"): Buffer {
+  return Buffer.from(text, encoding);
+}
+
+export interface PhysicalLine {
+  /** 1-based. */
+  number: number;
+  /** Without its line end. In a file with mixed line ends the CR of a CR LF stays here, see `splitLines`. */
+  text: string;
+  /** What follows `text` in the file: "\r\n" in a CR LF file, "\n" otherwise, "" for a last line without one. */
+  eol: "\n" | "\r\n" | "";
+  /** The line as httpd reads it: `text` without the CR of a CR LF line end. */
+  body: string;
+}
+
+export interface SplitText {
+  lines: PhysicalLine[];
+  /** "\r\n" when every line end is CR LF; else "\n" (and a CR LF line keeps its CR in `text`, so the printer,
+   * which writes `lineEnd` between lines, gives the bytes back either way). */
+  lineEnd: "\n" | "\r\n";
+  finalLineEnd: boolean;
+}
+
+export function splitLines(text: string): SplitText {
+  if (text.length === 0) return { lines: [], lineEnd: "\n", finalLineEnd: false };
+  const parts = text.split("\n");
+  const finalLineEnd = parts[parts.length - 1] === "";
+  if (finalLineEnd) parts.pop();
+  const ended = finalLineEnd ? parts : parts.slice(0, -1);
+  const crlf = ended.length > 0 && ended.every((part) => part.endsWith("\r"));
+  const lines = parts.map((part, index): PhysicalLine => {
+    const hasEol = index < parts.length - 1 || finalLineEnd;
+    if (!hasEol) return { number: index + 1, text: part, eol: "", body: part };
+    if (crlf) return { number: index + 1, text: part.slice(0, -1), eol: "\r\n", body: part.slice(0, -1) };
+    return { number: index + 1, text: part, eol: "\n", body: part.endsWith("\r") ? part.slice(0, -1) : part };
+  });
+  return { lines, lineEnd: crlf ? "\r\n" : "\n", finalLineEnd };
+}
+
+export interface LinePosition {
+  line: number;
+  column: number;
+}
+
+export interface LineNote {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** One line as httpd reads it, made of one or more physical lines. */
+export interface LogicalLine {
+  firstLine: number;
+  lastLine: number;
+  /** The physical lines as written, with the line ends between them, without the last one. */
+  raw: string;
+  /** The joined text before trimming (continuation backslashes and line ends taken away). */
+  text: string;
+  /** Index of the first and one past the last non-space character of `text` (httpd's trimmed line). */
+  trimStart: number;
+  trimEnd: number;
+  /** Where the character at `index` of `text` is in the file (1-based); `index` may be `text.length`. */
+  positionOf(index: number): LinePosition;
+  /** The physical line's length of `lastLine` (for spans ending at the end of a line). */
+  lastLineLength: number;
+  /** Things about the line ends worth telling (a backslash that does not continue, 2.2/2.4 differences). */
+  notes: LineNote[];
+}
+
+interface Segment {
+  /** Index in the logical text where this physical line's characters start. */
+  start: number;
+  line: number;
+}
+
+export function joinLogicalLines(lines: readonly PhysicalLine[]): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    const first = index;
+    const segments: Segment[] = [];
+    const notes: LineNote[] = [];
+    let text = "";
+    let raw = "";
+    for (;;) {
+      const line = lines[index] as PhysicalLine;
+      const body = line.body;
+      segments.push({ start: text.length, line: line.number });
+      raw += (index > first ? (lines[index - 1] as PhysicalLine).eol : "") + line.text;
+      const continues = line.eol !== "" && body.endsWith("\\");
+      if (continues) {
+        text += body.slice(0, -1);
+        if (body.endsWith("\\\\")) {
+          notes.push({
+            line: line.number,
+            column: body.length - 1,
+            message:
+              "this line ends in two backslashes: httpd 2.4 continues it on the next line (dropping one " +
+              "backslash), httpd 2.2 does not continue it (and also drops one)",
+          });
+        }
+      } else {
+        text += body;
+        const spaced = /\\[ \t\v\f]+$/.exec(body);
+        if (spaced !== null && line.eol !== "") {
+          notes.push({
+            line: line.number,
+            column: spaced.index + 1,
+            message:
+              "a backslash followed by whitespace does not continue the line in httpd; the backslash is read " +
+              "as an ordinary character",
+          });
+        }
+      }
+      index++;
+      if (!continues || index >= lines.length) break;
+    }
+    const last = lines[index - 1] as PhysicalLine;
+    let trimStart = 0;
+    while (trimStart < text.length && isConfSpace(text[trimStart])) trimStart++;
+    let trimEnd = text.length;
+    while (trimEnd > trimStart && isConfSpace(text[trimEnd - 1])) trimEnd--;
+    const frozen = segments;
+    out.push({
+      firstLine: (lines[first] as PhysicalLine).number,
+      lastLine: last.number,
+      raw,
+      text,
+      trimStart,
+      trimEnd,
+      lastLineLength: last.body.length,
+      notes,
+      positionOf(at: number): LinePosition {
+        let segment = frozen[0] as Segment;
+        for (const candidate of frozen) {
+          if (candidate.start <= at) segment = candidate;
+          else break;
+        }
+        return { line: segment.line, column: at - segment.start + 1 };
+      },
+    });
+  }
+  return out;
+}

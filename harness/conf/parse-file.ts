@@ -1,0 +1,333 @@
+// One configuration file's bytes → its syntax tree, following httpd's own reading (server/config.c
+// ap_build_config_sub and ap_build_config, 2.2.34 and 2.4.62; line and word rules in lex-lines.ts and
+// read-words.ts). It never throws on content and never gives up on a file for one bad line: what httpd would
+// refuse becomes a problem with its position, and the tree keeps every byte so printFile gives the file back.
+//
+// httpd's rules the tree follows:
+// - a line whose trimmed text starts with `#` is a comment; `#` anywhere else is an ordinary argument
+//   (`Foo bar # x` has the arguments `bar`, `#`, `x`);
+// - the first word is the directive's name (matched case-insensitively); the rest, after the spaces following
+//   the name, is `argsText` (what RAW_ARGS directives see);
+// - a first word starting with `<` opens a section; its trailing `>` is taken off the word, and each section
+//   handler reads its arguments up to the LAST `>` of the line (core.c `ap_strrchr_c(arg, '>')`), so
+//   `<IfVersion >= 2.3>` has the arguments `>=` and `2.3`, and `<Location "/a>b">` has `/a>b`;
+// - `</Name>` closes the innermost open section, names compared case-insensitively; its first word must end
+//   in `>` (`</Name >` is "missing closing '>'" in httpd).
+
+import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
+import { readWord, readWords, type ReadWord } from "./read-words.ts";
+import type {
+  CommentNode,
+  ConfProblem,
+  DirectiveNode,
+  ParsedFile,
+  ProblemSeverity,
+  SectionNode,
+  Span,
+  SyntaxNode,
+  Word,
+} from "./syntax-tree.ts";
+
+interface OpenSection {
+  node: SectionNode;
+  /** Where the section's `<` is, for the "was not closed" problem. */
+  line: number;
+  column: number;
+}
+
+export function parseFile(path: string, bytes: Buffer): ParsedFile {
+  const decoded = decodeFile(bytes);
+  if (decoded.binary) return binaryFile(path, decoded.text);
+  const split = splitLines(decoded.text);
+  const problems: ConfProblem[] = [];
+  const problem = (
+    severity: ProblemSeverity,
+    line: number,
+    column: number,
+    message: string,
+    hint?: string,
+  ): void => {
+    problems.push(hint === undefined ? { severity, file: path, line, column, message } : { severity, file: path, line, column, message, hint });
+  };
+  if (decoded.bom) {
+    problem(
+      "refusal",
+      1,
+      1,
+      "the file starts with a UTF-8 byte-order mark; httpd on Unix (2.2 and 2.4) reads it as part of the first line, " +
+        "so the first directive's name is not recognised",
+      "save the file without a byte-order mark",
+    );
+  }
+
+  const top: SyntaxNode[] = [];
+  const stack: OpenSection[] = [];
+  const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
+
+  for (const logical of joinLogicalLines(split.lines)) {
+    for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
+    try {
+      readLine(logical);
+    } catch (error) {
+      // A bug here must not cost the whole file: keep the line as written and say so.
+      const reason = `the line could not be read: ${error instanceof Error ? error.message : String(error)}`;
+      siblings().push({ kind: "opaque", raw: logical.raw, span: wholeSpan(logical), reason });
+      problem("error", logical.firstLine, 1, reason);
+    }
+  }
+
+  while (stack.length > 0) {
+    const open = stack.pop() as OpenSection;
+    problem(
+      "error",
+      open.line,
+      open.column,
+      `<${open.node.name}> was not closed before the end of the file`,
+      `add </${open.node.name}> where the section ends`,
+    );
+    const endLine = split.lines[split.lines.length - 1];
+    open.node.span = {
+      ...open.node.span,
+      endLine: endLine?.number ?? open.line,
+      endColumn: endLine?.body.length ?? open.column,
+    };
+  }
+
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  return {
+    path,
+    nodes: top,
+    problems,
+    lineEnd: split.lineEnd,
+    finalLineEnd: split.finalLineEnd,
+    encoding: decoded.encoding,
+    bom: decoded.bom,
+  };
+
+  function wholeSpan(logical: LogicalLine): Span {
+    return {
+      file: path,
+      line: logical.firstLine,
+      column: 1,
+      endLine: logical.lastLine,
+      endColumn: logical.lastLineLength,
+    };
+  }
+
+  function spanOf(logical: LogicalLine, from: number, to: number): Span {
+    const start = logical.positionOf(from);
+    const end = logical.positionOf(Math.max(from, to - 1));
+    return { file: path, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+  }
+
+  function toWords(logical: LogicalLine, words: readonly ReadWord[]): Word[] {
+    return words.map((word) => {
+      const at = logical.positionOf(word.start);
+      if (word.unterminated) {
+        problem(
+          "warning",
+          at.line,
+          at.column,
+          `the quote ${word.quote} opened here is never closed; httpd reads the word to the end of the line`,
+          `close the quote; a backslash right before a quote (as in "C:\\dir\\") escapes it`,
+        );
+      }
+      return { value: word.value, raw: word.raw, quote: word.quote, line: at.line, column: at.column };
+    });
+  }
+
+  function readLine(logical: LogicalLine): void {
+    const { text, trimStart, trimEnd } = logical;
+    if (trimStart >= trimEnd) {
+      siblings().push({ kind: "blank", raw: logical.raw, span: wholeSpan(logical) });
+      return;
+    }
+    const line = text.slice(0, trimEnd);
+    if (line[trimStart] === "#") {
+      const comment: CommentNode = {
+        kind: "comment",
+        text: line.slice(trimStart + 1),
+        raw: logical.raw,
+        span: spanOf(logical, trimStart, trimEnd),
+      };
+      siblings().push(comment);
+      if (logical.lastLine > logical.firstLine) {
+        const at = logical.positionOf(trimStart);
+        problem(
+          "warning",
+          at.line,
+          at.column,
+          `this comment ends in a backslash, so httpd reads line${logical.lastLine - logical.firstLine > 1 ? "s" : ""} ` +
+            `${logical.firstLine + 1}${logical.lastLine - logical.firstLine > 1 ? `-${logical.lastLine}` : ""} as part of the comment and ignores ${logical.lastLine - logical.firstLine > 1 ? "them" : "it"}`,
+          "remove the backslash at the end of the comment if the next line is meant to be read",
+        );
+      }
+      return;
+    }
+
+    const first = readWord(line, trimStart) as ReadWord;
+    let argsStart = first.end;
+    while (argsStart < line.length && /[ \t\n\v\f\r]/.test(line[argsStart] as string)) argsStart++;
+    const rest = line.slice(argsStart);
+    const name = first.value;
+
+    if (name.startsWith("</")) {
+      closeSection(logical, first, name, argsStart);
+      return;
+    }
+    if (name.startsWith("<")) {
+      openSection(logical, first, name, line, argsStart);
+      return;
+    }
+    if (first.unterminated) toWords(logical, [first]);
+    const directive: DirectiveNode = {
+      kind: "directive",
+      name,
+      key: name.toLowerCase(),
+      args: toWords(logical, readWords(line, argsStart)),
+      argsText: rest,
+      span: spanOf(logical, trimStart, trimEnd),
+      raw: logical.raw,
+    };
+    siblings().push(directive);
+  }
+
+  function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
+    const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
+    const at = logical.positionOf(first.start);
+    const close = line.lastIndexOf(">");
+    let argsEnd = line.length;
+    if (argsStart < line.length) {
+      if (close < argsStart) {
+        problem(
+          "error",
+          at.line,
+          at.column,
+          `<${name}> directive missing closing '>'`,
+          `end the line with '>'`,
+        );
+      } else {
+        argsEnd = close;
+        const after = line.slice(close + 1);
+        if (after.trim() !== "") {
+          const where = logical.positionOf(close + 1);
+          problem("warning", where.line, where.column, `httpd ignores the text after the last '>' of <${name}>`);
+        }
+      }
+    } else if (!word.endsWith(">")) {
+      problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
+    }
+    let trimmedEnd = argsEnd;
+    while (trimmedEnd > argsStart && /[ \t\n\v\f\r]/.test(line[trimmedEnd - 1] as string)) trimmedEnd--;
+    const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
+    const section: SectionNode = {
+      kind: "section",
+      name,
+      key: name.toLowerCase(),
+      args: toWords(logical, readWords(line.slice(0, argsEnd), argsStart)),
+      argsText,
+      children: [],
+      span: spanOf(logical, first.start, logical.trimEnd),
+      openRaw: logical.raw,
+      closeRaw: null,
+      closeSpan: null,
+    };
+    siblings().push(section);
+    stack.push({ node: section, line: at.line, column: at.column });
+  }
+
+  function closeSection(logical: LogicalLine, first: ReadWord, word: string, argsStart: number): void {
+    const at = logical.positionOf(first.start);
+    const bracketed = word.endsWith(">");
+    const name = bracketed ? word.slice(2, -1) : word.slice(2);
+    const key = name.toLowerCase();
+    if (stack.length === 0) {
+      const reason = `</${name}> without matching <${name}> section`;
+      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      problem("error", at.line, at.column, reason, `remove the line or add the <${name}> it closes`);
+      return;
+    }
+    if (!bracketed) {
+      problem("error", at.line, at.column, `</${name}> directive missing closing '>'`, `write </${name}> with no space before '>'`);
+    }
+    if (bracketed && argsStart < logical.trimEnd) {
+      const where = logical.positionOf(argsStart);
+      problem(
+        "warning",
+        where.line,
+        where.column,
+        `text after </${name}>: httpd ignores it here, but inside <IfModule> or <IfDefine> it makes httpd 2.4 ` +
+          `refuse the line ("without matching section")`,
+        `put nothing after </${name}> on its line`,
+      );
+    }
+    let depth = stack.length - 1;
+    while (depth >= 0 && (stack[depth] as OpenSection).node.key !== key) depth--;
+    const innermost = stack[stack.length - 1] as OpenSection;
+    if (depth < 0 || depth === stack.length - 1) {
+      if (depth < 0) {
+        problem(
+          "error",
+          at.line,
+          at.column,
+          `Expected </${innermost.node.name}> but saw </${name}>`,
+          `close <${innermost.node.name}> with </${innermost.node.name}>`,
+        );
+      }
+      // A misspelt close most often means the innermost section ends here.
+      finish(stack.pop() as OpenSection, logical, first);
+      return;
+    }
+    // The close names an outer section: the sections inside it were never closed.
+    while (stack.length - 1 > depth) {
+      const open = stack.pop() as OpenSection;
+      problem(
+        "error",
+        open.line,
+        open.column,
+        `<${open.node.name}> was not closed (</${name}> at line ${at.line} closes an outer section)`,
+        `add </${open.node.name}> before line ${at.line}`,
+      );
+      open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
+    }
+    finish(stack.pop() as OpenSection, logical, first);
+  }
+
+  function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
+    const closeSpan = spanOf(logical, first.start, first.end);
+    open.node.closeRaw = logical.raw;
+    open.node.closeSpan = closeSpan;
+    open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
+  }
+}
+
+/** A file holding NUL bytes: one opaque node keeping every byte (as latin1), one problem. */
+function binaryFile(path: string, text: string): ParsedFile {
+  const lines = text.split("\n");
+  const last = lines[lines.length - 1] as string;
+  return {
+    path,
+    nodes: [
+      {
+        kind: "opaque",
+        raw: text,
+        span: { file: path, line: 1, column: 1, endLine: lines.length, endColumn: last.length },
+        reason: "the file holds NUL bytes: it is not a configuration file",
+      },
+    ],
+    problems: [
+      {
+        severity: "error",
+        file: path,
+        line: 1,
+        column: 1,
+        message: "the file holds NUL bytes, so it is not configuration text (httpd would stop reading each line at the first NUL)",
+        hint: "leave binary files out of the configuration tree, or out of the Include pattern that matches this one",
+      },
+    ],
+    lineEnd: "\n",
+    finalLineEnd: false,
+    encoding: "latin1",
+    bom: false,
+  };
+}

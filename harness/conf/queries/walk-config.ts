@@ -1,0 +1,87 @@
+// Every directive of an evaluated config in httpd's reading order, each with the sections that enclose it. The
+// queries read this flat list instead of each walking the tree, so "which vhost is this in" has one answer.
+import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../effective-config.ts";
+
+export interface WalkedDirective {
+  directive: EffectiveDirective;
+  /** Enclosing sections, outermost first. */
+  sections: EffectiveSection[];
+  /** Position in reading order (0-based), for "the ServerRoot in effect when this line was read". */
+  index: number;
+}
+
+export interface WalkedSection {
+  section: EffectiveSection;
+  /** Sections enclosing this one, outermost first (not the section itself). */
+  sections: EffectiveSection[];
+  index: number;
+}
+
+export interface WalkedConfig {
+  directives: WalkedDirective[];
+  sections: WalkedSection[];
+}
+
+const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
+
+/** Directives and sections in reading order. Cached per config value: queries call it freely. */
+export function walkConfig(config: EffectiveConfig): WalkedConfig {
+  const known = cache.get(config);
+  if (known) return known;
+  const walked: WalkedConfig = { directives: [], sections: [] };
+  let index = 0;
+  const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
+    for (const node of nodes) {
+      if (node.kind === "directive") {
+        walked.directives.push({ directive: node, sections, index: index++ });
+      } else {
+        walked.sections.push({ section: node, sections, index: index++ });
+        visit(node.children, [...sections, node]);
+      }
+    }
+  };
+  visit(config.nodes, []);
+  cache.set(config, walked);
+  return walked;
+}
+
+/** The `<VirtualHost>` among `sections`, or null for the main server. */
+export function enclosingVirtualHost(sections: readonly EffectiveSection[]): EffectiveSection | null {
+  return sections.find((section) => section.key === "virtualhost") ?? null;
+}
+
+/** Whether a directive sits in the server's own context (main server or a vhost), not in a Directory,
+ * Location, Files, Limit, Proxy or If section. Conditional sections the evaluator kept do not count. */
+export function inServerContext(sections: readonly EffectiveSection[]): boolean {
+  return sections.every((section) => section.key === "virtualhost" || CONDITIONAL.has(section.key));
+}
+
+const CONDITIONAL = new Set(["ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection"]);
+
+/** The section's opening as written (`<VirtualHost *:80>`), for a directive's context. */
+export function sectionLabel(section: EffectiveSection): string {
+  // argsText is what httpd reads up to the last `>`, without it (parse-file.ts).
+  const args = section.node.argsText.trim();
+  return args === "" ? `<${section.name}>` : `<${section.name} ${args}>`;
+}
+
+/** The directives with one of `keys` (lower-case names), in reading order. */
+export function directivesNamed(config: EffectiveConfig, ...keys: string[]): WalkedDirective[] {
+  const wanted = new Set(keys);
+  return walkConfig(config).directives.filter((entry) => wanted.has(entry.directive.key));
+}
+
+/** The directives with one of `keys` that configure one server itself: the main server (`vhost` null) or one
+ * `<VirtualHost>`, outside any Directory/Location/Files section. */
+export function serverDirectives(config: EffectiveConfig, vhost: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
+  return directivesNamed(config, ...keys).filter(
+    (entry) => inServerContext(entry.sections) && enclosingVirtualHost(entry.sections) === vhost,
+  );
+}
+
+/** The `<VirtualHost>` sections in reading order. */
+export function virtualHostSections(config: EffectiveConfig): EffectiveSection[] {
+  return walkConfig(config)
+    .sections.filter((entry) => entry.section.key === "virtualhost")
+    .map((entry) => entry.section);
+}
