@@ -57,7 +57,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   const dialect = FAMILY_TRAITS[inspection.version.family].logDialect;
   const files: BundleFile[] = plan.files.map((file) => ({
     path: file.path,
-    content: "text" in file.content ? file.content.text : generatedContent(file.content.generated, input),
+    content: "text" in file.content ? file.content.text : "base64" in file.content ? Buffer.from(file.content.base64, "base64") : generatedContent(file.content.generated, input),
     mode: file.mode,
   }));
 
@@ -65,11 +65,14 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   const httpd = await startHttpd(context.scope, {
     inspection,
     scenario: input.scenario,
-    config: plan.config.text,
+    config: plan.config,
     files,
     prepare: plan.prepare,
     network: { name: input.network.name, aliases: [`server-${plan.side.id}`] },
     listenTls: plan.listenTls,
+    ports: plan.ports,
+    extras: { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup },
+    ...(plan.logs ? { logs: plan.logs } : {}),
   });
   try {
     const { boot } = httpd;
@@ -170,8 +173,8 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
   const fromHost = request.client === "host";
   const client = fromHost ? null : input.clients.get(request.client);
   if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
-  const port = request.tls ? 443 : 80;
-  const published = { host: httpd.host, port: (request.tls ? httpd.ports.https : httpd.ports.http) ?? 0, tls: request.tls };
+  const port = request.port ?? (request.tls ? 443 : 80);
+  const published = { host: httpd.host, port: httpd.publishedPorts.get(port) ?? 0, tls: request.tls };
 
   if (request.mode === "raw") {
     const data = Buffer.from(request.raw ?? "", "latin1");

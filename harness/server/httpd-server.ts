@@ -9,7 +9,7 @@ import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
 import { followScript, logTargets } from "./log-targets.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
-import { splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
+import { type StartExtras, splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
 
 /** How long the error log must stay quiet after a request was logged before its lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
@@ -17,13 +17,20 @@ const ATTRIBUTION_QUIET_MS = 120;
 export interface ServerLaunch {
   inspection: ImageInspection;
   scenario: string;
-  /** The rendered main config. */
-  config: string;
+  /** The main config: where it is staged and its text. */
+  config: { path: string; text: string };
   /** Further files, absolute paths. */
   files: BundleFile[];
   prepare: string[];
   network: { name: string; aliases: string[] };
   listenTls: boolean;
+  /** Container ports to publish; default 80, and 443 with listenTls. The first is checked for readiness. */
+  ports?: readonly number[];
+  /** How a configuration tree starts httpd (arguments, environment, the harness's stub steps). */
+  extras?: StartExtras;
+  /** Log files a tree writes to, followed inside the container; absent: where the config's first ErrorLog and
+   * CustomLog point. An empty list means the container's stream. */
+  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean };
   startupTimeoutMs?: number;
 }
 
@@ -41,11 +48,15 @@ export class StartedHttpd implements AsyncDisposable {
     readonly inspection: ImageInspection,
     readonly boot: ServerBoot,
     readonly ports: { http: number | null; https: number | null },
+    /** Container port → the host port it is published on, for every published port (empty when not started). */
+    readonly publishedPorts: ReadonlyMap<number, number>,
     readonly networkAddress: string | null,
     readonly host: string,
     /** Where the error log and the access log are read: the container's stderr and stdout, or the files the
      * config names, followed inside the container. */
     readonly logs: { error: LineStream; access: LineStream },
+    /** Whether the config writes an access log at all: requests are attributed by their access line only then. */
+    readonly accessLogged: boolean = true,
   ) {}
 
   /** Marks the log positions before a request, for attribution afterwards. */
@@ -58,7 +69,7 @@ export class StartedHttpd implements AsyncDisposable {
    * can trail), and then the error log has stayed quiet for a window counted from that moment. */
   async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
     const { access, error } = this.logs;
-    if (options.expectAccessLine) await access.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
+    if (options.expectAccessLine && this.accessLogged) await access.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
     await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
     return error.since(mark.err);
   }
@@ -75,19 +86,22 @@ export class StartedHttpd implements AsyncDisposable {
 export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise<StartedHttpd> {
   const { inspection } = launch;
   const { profile } = inspection;
-  const archive = await packBundle([{ path: profile.configFile, content: launch.config }, ...launch.files]);
+  const archive = await packBundle([{ path: launch.config.path, content: launch.config.text }, ...launch.files]);
+  const publish = [...(launch.ports ?? (launch.listenTls ? [80, 443] : [80]))];
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
     scenario: launch.scenario,
     entrypoint: ["/bin/sh", "-c"],
-    command: [startScript(profile, launch.prepare)],
-    publish: launch.listenTls ? [80, 443] : [80],
+    command: [startScript(profile, launch.prepare, launch.extras)],
+    publish,
     network: launch.network,
     archive,
   });
   await container.start();
-  const targets = logTargets(launch.config, profile.serverRoot);
+  const targets = launch.logs
+    ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
+    : logTargets(launch.config.text, profile.serverRoot);
   const logs = {
     error: await followOr(container, profile.environment, targets.errorLog, container.stderr),
     access: await followOr(container, profile.environment, targets.accessLog, container.stdout),
@@ -102,7 +116,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   if (started) {
     // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
     await logs.error.waitForQuiet(150, 1_000);
-    started = await waitForPort(scope.engine.host, await container.mappedPort(80), 5_000);
+    started = await waitForPort(scope.engine.host, await container.mappedPort(publish[0] ?? 80), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);
@@ -111,16 +125,16 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const startupLines =
     logs.error === container.stderr ? container.stderr.lines.slice(phases.errorLogStart) : [...container.stderr.lines.slice(phases.errorLogStart), ...logs.error.lines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
-  const ports = started
-    ? { http: await container.mappedPort(80), https: launch.listenTls ? await container.mappedPort(443) : null }
-    : { http: null, https: null };
+  const published = new Map<number, number>();
+  if (started) for (const port of publish) published.set(port, await container.mappedPort(port));
+  const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
   const address = started ? await container.ipAddress(launch.network.name).catch(() => null) : null;
-  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, address, scope.engine.host, logs);
+  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);
 }
 
 /** Follows a log file inside the container, or keeps the given stream when the config logs to the streams
  * (or when the container is already gone, after a failed config test). */
-async function followOr(container: HarnessContainer, environment: string, path: string | null, stream: LineStream): Promise<LineStream> {
+async function followOr(container: HarnessContainer, environment: string, path: string | readonly string[] | null, stream: LineStream): Promise<LineStream> {
   if (path === null) return stream;
   try {
     return await container.follow(["/bin/sh", "-c", followScript(environment, path)]);

@@ -25,13 +25,15 @@ export function logTargets(config: string, serverRoot: string): LogTargets {
   return { errorLog: fileTarget(errorLog, serverRoot), accessLog: fileTarget(accessLog, serverRoot) };
 }
 
-/** The shell that follows a log file from its first line, waiting briefly for httpd to create it. The path
- * goes inside double quotes unescaped so that ${APACHE_LOG_DIR}-style variables expand as httpd expands them. */
-export function followScript(environment: string, path: string): string {
+/** The shell that follows log files from their first line, waiting briefly for httpd to create the first. The
+ * paths go inside double quotes unescaped so that ${APACHE_LOG_DIR}-style variables expand as httpd expands
+ * them. Several files (a tree's per-vhost logs) are followed as one stream of lines, without tail's headers. */
+export function followScript(environment: string, paths: string | readonly string[]): string {
+  const list = typeof paths === "string" ? [paths] : paths;
   return [
     ...(environment ? [environment] : []),
-    `f="${path}"`,
+    `f="${list[0]}"`,
     'i=0; while [ ! -f "$f" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done',
-    'exec tail -n +1 -F "$f" 2>/dev/null',
+    `exec tail -q -n +1 -F ${list.map((path) => `"${path}"`).join(" ")} 2>/dev/null`,
   ].join("\n");
 }

@@ -4,8 +4,28 @@ import type { HttpdProfile } from "./httpd-profile.ts";
 
 export const MARKER = "@@harness";
 
-export function startScript(profile: HttpdProfile, prepare: string[]): string {
-  const lines = [...(profile.environment ? [profile.environment] : []), profile.preStart, `cd ${profile.serverRoot}`];
+/** What a configuration tree adds to the image's way of starting httpd. */
+export interface StartExtras {
+  /** Arguments for both the config test and the start (-d, -f, -D, -C). */
+  args: readonly string[];
+  /** Exported before anything runs (a Debian tree's envvars, as the model evaluated them). */
+  environment: Readonly<Record<string, string>>;
+  /** Shell lines run before prepare (the harness's stubs). */
+  setup: readonly string[];
+}
+
+const NO_EXTRAS: StartExtras = { args: [], environment: {}, setup: [] };
+
+/** Single-quoted for sh. */
+export function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS): string {
+  const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
+  const args = extras.args.map(shellQuote).join(" ");
+  const binary = args ? `${profile.binary} ${args}` : profile.binary;
+  const lines = [...(profile.environment ? [profile.environment] : []), ...exports, profile.preStart, ...extras.setup, `cd ${profile.serverRoot}`];
   prepare.forEach((command, index) => {
     lines.push(
       `echo "${MARKER} prepare-begin ${index}" >&2`,
@@ -14,10 +34,10 @@ export function startScript(profile: HttpdProfile, prepare: string[]): string {
     );
   });
   lines.push(
-    `${profile.binary} -t >&2 2>&1; rc=$?`,
+    `${binary} -t >&2 2>&1; rc=$?`,
     `printf '\\n%s\\n' "${MARKER} config-test exit=$rc" >&2`,
     `[ "$rc" = 0 ] || exit "$rc"`,
-    `exec ${profile.binary} -DFOREGROUND`,
+    `exec ${binary} -DFOREGROUND`,
   );
   return lines.join("\n");
 }

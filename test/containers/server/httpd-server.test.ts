@@ -52,7 +52,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
       const httpd = await startHttpd(scope, {
         inspection,
         scenario: "reject",
-        config: config.text,
+        config: { path: inspection.profile.configFile, text: config.text },
         files: [],
         prepare: [],
         network: { name: network.name, aliases: ["server"] },
@@ -80,7 +80,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     await using httpd = await startHttpd(scope, {
       inspection,
       scenario: "logs",
-      config: config.text,
+      config: { path: inspection.profile.configFile, text: config.text },
       files: [{ path: "/usr/local/apache2/htdocs/index.html", content: "hi" }],
       prepare: [],
       network: { name: network.name, aliases: ["server"] },

@@ -29,7 +29,7 @@ describe("followScript", () => {
     const dir = mkdtempSync(join(tmpdir(), "follow-"));
     writeFileSync(join(dir, "error.log"), "[Sat Nov 21 22:41:17 2026] [notice] resuming normal operations\n");
     writeFileSync(join(dir, "envvars"), `export LOG_DIR=${dir}\n`);
-    const script = followScript(`. ${dir}/envvars`, "${LOG_DIR}/error.log").replace("exec tail -n +1 -F", "exec tail -n +1");
+    const script = followScript(`. ${dir}/envvars`, "${LOG_DIR}/error.log").replace("exec tail -q -n +1 -F", "exec tail -q -n +1");
     expect(execFileSync("/bin/sh", ["-c", script], { encoding: "utf8" })).toBe("[Sat Nov 21 22:41:17 2026] [notice] resuming normal operations\n");
   });
 });
