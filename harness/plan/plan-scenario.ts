@@ -92,6 +92,11 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
     prepare: (forFamily(server.prepare, family) ?? []).map((command) => interpolate(command, vars, server.at)),
     missingModules: rendered.missingModules,
     listenTls: server.tls !== null,
+    httpd: { args: [], environment: {} },
+    setup: [],
+    ports: server.tls !== null ? [80, 443] : [80],
+    logs: null,
+    tree: null,
     requests: scenario.requests.map((request) => planRequest(request, vars)),
   };
 }

@@ -4,6 +4,8 @@
 import type { BackendSpec, CertificateKind, RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
+import type { FollowedLogs } from "./tree/log-capture.ts";
+import type { TreeSidePlan } from "./tree/tree-side-plan.ts";
 
 /** A file the harness makes at run time (the run's certificate authority, the server's certificate). */
 export type GeneratedFile = "ca-certificate" | "ca-crl" | "server-certificate" | "server-key";
@@ -13,7 +15,7 @@ export interface PlannedFile {
   path: string;
   mode?: number;
   /** The text, or what the harness generates into it at run time. */
-  content: { text: string } | { generated: GeneratedFile };
+  content: { text: string } | { base64: string } | { generated: GeneratedFile };
 }
 
 /** A request as it will be sent: the scenario's request with its variables filled, without what only the
@@ -45,6 +47,17 @@ export interface SidePlan {
   /** Modules the scenario asks for that this image lacks (never guessed). */
   missingModules: string[];
   listenTls: boolean;
+  /** How httpd is started beyond the image's defaults: arguments given to both the config test and the start
+   * (-d, -f, -D, -C) and the environment it starts with (a tree's envvars). */
+  httpd: { args: string[]; environment: Record<string, string> };
+  /** Shell run before `prepare`: what the harness makes for a tree (directories, users, copies). */
+  setup: string[];
+  /** Container ports published on 127.0.0.1; the first is the one readiness is checked on. */
+  ports: number[];
+  /** Where the logs are read; null: where the rendered config's first ErrorLog and CustomLog point. */
+  logs: FollowedLogs | null;
+  /** What running the operator's tree involved on this side; null for a scenario's own config. */
+  tree: TreeSidePlan | null;
   requests: PlannedRequest[];
 }
 

@@ -309,6 +309,7 @@ class ScenarioBuilder {
       logLevel: raw.logLevel,
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
+      tree: null,
     };
   }
 
@@ -539,6 +540,7 @@ class ScenarioBuilder {
       method: raw.method,
       path: raw.path ?? "",
       host: raw.host ?? null,
+      port: null,
       headers,
       body: raw.body ?? null,
       auth: raw.auth ?? null,

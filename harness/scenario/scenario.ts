@@ -1,5 +1,6 @@
 // The typed value a scenario file becomes. Only scenario/ sees YAML; everything after load works on these types.
 // Every node that a user may get wrong keeps its `at` position so that later failures point into the file.
+import type { LayoutId } from "../conf/effective-config.ts";
 import type { SourcePosition } from "../errors.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
@@ -88,6 +89,23 @@ export interface ServerSpec {
   prepare: PerFamily<string[]>;
   /** Also listen on 443 with a harness-made certificate (for HTTPS to the server, client certs, SNI). */
   tls: ServerTls | null;
+  /** A configuration tree of the operator's, instead of the inline `config`: per role, so that a hand port can
+   * run on the candidate while the original runs on the baseline. */
+  tree: { baseline: TreeRef; candidate: TreeRef } | null;
+}
+
+/** A configuration tree named by `run --config` or a scenario's `config: { tree: ... }`. */
+export interface TreeRef {
+  at: SourcePosition;
+  /** Absolute host path of the directory or file. */
+  path: string;
+  /** null: recognised from the tree. */
+  layout: LayoutId | null;
+  /** `-D` names (`SSL`, `NAME=value`). */
+  defines: string[];
+  /** The release line it was written for: a tree the harness carries to another line gets its module lines
+   * adapted (plan/tree/adapt-modules.ts), a port written for that line does not. */
+  writtenFor: Family;
 }
 
 export interface ServerTls {
@@ -133,6 +151,9 @@ export interface RequestSpec {
   path: string;
   /** Sets the Host header (virtual hosts) and the SNI name for HTTPS. */
   host: string | null;
+  /** The server's port the request goes to; null: 80, or 443 with tls (what scenario files use). Requests
+   * made for a config tree name the port its virtual host listens on. */
+  port: number | null;
   headers: Array<[string, string]>;
   body: string | null;
   auth: BasicAuth | null;

@@ -180,6 +180,7 @@ requests:
         mode: "http",
         method: "GET",
         path: "/x?from=⟪clients.allowed.ip⟫",
+        port: null,
         hostHeader: "origin",
         headers: [["X-Via", "⟪network.gateway⟫"]],
         body: "b=⟪network.subnet⟫",

@@ -230,6 +230,7 @@ describe("parseScenario: defaults", () => {
       logLevel: "warn",
       prepare: { both: [] },
       tls: null,
+      tree: null,
     });
     expect(scenario.requests).toEqual([
       {
@@ -240,6 +241,7 @@ describe("parseScenario: defaults", () => {
         method: "GET",
         path: "/",
         host: null,
+        port: null,
         headers: [],
         body: null,
         auth: null,
