@@ -1,0 +1,76 @@
+// Pure: where each side's httpd writes its error and access logs, per virtual host, and how the harness reads
+// them. Files are followed where the effective config puts them; a piped or syslog target cannot be followed,
+// so its line is pointed at a file of the harness's own (and the report says so); the container's streams are
+// read as they are.
+import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
+import { resolveServerPath } from "../../conf/queries/server-root.ts";
+import { directivesNamed, enclosingVirtualHost } from "../../conf/queries/walk-config.ts";
+import type { LineEdit } from "./line-edit.ts";
+import type { Adaptation } from "./tree-side-plan.ts";
+
+export const CAPTURE_DIR = "/var/log/httpd-upgrade-harness";
+
+/** httpd's DEFAULT_ERRORLOG: where a config without ErrorLog logs, relative to ServerRoot. */
+const DEFAULT_ERROR_LOG = "logs/error_log";
+
+
+export interface FollowedLogs {
+  /** Files followed inside the container; empty: the container's stream. */
+  error: string[];
+  /** Files followed; empty with `accessLogged` false: the config keeps no access log at all. */
+  access: string[];
+  /** Whether any access log is written (stream or file): requests are attributed by their access line. */
+  accessLogged: boolean;
+}
+
+export interface LogCapture {
+  logs: FollowedLogs;
+  edits: LineEdit[];
+  adaptations: Adaptation[];
+}
+
+export function captureLogs(config: EffectiveConfig): LogCapture {
+  const edits: LineEdit[] = [];
+  const adaptations: Adaptation[] = [];
+  const error = new Set<string>();
+  const access = new Set<string>();
+  let errorStream = false;
+  let accessLogged = false;
+  let captured = 0;
+  const NAMES = { errorlog: "ErrorLog", customlog: "CustomLog", transferlog: "TransferLog", globallog: "GlobalLog" } as const;
+  for (const { directive, sections } of directivesNamed(config, "errorlog", "customlog", "transferlog", "globallog")) {
+    const target = directive.args[0];
+    if (target === undefined) continue;
+    const vhost = enclosingVirtualHost(sections);
+    const isError = directive.key === "errorlog";
+    if (!isError) accessLogged = true;
+    const classified = classifyLogTarget(config, NAMES[directive.key as keyof typeof NAMES], target);
+    const kind = classified.kind;
+    if (kind === "stream") {
+      if (isError) errorStream = true;
+      continue;
+    }
+    let path: string;
+    if (kind === "file") path = classified.path ?? target;
+    else {
+      captured++;
+      path = `${CAPTURE_DIR}/${isError ? "error" : "access"}-${captured}.log`;
+      const indent = /^\s*/.exec(directive.node.raw)?.[0] ?? "";
+      const rest = directive.node.args.slice(1).map((word) => word.raw).join(" ");
+      const now = `${directive.name} "${path}"${rest ? ` ${rest}` : ""}`;
+      edits.push({ file: directive.span.file, line: directive.span.line, endLine: directive.span.endLine, text: indent + now });
+      adaptations.push({
+        kind: "log-captured",
+        file: directive.span.file,
+        line: directive.span.line,
+        was: directive.node.raw.trim(),
+        now,
+        reason: `a ${kind} ${isError ? "error" : "access"} log${vhost ? ` (virtual host ${vhost.args.join(" ")})` : ""} cannot be followed; the harness writes it to a file it reads`,
+      });
+    }
+    (isError ? error : access).add(path);
+  }
+  if (error.size === 0 && !errorStream) error.add(resolveServerPath(config, DEFAULT_ERROR_LOG, "final"));
+  return { logs: { error: [...error], access: [...access], accessLogged }, edits, adaptations };
+}

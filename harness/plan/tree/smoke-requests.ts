@@ -1,0 +1,64 @@
+// Pure: the requests a tree gets when nobody wrote any: GET / on every virtual host of every version's
+// effective config, by Host header and, over TLS, by SNI, on the port the host listens on; and GET / on every
+// port no virtual host claims (the main server). The probe generator of the migration issue goes further.
+import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import { listeners } from "../../conf/queries/listeners.ts";
+import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
+import type { RequestSpec } from "../../scenario/scenario.ts";
+
+export interface SmokeTarget {
+  /** The Host header and SNI name; null: the client's default (the main server, or the default vhost). */
+  host: string | null;
+  port: number;
+  tls: boolean;
+}
+
+const SMOKE_TIMEOUT_MS = 10_000;
+
+export function smokeTargets(configs: readonly EffectiveConfig[]): SmokeTarget[] {
+  const targets = new Map<string, SmokeTarget>();
+  const add = (target: SmokeTarget): void => {
+    const key = `${target.tls ? "https" : "http"}://${target.host ?? ""}:${target.port}`;
+    if (!targets.has(key)) targets.set(key, target);
+  };
+  for (const config of configs) {
+    const listens = listeners(config);
+    const claimed = new Set<number>();
+    for (const vhost of virtualHosts(config)) {
+      const ports = vhost.addresses.flatMap((address) => (address.port === null ? listens.map((l) => l.port) : [address.port]));
+      for (const port of new Set(ports)) {
+        claimed.add(port);
+        add({ host: vhost.serverName && !vhost.serverName.inherited ? vhost.serverName.host : null, port, tls: vhost.tls.on });
+      }
+    }
+    for (const listen of listens) if (!claimed.has(listen.port)) add({ host: null, port: listen.port, tls: listen.protocol === "https" });
+  }
+  return [...targets.values()].sort((a, b) => a.port - b.port || (a.host ?? "").localeCompare(b.host ?? ""));
+}
+
+export function smokeRequests(configs: readonly EffectiveConfig[], at: RequestSpec["at"]): RequestSpec[] {
+  return smokeTargets(configs).map((target) => ({
+    at,
+    name: `GET ${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}/`,
+    client: "host",
+    mode: "http",
+    method: "GET",
+    path: "/",
+    host: target.host,
+    port: target.port,
+    headers: [],
+    body: null,
+    auth: null,
+    tls: target.tls,
+    clientCertificate: null,
+    httpVersion: "1.1",
+    raw: null,
+    trickleMs: null,
+    exec: null,
+    keepAliveRequests: 1,
+    repeat: true,
+    timeoutMs: SMOKE_TIMEOUT_MS,
+    expect: {},
+    guide: {},
+  }));
+}

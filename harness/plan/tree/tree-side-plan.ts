@@ -1,0 +1,47 @@
+// What the plan says about a configuration tree on one side, beyond a scenario's plan: where the tree is
+// staged, which of its lines the harness changed to let this version start and why, what it made up for what
+// the tree names but does not hold, and where the logs are followed. Plain data, shown in the plan and the
+// report, so an operator sees every liberty the harness took with their config.
+import type { LayoutId } from "../../conf/effective-config.ts";
+import type { ConfProblem } from "../../conf/syntax-tree.ts";
+
+/** One line of the tree changed (or one directive added) for this side. Line counts never change, so the
+ * file:line of every message httpd prints about the staged tree is the operator's own. */
+export interface Adaptation {
+  kind: "module-path" | "module-renamed" | "module-absent" | "module-added" | "log-captured";
+  /** Tree path and line of the directive changed; null for a module added on the command line (-C). */
+  file: string | null;
+  line: number | null;
+  was: string | null;
+  now: string;
+  reason: string;
+}
+
+/** Something the tree refers to but does not contain, made by the harness. */
+export interface Stub {
+  kind: "directory" | "document-root" | "certificate" | "private-key" | "ca-certificate" | "crl" | "password-file" | "group-file" | "image-file" | "user" | "group";
+  /** Absolute path inside the server, or the user or group name. */
+  target: string;
+  /** The directive that names it. */
+  file: string;
+  line: number;
+  note: string;
+}
+
+export interface TreeSidePlan {
+  /** The host path the operator gave. */
+  origin: string;
+  layout: LayoutId;
+  /** Where the tree's root is staged inside the server. */
+  mount: string;
+  /** The main config file, absolute inside the server. */
+  mainFile: string;
+  /** -D names given. */
+  defines: string[];
+  /** Every file httpd reads, in order, as tree paths. */
+  files: string[];
+  adaptations: Adaptation[];
+  stubs: Stub[];
+  /** What the model found wrong or doubtful in the tree on this version. */
+  problems: ConfProblem[];
+}

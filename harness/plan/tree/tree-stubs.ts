@@ -1,0 +1,198 @@
+// Pure: what a tree names but does not hold, made up so the server can start: document roots (with a page
+// naming the host, so a smoke request has something to answer), log, lock and run directories, certificates
+// (issued by the harness's CA), password files holding the harness's test user, the image's own mime.types
+// where the tree points at a distribution path, and the users and groups httpd switches to. Each stub is
+// listed, so an operator sees what came from the harness and not from their tree.
+import { createHash } from "node:crypto";
+import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import type { SourceTree } from "../../conf/source-tree.ts";
+import type { PlannedFile } from "../scenario-plan.ts";
+import { resolveServerPath } from "../../conf/queries/server-root.ts";
+import { enclosingVirtualHost, walkConfig } from "../../conf/queries/walk-config.ts";
+import type { Stub } from "./tree-side-plan.ts";
+
+/** The user every stub password file holds (probes authenticate as it). */
+export const TEST_USER = { user: "harness", password: "harness-password" } as const;
+
+export interface TreeStubs {
+  files: PlannedFile[];
+  /** Shell lines run before the config test. */
+  setup: string[];
+  stubs: Stub[];
+}
+
+export interface StubContext {
+  tree: SourceTree;
+  /** Files the plan already stages (the tree's own, after mapping). */
+  staged: ReadonlySet<string>;
+  /** The image's mime.types, absolute. */
+  imageMimeTypes: string;
+  /** Paths whose log files the harness follows (their directories must exist). */
+  logFiles: readonly string[];
+}
+
+const FILE_KINDS: Record<string, Stub["kind"]> = {
+  sslcertificatefile: "certificate",
+  sslcertificatekeyfile: "private-key",
+  sslcertificatechainfile: "ca-certificate",
+  sslcacertificatefile: "ca-certificate",
+  sslproxycacertificatefile: "ca-certificate",
+  sslcarevocationfile: "crl",
+  authuserfile: "password-file",
+  authgroupfile: "group-file",
+  typesconfig: "image-file",
+  mimemagicfile: "image-file",
+};
+
+const DIRECTORY_OF_FILE = new Set(["pidfile", "lockfile", "scriptsock", "coredumpdirectory"]);
+
+function parent(path: string): string {
+  return path.replace(/\/[^/]*$/, "") || "/";
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+function htpasswdLine(user: string, password: string): string {
+  // {SHA}: one format httpd 2.2 and 2.4 both read (apr_password_validate), with no salt to make up.
+  return `${user}:{SHA}${createHash("sha1").update(password).digest("base64")}`;
+}
+
+export function treeStubs(config: EffectiveConfig, context: StubContext): TreeStubs {
+  const files: PlannedFile[] = [];
+  const stubs: Stub[] = [];
+  const directories = new Map<string, Stub>();
+  const madeFiles = new Set<string>(context.staged);
+  const setup: string[] = [];
+  const accounts = { users: new Map<string, Stub>(), groups: new Map<string, Stub>() };
+
+  const directory = (path: string, at: { file: string; line: number }, kind: Stub["kind"], note: string): void => {
+    if (path.includes("$") || directories.has(path) || inTree(context.tree, path) === "directory") return;
+    directories.set(path, { kind, target: path, file: at.file, line: at.line, note });
+  };
+
+  const serverPath = (path: string, readAt: number): string => resolveServerPath(config, path, { readAt });
+  const walked = walkConfig(config);
+  for (const { directive, sections, index } of walked.directives) {
+    const vhost = enclosingVirtualHost(sections);
+    const at = { file: directive.span.file, line: directive.span.line };
+    const [first, second] = directive.args;
+    if (first === undefined) continue;
+    const key = directive.key;
+    if (key === "documentroot") {
+      const path = serverPath(first, index);
+      directory(path, at, "document-root", `document root${vhost ? ` of ${vhost.args.join(" ")}` : ""}`);
+      const page = `${path}/index.html`;
+      if (!madeFiles.has(page) && inTree(context.tree, path) === null) {
+        const name = vhostName(vhost) ?? "the main server";
+        files.push({ path: page, content: { text: `<html><body><h1>${name}</h1><p>A stub page made by httpd-upgrade-harness: the tree does not hold ${path}.</p></body></html>\n` } });
+        madeFiles.add(page);
+      }
+    } else if ((key === "alias" || key === "scriptalias") && second !== undefined) {
+      directory(serverPath(second, index), at, "directory", `${directive.name} ${first} target`);
+    } else if (DIRECTORY_OF_FILE.has(key)) {
+      const path = serverPath(first, index);
+      directory(key === "coredumpdirectory" ? path : parent(path), at, "directory", `for ${directive.name}`);
+    } else if (key === "mutex" || key === "sslmutex" || key === "acceptmutex") {
+      const file = /(?:^|\s)file:(\S+)/.exec(directive.args.join(" "))?.[1];
+      if (file) directory(serverPath(file, index), at, "directory", `for ${directive.name}`);
+    } else if (key === "sslsessioncache") {
+      const path = /^(?:shmcb|shm|dbm|dc):([^(]+)/.exec(first)?.[1];
+      if (path) directory(parent(serverPath(path, index)), at, "directory", `for ${directive.name}`);
+    } else if (key === "user" || key === "group") {
+      if (first.startsWith("#") || first.includes("$")) continue;
+      const map = key === "user" ? accounts.users : accounts.groups;
+      if (!map.has(first)) map.set(first, { kind: key, target: first, file: at.file, line: at.line, note: `httpd's children run as it; created when the image lacks it` });
+    } else if (FILE_KINDS[key] !== undefined) {
+      const path = serverPath(first, index);
+      if (path.includes("$") || madeFiles.has(path) || inTree(context.tree, path) !== null) continue;
+      const kind = FILE_KINDS[key]!;
+      madeFiles.add(path);
+      directory(parent(path), at, "directory", `holds ${path}`);
+      stubs.push({ kind, target: path, file: at.file, line: at.line, note: stubNote(kind) });
+      switch (kind) {
+        case "certificate":
+          files.push({ path, content: { generated: "server-certificate" } });
+          break;
+        case "private-key":
+          files.push({ path, content: { generated: "server-key" }, mode: 0o600 });
+          break;
+        case "ca-certificate":
+          files.push({ path, content: { generated: "ca-certificate" } });
+          break;
+        case "crl":
+          files.push({ path, content: { generated: "ca-crl" } });
+          break;
+        case "password-file":
+          files.push({ path, content: { text: `${htpasswdLine(TEST_USER.user, TEST_USER.password)}\n` } });
+          break;
+        case "group-file":
+          files.push({ path, content: { text: `harness-group: ${TEST_USER.user}\n` } });
+          break;
+        case "image-file":
+          setup.push(`[ -e ${quote(path)} ] || cp ${quote(context.imageMimeTypes)} ${quote(path)}`);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  for (const { section, index } of walked.sections) {
+    if (section.key !== "directory") continue;
+    const path = section.args[0];
+    if (path === undefined || section.args.length > 1 || /[*?[~]/.test(path)) continue;
+    directory(serverPath(path, index), { file: section.span.file, line: section.span.line }, "directory", "a <Directory> section's path");
+  }
+  for (const log of context.logFiles) directory(parent(log), { file: config.mainFile, line: 1 }, "directory", `holds the log ${log}`);
+
+  const made = [...directories.values()];
+  if (made.length > 0) setup.unshift(`mkdir -p ${made.map((d) => quote(d.target)).join(" ")}`);
+  let id = 7000;
+  for (const group of accounts.groups.values()) {
+    id++;
+    setup.push(`grep -q ${quote(`^${group.target}:`)} /etc/group || echo ${quote(`${group.target}:x:${id}:`)} >> /etc/group`);
+  }
+  for (const user of accounts.users.values()) {
+    id++;
+    setup.push(`grep -q ${quote(`^${user.target}:`)} /etc/passwd || echo ${quote(`${user.target}:x:${id}:65534::/nonexistent:/bin/false`)} >> /etc/passwd`);
+  }
+  return { files, setup, stubs: [...made, ...stubs, ...accounts.groups.values(), ...accounts.users.values()] };
+}
+
+function stubNote(kind: Stub["kind"]): string {
+  switch (kind) {
+    case "certificate":
+      return "the harness's server certificate";
+    case "private-key":
+      return "the harness's server key";
+    case "ca-certificate":
+      return "the harness's CA certificate";
+    case "crl":
+      return "the harness CA's revocation list";
+    case "password-file":
+      return `holds the harness's test user ${TEST_USER.user}`;
+    case "group-file":
+      return `group harness-group holding ${TEST_USER.user}`;
+    case "image-file":
+      return "a copy of the image's own mime.types";
+    default:
+      return "";
+  }
+}
+
+function vhostName(vhost: { children: EffectiveConfig["nodes"]; args: string[] } | null): string | null {
+  if (vhost === null) return null;
+  const name = vhost.children.find((n) => n.kind === "directive" && n.key === "servername");
+  return name?.kind === "directive" ? (name.args[0] ?? null) : vhost.args.join(" ");
+}
+
+/** Whether an absolute server path is a file or directory of the tree (through its mount), or neither. */
+export function inTree(tree: SourceTree, path: string): "file" | "directory" | null {
+  const mount = tree.mount.replace(/\/+$/, "");
+  if (mount !== "" && path !== mount && !path.startsWith(`${mount}/`)) return null;
+  const relative = path.slice(mount.length).replace(/^\/+/, "").replace(/\/+$/, "");
+  if (tree.files.has(relative) || tree.links.has(relative)) return "file";
+  if (tree.directories.has(relative)) return "directory";
+  return null;
+}
