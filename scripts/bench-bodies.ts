@@ -43,11 +43,11 @@ server:
   config: |
     AddOutputFilter INCLUDES .shtml
     AddType application/octet-stream .shtml
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Options +Includes
     </Directory>
   prepare:
-    - dd if=/dev/zero of=\${server.docroot}${path} bs=1M count=${sizeMiB}
+    - dd if=/dev/zero of={{server.docroot}}${path} bs=1M count=${sizeMiB}
 requests:
 ${[1, 2, 3].map((n) => `  - ${request.replace("\${n}", String(n))}`).join("\n")}
 `;

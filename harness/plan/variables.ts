@@ -1,4 +1,4 @@
-// Pure: the ${...} variables a scenario's config, files and requests may use, for one side. Paths and names
+// Pure: the {{...}} variables a scenario's config, files and requests may use, for one side. Paths and names
 // are known when planning; addresses are given by the engine only when the containers exist, so a plan holds
 // them as late-bound slots (late-binding.ts) that the observe stage fills.
 import { backendPort } from "../backends/backend-ports.ts";

@@ -1,8 +1,8 @@
 // A schema-valid scenario file → the typed Scenario, with every check of meaning: seed ids exist, request clients
-// are declared, ${...} variables resolve, regular expressions compile, request modes do not mix, names are unique,
+// are declared, {{...}} variables resolve, regular expressions compile, request modes do not mix, names are unique,
 // predictions name real requests. Problems are collected (not thrown) so a file's problems are reported together.
 import type { SourcePosition } from "../errors.ts";
-import { scanVariables } from "./interpolate.ts";
+import { scanVariables, VARIABLE_HINT, variableText } from "./interpolate.ts";
 import type { ScenarioIssue } from "./scenario-issue.ts";
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
 import { FAMILIES } from "../versions/httpd-version.ts";
@@ -48,7 +48,6 @@ type ByVersion<T> = { "2.2"?: T | undefined; "2.4"?: T | undefined; both?: T | u
 type RawPerFamily<T> = T | { "2.2"?: T | undefined; "2.4"?: T | undefined };
 
 const DEFAULT_FILE_MODE = 0o644;
-const LITERAL_HINT = "Write $${ for a literal ${ (Apache's own ${VAR}, shell variables).";
 const NOT_IN_RAW = ["method", "path", "headers", "body", "auth", "http", "keepAlive"] as const;
 const NOT_IN_EXEC = ["method", "path", "host", "headers", "body", "auth", "tls", "clientCertificate", "http", "trickleMs", "keepAlive"] as const;
 const RESPONSE_ONLY_FIELDS = ["status", "headers", "body", "transportError", "connectionReused"] as const;
@@ -170,32 +169,34 @@ class ScenarioBuilder {
   private checkVariables(text: string, path: Path): void {
     const tokens = scanVariables(text);
     const seen = new Map<string, number>();
+    let unterminated = 0;
     for (const token of tokens) {
       if (token.kind === "escape") continue;
       if (token.kind === "unterminated") {
-        this.report(path, 'a "${" has no closing "}"', {
-          position: this.positionInScalar(path, "unterminated", "", 0),
-          expected: "${name} with a closing brace",
-          example: "Require ip ${clients.host.ip}",
-          received: { value: text.slice(token.index, token.index + 40) },
-          hint: LITERAL_HINT,
+        this.report(path, 'a "{{" has no closing "}}" on its line', {
+          position: this.positionInScalar(path, "unterminated", "", unterminated++),
+          expected: "{{name}} with closing braces, or {{{{ for a literal {{",
+          example: "Require ip {{clients.host.ip}}",
+          received: { value: text.slice(token.index, token.index + 40).split("\n", 1)[0] ?? "" },
+          hint: VARIABLE_HINT,
         });
         continue;
       }
       const occurrence = seen.get(token.name) ?? 0;
       seen.set(token.name, occurrence + 1);
       if (this.variables.has(token.name)) continue;
-      this.report(path, `unknown variable \${${token.name}}${this.variableReason(token.name)}`, {
+      this.report(path, `unknown variable ${variableText(token.name)}${this.variableReason(token.name)}`, {
         position: this.positionInScalar(path, "variable", token.name, occurrence),
         expected: this.describeVariables(),
-        example: "Require ip ${clients.host.ip}",
-        received: { value: `\${${token.name}}` },
-        hint: LITERAL_HINT,
+        example: "Require ip {{clients.host.ip}}",
+        received: { value: variableText(token.name) },
+        hint: VARIABLE_HINT,
       });
     }
   }
 
   private variableReason(name: string): string {
+    if (name.trim() !== name && this.variables.has(name.trim())) return `: write ${variableText(name.trim())}, without spaces inside the braces`;
     const match = /^(clients|backends)\.([^.]+)\.([^.]+)$/.exec(name);
     if (match === null) return "";
     const [, kind, owner, property] = match as unknown as [string, string, string, string];
@@ -208,13 +209,13 @@ class ScenarioBuilder {
     const clients = ["host", ...this.clientNames].join(", ");
     const backends = [...this.backendNames];
     return [
-      FIXED_VARIABLES.map((name) => `\${${name}}`).join(", "),
-      `\${clients.NAME.ip}, \${clients.NAME.hostname} for NAME in: ${clients}`,
-      backends.length > 0 ? `\${backends.NAME.host|ip|port} for NAME in: ${backends.join(", ")}` : "no backends are declared",
+      FIXED_VARIABLES.map(variableText).join(", "),
+      `{{clients.NAME.ip}}, {{clients.NAME.hostname}} for NAME in: ${clients}`,
+      backends.length > 0 ? `{{backends.NAME.host|ip|port}} for NAME in: ${backends.join(", ")}` : "no backends are declared",
     ].join("\n");
   }
 
-  /** The position of the n-th `${name}` (or the unterminated `${`) inside the scalar's source text. */
+  /** The position of the n-th `{{name}}` (or unterminated `{{`) inside the scalar's source text. */
   private positionInScalar(path: Path, kind: "variable" | "unterminated", name: string, occurrence: number): SourcePosition {
     const source = this.context.locator.scalarSource(path);
     if (source === null) return this.at(path);
@@ -323,7 +324,7 @@ class ScenarioBuilder {
           "httpd's own programs (htpasswd, htdigest, htdbm, httxt2dbm, httpd, apachectl, ...) and POSIX sh with basic " +
           "utilities (mkdir, chmod, chown, cp, mv, ln, touch, cat, printf, echo, sed, ...): harness/scenario/prepare-tools.ts",
         example: certificate
-          ? `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }   # then: SSLCertificateFile \${certs.dir}/server.crt`
+          ? `tls: { certificate: valid, subject: "${SUBJECT_EXAMPLE}" }   # then: SSLCertificateFile {{certs.dir}}/server.crt`
           : 'files: { conf/groups.txt: "alice admins\\n" }',
         received: { value: command },
         hint: problem.hint,

@@ -61,7 +61,7 @@ export const KEY_HINTS: Readonly<Record<string, KeyHint>> = {
   "omitModules.*": { expected: "a list of module names", example: '"2.4": [unixd]' },
   "omitModules.*[]": { expected: "a logical module name: lower-case letters, digits, underscores", example: '"2.4": [unixd]' },
   "server.logLevel": { expected: "an Apache LogLevel: a level, then optional module:level pairs", example: "logLevel: info ssl:warn" },
-  "server.config": { expected: 'a string (use a | block), or one per version { "2.2": ..., "2.4": ... }', example: 'config: |\n  <Directory "${server.docroot}">\n    Require all granted\n  </Directory>' },
+  "server.config": { expected: 'a string (use a | block), or one per version { "2.2": ..., "2.4": ... }', example: 'config: |\n  <Directory "{{server.docroot}}">\n    Require all granted\n  </Directory>' },
   "config.*": { expected: "a string (use a | block)", example: '"2.4": |\n  Require all granted' },
   files: FILES,
   "files.<path>": FILE,

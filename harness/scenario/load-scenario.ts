@@ -14,6 +14,7 @@ import { scenarioFileSchema } from "./scenario-schema.ts";
 import type { Scenario } from "./scenario.ts";
 import { schemaIssues } from "./schema-issues.ts";
 import { readSeedIds, readSeedIdsSync } from "./seed-rows.ts";
+import { hasUnquotedVariable, UNQUOTED_VARIABLE_HINT } from "./unquoted-variable.ts";
 import { YamlLocator } from "./yaml-locator.ts";
 
 export const SCENARIO_FILE_SUFFIX = ".scenario.yaml";
@@ -43,6 +44,7 @@ export function parseScenario(text: string, file: string, options: ParseScenario
         problem: `YAML syntax error: ${error.message}`,
         expected: "valid YAML (two-space indentation, no tabs, quotes closed)",
         received: { value: lineAt(source, line) },
+        ...(hasUnquotedVariable(lineAt(source, line)) ? { hint: UNQUOTED_VARIABLE_HINT } : {}),
       };
     });
     throw scenarioIssuesError("HARNESS_SCENARIO_PARSE", file, issues);
@@ -60,7 +62,10 @@ export function parseScenario(text: string, file: string, options: ParseScenario
   const locator = new YamlLocator(source, doc, lineCounter, file);
   const parsed = scenarioFileSchema.safeParse(data);
   if (!parsed.success) {
-    throw scenarioIssuesError("HARNESS_SCENARIO_INVALID", file, schemaIssues(parsed.error.issues, data, locator));
+    const issues = schemaIssues(parsed.error.issues, data, locator).map((issue) =>
+      hasUnquotedVariable(lineAt(source, issue.position.line)) ? { ...issue, hint: issue.hint ?? UNQUOTED_VARIABLE_HINT } : issue,
+    );
+    throw scenarioIssuesError("HARNESS_SCENARIO_INVALID", file, issues);
   }
   const seedIds = options.seedIds ?? readSeedIdsSync(options.seedRowsPath);
   const { scenario, issues } = buildScenario(parsed.data, { file, locator, seedIds, input: data });

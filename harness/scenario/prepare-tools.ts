@@ -84,8 +84,8 @@ export const PREPARE_TOOLS: Readonly<Record<string, PrepareTool>> = {
 
 const CERTIFICATE_HINT =
   "Use the harness's certificate factory: server.tls.subject chooses the subject of the server certificate that " +
-  "server.tls stages at ${certs.dir}/server.crt (key: ${certs.dir}/server.key); ${certs.dir}/ca.crt and " +
-  "${certs.dir}/ca.crl are there too.";
+  "server.tls stages at {{certs.dir}}/server.crt (key: {{certs.dir}}/server.key); {{certs.dir}}/ca.crt and " +
+  "{{certs.dir}}/ca.crl are there too.";
 const FILES_HINT = "Stage the file with server.files (content and mode) instead of making it in the container.";
 const HIDDEN_HINT = "Write the command itself, so the check can see what it runs.";
 
@@ -114,7 +114,7 @@ export const MISSING_TOOL_HINTS: Readonly<Record<string, string>> = {
 /** A program a command runs: its name (a path's last part) and where the word starts in the command text. */
 export interface ProgramUse {
   name: string;
-  /** The word as written after quote removal, e.g. "${server.root}/bin/htpasswd". */
+  /** The word as written after quote removal, e.g. "{{server.root}}/bin/htpasswd". */
   written: string;
   index: number;
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
 
 export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** Names of clients and backends: they appear in variables such as ${clients.NAME.ip}. */
+/** Names of clients and backends: they appear in variables such as {{clients.NAME.ip}}. */
 export const RESOURCE_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
 export const REQUEST_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const SEED_ID_PATTERN = /^[A-Z][0-9]+$/;
@@ -182,7 +182,7 @@ export const backendSchema = z.strictObject({
   files: filesSchema,
 });
 
-// A client's DNS name is the one Docker's DNS gives its address (${clients.NAME.hostname}); Docker answers
+// A client's DNS name is the one Docker's DNS gives its address ({{clients.NAME.hostname}}); Docker answers
 // reverse lookups with container names only, so a scenario cannot choose another.
 export const clientSchema = z.strictObject({
   name: z.string().regex(RESOURCE_NAME_PATTERN),

@@ -1,4 +1,4 @@
-// The ${...} variables a scenario may use: fixed ones for the server and the network, and one set per declared
+// The {{...}} variables a scenario may use: fixed ones for the server and the network, and one set per declared
 // client and backend. The runner supplies a value for each name listed here (see docs/scenario-format.md).
 import type { BackendSpec, ClientSpec } from "./scenario.ts";
 
@@ -11,7 +11,7 @@ export const FIXED_VARIABLES: readonly string[] = [
   "certs.dir",
 ];
 
-/** Every variable name the scenario may use. `${clients.host.ip}` and `${clients.host.hostname}` (the network's
+/** Every variable name the scenario may use. `{{clients.host.ip}}` and `{{clients.host.hostname}}` (the network's
  * gateway: what the server sees for requests from the host) are always there. */
 export function scenarioVariableNames(scenario: {
   clients: ReadonlyArray<Pick<ClientSpec, "name">>;

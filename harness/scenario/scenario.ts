@@ -79,7 +79,7 @@ export interface ServerSpec {
   modules: PerFamily<string[]>;
   /** Modules of the minimal base left out on purpose, to show what a version says without them. */
   omitModules: PerFamily<string[]>;
-  /** Site configuration appended to the base, with ${...} variables. */
+  /** Site configuration appended to the base, with {{...}} variables. */
   config: PerFamily<string>;
   files: FileSpec[];
   /** LogLevel of the minimal base. */
@@ -161,7 +161,7 @@ export interface RequestSpec {
   /** HTTPS with a client certificate of this kind, signed by the harness CA. */
   clientCertificate: "valid" | "revoked" | null;
   httpVersion: "1.1" | "1.0";
-  /** Raw mode: the bytes sent, after ${} interpolation and \r\n escapes. */
+  /** Raw mode: the bytes sent, after {{}} interpolation and \r\n escapes. */
   raw: string | null;
   /** Raw mode: send the raw bytes in chunks this many ms apart (slow clients). */
   trickleMs: number | null;

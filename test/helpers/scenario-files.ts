@@ -11,7 +11,7 @@ title: GET / answers ${status}
 seed: [U1]
 server:
   config: |
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Require all granted
     </Directory>
   files: { htdocs/index.html: "hello\\n" }

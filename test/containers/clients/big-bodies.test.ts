@@ -40,16 +40,16 @@ server:
   config: |
     AddOutputFilter INCLUDES .shtml
     AddType application/octet-stream .shtml
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Options +Includes
     </Directory>
   prepare:
-    - dd if=/dev/zero of=\${server.docroot}/big.bin bs=1M count=100
-    - dd if=/dev/zero of=\${server.docroot}/big.shtml bs=1M count=100
+    - dd if=/dev/zero of={{server.docroot}}/big.bin bs=1M count=100
+    - dd if=/dev/zero of={{server.docroot}}/big.shtml bs=1M count=100
 requests:
 ${request("static", "/big.bin")}
 ${request("chunked", "/big.shtml")}
-  - { name: sum, exec: "sha256sum \${server.docroot}/big.bin", repeat: false }
+  - { name: sum, exec: "sha256sum {{server.docroot}}/big.bin", repeat: false }
 `;
 }
 

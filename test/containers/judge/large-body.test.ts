@@ -15,7 +15,7 @@ server:
   config: |
     AddOutputFilter INCLUDES .shtml
     AddType text/plain .shtml
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Options +Includes
     </Directory>
   files:

@@ -10,8 +10,8 @@ clients: [{ name: allowed }, { name: denied }]
 server:
   modules: [authz_host]
   config: |
-    <Directory "\${server.docroot}">
-        Require ip \${clients.allowed.ip}
+    <Directory "{{server.docroot}}">
+        Require ip {{clients.allowed.ip}}
     </Directory>
   files: { htdocs/index.html: "hello\\n" }
 requests:
@@ -30,7 +30,7 @@ server:
   logLevel: ${logLevel}
   config: |
     SSLProxyEngine On
-    ProxyPass / https://\${backends.backend.host}:\${backends.backend.port}/
+    ProxyPass / https://{{backends.backend.host}}:{{backends.backend.port}}/
 requests:
   - name: through-proxy
     path: /
@@ -45,7 +45,7 @@ seed: [U1]
 clients: [{ name: c1 }]
 server:
   config: |
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Require all granted
     </Directory>
   files: { htdocs/index.html: "hello\\n" }
@@ -64,7 +64,7 @@ backends: [{ name: app, kind: scgi-origin }]
 server:
   modules: [proxy, proxy_scgi]
   config: |
-    ProxyPass /scgi/ scgi://\${backends.app.host}:\${backends.app.port}/
+    ProxyPass /scgi/ scgi://{{backends.app.host}}:{{backends.app.port}}/
 requests:
   - { name: via-scgi, path: /scgi/extra/path, expect: { "2.4": { status: 200, body: "SCRIPT_NAME=/scgi/extra/path" } } }
 `;
@@ -76,7 +76,7 @@ seed: [A6]
 server:
   base: none
   config: |
-    ServerRoot "\${server.root}"
+    ServerRoot "{{server.root}}"
     Listen 80
     LoadModule mpm_event_module modules/mod_mpm_event.so
     LoadModule unixd_module modules/mod_unixd.so
@@ -93,8 +93,8 @@ server:
     LogFormat "%h %l %u %t \\"%r\\" %>s %b" common
     CustomLog logs/access_log common
     TypesConfig conf/mime.types
-    DocumentRoot "\${server.docroot}"
-    <Directory "\${server.docroot}">
+    DocumentRoot "{{server.docroot}}"
+    <Directory "{{server.docroot}}">
         Order deny,allow
         Deny from all
     </Directory>

@@ -9,13 +9,13 @@ seed: [A6]
 server:
   modules: [authz_host, access_compat, status]
   config: |
-    <Directory "\${server.docroot}">
+    <Directory "{{server.docroot}}">
         Order deny,allow
         Deny from all
     </Directory>
     <Location /server-status>
         SetHandler server-status
-        Require ip \${clients.host.ip}
+        Require ip {{clients.host.ip}}
     </Location>
 requests:
   - name: server-status

@@ -38,8 +38,6 @@ function lateSlots(scenario: Scenario): Set<string> {
   ]);
 }
 
-/** The harness's own variable namespaces; Apache's ${VAR} (written $${VAR}) never starts with one. */
-const HARNESS_VARIABLE = /^(server|network|certs|clients|backends)\./;
 
 /** The site config of the scenario for one side, its variables filled as the plan fills them. */
 function siteText(scenario: Scenario, side: SidePlan): string {
@@ -63,9 +61,7 @@ function sideProblems(scenario: Scenario, side: SidePlan): string[] {
   const known = lateSlots(scenario);
   for (const text of stringsIn(side)) {
     for (const name of slotsIn(text)) if (!known.has(name)) problems.push(`unknown slot ⟪${name}⟫`);
-    for (const token of scanVariables(text)) {
-      if (token.kind === "variable" && HARNESS_VARIABLE.test(token.name)) problems.push(`unexpanded \${${token.name}}`);
-    }
+    for (const token of scanVariables(text)) if (token.kind === "variable") problems.push(`unexpanded {{${token.name}}}`);
   }
   if (side.requests.length !== scenario.requests.length) problems.push(`${side.requests.length} requests planned, ${scenario.requests.length} in the scenario`);
   if (side.requests.map((r) => r.name).join() !== scenario.requests.map((r) => r.name).join()) problems.push("the requests are not the scenario's, in order");
@@ -105,21 +101,21 @@ server:
   tls: { certificate: valid, clientCa: true }
   modules: { "2.2": [ssl, proxy, proxy_http, disk_cache], "2.4": [ssl, proxy, proxy_http, disk_cache] }
   config: |
-    Define LOGS $\${APACHE_LOG_DIR}
+    Define LOGS \${APACHE_LOG_DIR}
     <Location /x>
-        Require ip \${clients.allowed.ip} \${clients.host.ip}
+        Require ip {{clients.allowed.ip}} {{clients.host.ip}}
     </Location>
-    ProxyPass /p https://\${backends.origin.host}:\${backends.origin.port}/
-    SSLCACertificateFile \${certs.dir}/ca.crt
+    ProxyPass /p https://{{backends.origin.host}}:{{backends.origin.port}}/
+    SSLCACertificateFile {{certs.dir}}/ca.crt
   files:
-    htdocs/index.html: "docroot \${server.docroot}"
+    htdocs/index.html: "docroot {{server.docroot}} {{{{greeting}} \${DOCUMENT_URI}"
     conf/secret: { content: "x", mode: "0600" }
   prepare:
-    "2.4": ["htpasswd -bc \${server.root}/conf/passwd alice secret"]
+    "2.4": ["htpasswd -bc {{server.root}}/conf/passwd alice secret"]
 requests:
-  - { name: page, path: "/x?from=\${clients.allowed.ip}", host: "\${backends.origin.host}", headers: ["X-Via: \${network.gateway}"], body: "b=\${network.subnet}", client: allowed }
-  - { name: raw, raw: "GET / HTTP/1.0\\r\\nHost: \${backends.origin.ip}\\r\\n\\r\\n", repeat: false }
-  - { name: hash, exec: "cat \${server.config}" }
+  - { name: page, path: "/x?from={{clients.allowed.ip}}", host: "{{backends.origin.host}}", headers: ["X-Via: {{network.gateway}}"], body: "b={{network.subnet}}", client: allowed }
+  - { name: raw, raw: "GET / HTTP/1.0\\r\\nHost: {{backends.origin.ip}}\\r\\n\\r\\n", repeat: false }
+  - { name: hash, exec: "cat {{server.config}}" }
 `;
   const scenario = parseScenario(TEXT, "plan-parts.scenario.yaml");
   const plan: ScenarioPlan = planScenario(scenario, OFFLINE_SIDES);
@@ -133,7 +129,7 @@ requests:
     });
   });
 
-  it("fills paths, backend hosts and ports, leaves addresses as slots and turns $${ into Apache's ${", () => {
+  it("fills paths, backend hosts and ports, leaves addresses as slots and passes Apache's ${VAR} through", () => {
     const site = candidate.config.text.slice(candidate.config.text.indexOf("# --- site ---"));
     expect(site).toBe(
       "# --- site ---\n" +
@@ -149,7 +145,7 @@ requests:
 
   it("stages the scenario's files under the server root, and the certificates the run generates", () => {
     expect(candidate.files).toEqual([
-      { path: "/usr/local/apache2/htdocs/index.html", content: { text: "docroot /usr/local/apache2/htdocs" }, mode: 0o644 },
+      { path: "/usr/local/apache2/htdocs/index.html", content: { text: "docroot /usr/local/apache2/htdocs {{greeting}} ${DOCUMENT_URI}" }, mode: 0o644 },
       { path: "/usr/local/apache2/conf/secret", content: { text: "x" }, mode: 0o600 },
       { path: "/harness/certs/ca.crt", content: { generated: "ca-certificate" } },
       { path: "/harness/certs/ca.crl", content: { generated: "ca-crl" } },
@@ -222,7 +218,7 @@ server:
   config: |
     <Location /server-status>
         SetHandler server-status
-        Require ip \${clients.allowed.ip}
+        Require ip {{clients.allowed.ip}}
     </Location>
   files: { htdocs/index.html: "hello\\n" }
 requests:

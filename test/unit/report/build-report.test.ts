@@ -219,8 +219,8 @@ describe("buildScenarioReport", () => {
 title: T
 backends: [{ name: backend, kind: http-origin }]
 requests:
-  - { name: vhost, path: "/x?port=\${backends.backend.port}", host: "\${backends.backend.host}", auth: { user: alice, password: secret } }
-  - { name: raw, raw: "GET /\${server.docroot} HTTP/1.0\\r\\n\\r\\n" }
+  - { name: vhost, path: "/x?port={{backends.backend.port}}", host: "{{backends.backend.host}}", auth: { user: alice, password: secret } }
+  - { name: raw, raw: "GET /{{server.docroot}} HTTP/1.0\\r\\n\\r\\n" }
   - { name: hash, exec: "htpasswd -nb u p" }
 `;
     const sent = scenario(text);
@@ -230,7 +230,7 @@ requests:
       ["hash", "exec: htpasswd -nb u p", null, null],
     ]);
     // Without a plan, the request as the scenario writes it.
-    expect(describeRequest(sent.requests[0]!)).toBe("GET /x?port=${backends.backend.port} (Host: ${backends.backend.host}) as alice");
+    expect(describeRequest(sent.requests[0]!)).toBe("GET /x?port={{backends.backend.port}} (Host: {{backends.backend.host}}) as alice");
   });
 
   it("leaves the baseline empty on a candidate-only run", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HarnessError } from "../../../harness/errors.ts";
 import { mergeResponseExpectations, mergeServerExpectations } from "../../../harness/scenario/build-scenario.ts";
 import { parseScenario } from "../../../harness/scenario/load-scenario.ts";
+import { forFamily } from "../../../harness/scenario/scenario.ts";
 
 const FILE = "t.scenario.yaml";
 const SEED_IDS = new Set(["A6", "T1", "D5", "X3"]);
@@ -94,24 +95,67 @@ describe("clients and names", () => {
 describe("variables", () => {
   it("rejects an unknown variable in the config at its own line and column", () => {
     const error = parseError(
-      lines(...HEAD, "server:", "  config: |", "    <Directory ${server.docroot}>", "      Require ip ${clients.nobody.ip}", "    </Directory>"),
+      lines(...HEAD, "server:", "  config: |", "    <Directory {{server.docroot}}>", "      Require ip {{clients.nobody.ip}}", "    </Directory>"),
     );
     expect(error.position).toEqual(at(6, 18));
-    expect(error.message).toContain('server.config: unknown variable ${clients.nobody.ip}: no client "nobody" is declared');
-    expect(error.hint).toContain("$${");
+    expect(error.message).toContain('server.config: unknown variable {{clients.nobody.ip}}: no client "nobody" is declared');
+    expect(error.hint).toContain("{{{{");
+    expect(error.message).toContain("{{server.root}}, {{server.docroot}}");
   });
 
-  it("points each use of an unknown variable at itself, skipping $${ escapes", () => {
-    const text = lines(...HEAD, "server:", "  config:", '    "2.4": "Define x $${server.nope} ${server.nope} ${server.nope}"');
+  it("points each use of an unknown variable at itself, skipping {{{{ escapes", () => {
+    const text = lines(...HEAD, "server:", "  config:", '    "2.4": "Define x {{{{server.nope}} {{server.nope}} {{server.nope}}"');
     const error = parseError(text);
-    const second = where(text, "${server.nope}", 2);
-    const third = where(text, "${server.nope}", 3);
-    expect(error.position).toEqual(second);
-    expect(error.message).toContain(`${second.line}:${second.column} server.config["2.4"]: unknown variable \${server.nope}`);
-    expect(error.message).toContain(`${third.line}:${third.column} server.config["2.4"]: unknown variable \${server.nope}`);
+    const second = where(text, " {{server.nope}}", 1);
+    const third = where(text, " {{server.nope}}", 2);
+    const [secondAt, thirdAt] = [at(second.line, second.column + 1), at(third.line, third.column + 1)];
+    expect(error.position).toEqual(secondAt);
+    expect(error.message).toContain(`${secondAt.line}:${secondAt.column} server.config["2.4"]: unknown variable {{server.nope}}`);
+    expect(error.message).toContain(`${thirdAt.line}:${thirdAt.column} server.config["2.4"]: unknown variable {{server.nope}}`);
   });
 
-  it("accepts every declared variable, the host client and $${ escapes", () => {
+  it("points an unterminated {{ at itself, in a block scalar", () => {
+    const text = lines(...HEAD, "server:", "  config: |", "    Define A {{server.root}}", "    <Directory {{server.docroot>", "    </Directory>");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "{{server.docroot>"));
+    expect(error.message).toContain('server.config: a "{{" has no closing "}}" on its line');
+  });
+
+  it("suggests the name when a variable has spaces inside the braces", () => {
+    const error = parseError(lines(...HEAD, "server:", "  config: |", "    DocumentRoot {{ server.docroot }}"));
+    expect(error.message).toContain("unknown variable {{ server.docroot }}: write {{server.docroot}}, without spaces inside the braces");
+  });
+
+  it("passes httpd's own ${VAR} and ${map:key} through every interpolated field", () => {
+    const scenario = parseScenario(
+      lines(
+        ...HEAD,
+        "server:",
+        "  config: |",
+        "    Define LOGS ${APACHE_LOG_DIR}",
+        "    RewriteRule ^/u/(.*) ${users:$1|nobody}",
+        "  files: { htdocs/a.shtml: '<!--#echo var=\"${DOCUMENT_URI}\" -->' }",
+        "  prepare: ['echo ${HOME} > {{server.root}}/home']",
+        "requests:",
+        "  - { name: h, path: '/${q}', host: '${h}', headers: ['X: ${x}'], body: '${b}' }",
+        "  - { name: r, raw: '${r}' }",
+        "  - { name: e, exec: '${e}' }",
+      ),
+      FILE,
+      { seedIds: SEED_IDS },
+    );
+    expect(forFamily(scenario.server.config, "2.4")).toBe("Define LOGS ${APACHE_LOG_DIR}\nRewriteRule ^/u/(.*) ${users:$1|nobody}\n");
+    expect(scenario.requests.map((request) => [request.path, request.host, request.raw, request.exec])).toEqual([
+      ["/${q}", "${h}", null, null],
+      ["", null, "${r}", null],
+      ["", null, null, "${e}"],
+    ]);
+    expect(scenario.requests[0]?.headers).toEqual([["X", "${x}"]]);
+    expect(scenario.server.files[0]?.content).toBe('<!--#echo var="${DOCUMENT_URI}" -->');
+    expect(forFamily(scenario.server.prepare, "2.2")).toEqual(["echo ${HOME} > {{server.root}}/home"]);
+  });
+
+  it("accepts every declared variable, the host client and {{{{ escapes", () => {
     const scenario = parseScenario(
       lines(
         ...HEAD,
@@ -119,11 +163,11 @@ describe("variables", () => {
         "backends: [{ name: b1 }]",
         "server:",
         "  config: |",
-        "    # ${server.root} ${server.docroot} ${server.config} ${network.gateway} ${network.subnet} ${certs.dir}",
-        "    # ${clients.c1.ip} ${clients.c1.hostname} ${clients.host.ip} ${clients.host.hostname}",
-        "    # ${backends.b1.host} ${backends.b1.ip} ${backends.b1.port} $${APACHE_VAR}",
-        "  files: { htdocs/a: 'x ${certs.dir}' }",
-        "  prepare: ['echo $${HOME} ${server.root}']",
+        "    # {{server.root}} {{server.docroot}} {{server.config}} {{network.gateway}} {{network.subnet}} {{certs.dir}}",
+        "    # {{clients.c1.ip}} {{clients.c1.hostname}} {{clients.host.ip}} {{clients.host.hostname}}",
+        "    # {{backends.b1.host}} {{backends.b1.ip}} {{backends.b1.port}} {{{{APACHE_VAR}}",
+        "  files: { htdocs/a: 'x {{certs.dir}} {{{{template}}' }",
+        "  prepare: ['echo {{{{HOME}} {{server.root}}']",
       ),
       FILE,
       { seedIds: SEED_IDS },
@@ -136,22 +180,22 @@ describe("variables", () => {
       lines(
         ...HEAD,
         "server:",
-        "  files: { a.txt: '${f}', b.txt: { content: '${g}' } }",
-        "  prepare: { '2.2': ['${p}'] }",
+        "  files: { a.txt: '{{f}}', b.txt: { content: '{{g}}' } }",
+        "  prepare: { '2.2': ['{{p}}'] }",
         "requests:",
-        "  - { name: h, path: '/${q}', host: '${h}', headers: ['X: ${x}'], body: '${b}' }",
-        "  - { name: r, raw: '${r}' }",
-        "  - { name: e, exec: '${e}' }",
-        "  - { name: u, path: '/${unterminated' }",
+        "  - { name: h, path: '/{{q}}', host: '{{h}}', headers: ['X: {{x}}'], body: '{{b}}' }",
+        "  - { name: r, raw: '{{r}}' }",
+        "  - { name: e, exec: '{{e}}' }",
+        "  - { name: u, path: '/{{unterminated' }",
       ),
     );
-    const reported = [...error.message.matchAll(/unknown variable \$\{(\w+)\}/g)].map((match) => match[1]);
+    const reported = [...error.message.matchAll(/unknown variable \{\{(\w+)\}\}/g)].map((match) => match[1]);
     expect(reported).toEqual(["f", "g", "p", "q", "h", "x", "b", "r", "e"]);
-    expect(error.message).toContain('requests[3].path: a "${" has no closing "}"');
+    expect(error.message).toContain('requests[3].path: a "{{" has no closing "}}" on its line');
   });
 
   it("leaves backend files alone (they are served as written)", () => {
-    expect(() => parseScenario(lines(...HEAD, "backends: [{ name: b, files: { x: '${anything}' } }]"), FILE, { seedIds: SEED_IDS })).not.toThrow();
+    expect(() => parseScenario(lines(...HEAD, "backends: [{ name: b, files: { x: '{{anything}}' } }]"), FILE, { seedIds: SEED_IDS })).not.toThrow();
   });
 });
 
@@ -306,7 +350,7 @@ describe("prepare commands", () => {
       ...HEAD,
       "server:",
       "  prepare:",
-      '    "2.2": ["htpasswd -bc ${server.root}/conf/passwd alice secret && chmod 0644 ${server.root}/conf/passwd"]',
+      '    "2.2": ["htpasswd -bc {{server.root}}/conf/passwd alice secret && chmod 0644 {{server.root}}/conf/passwd"]',
       '    "2.4": ["i=0; while [ $i -lt 3 ]; do printf x >> f; i=$((i+1)); done", "fcgistarter -c /bin/true -p 9000 -N 1 || true"]',
     );
     expect(() => parseScenario(ok, FILE, { seedIds: SEED_IDS })).not.toThrow();

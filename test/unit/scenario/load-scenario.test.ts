@@ -62,13 +62,13 @@ describe("parseScenario: a complete file", () => {
     expect(server.modules).toEqual({ perFamily: { "2.2": ["status"], "2.4": ["status", "access_compat"] } });
     expect(server.omitModules).toEqual({ both: ["autoindex"] });
     expect(server.logLevel).toBe("info ssl:warn");
-    expect(forFamily(server.config, "2.4")).toContain("Require ip ${clients.host.ip} ${clients.allowed.ip}\n");
+    expect(forFamily(server.config, "2.4")).toContain("Require ip {{clients.host.ip}} {{clients.allowed.ip}}\n");
     expect(server.files).toEqual([
       { path: "htdocs/index.html", content: "<h1>It works</h1>", mode: 0o644 },
       { path: "cgi-bin/hello", content: "#!/bin/sh\necho hello\n", mode: 0o755 },
     ]);
     // A version missing from a per-version value gets the default, so forFamily never returns undefined.
-    expect(server.prepare).toEqual({ perFamily: { "2.2": [], "2.4": ["htpasswd -bc ${server.root}/conf/passwd alice secret"] } });
+    expect(server.prepare).toEqual({ perFamily: { "2.2": [], "2.4": ["htpasswd -bc {{server.root}}/conf/passwd alice secret"] } });
     expect(server.tls).toEqual({
       certificate: "valid",
       clientCa: true,
@@ -164,7 +164,7 @@ describe("parseScenario: a complete file", () => {
     const [, , raw, exec] = scenario.requests;
     expect(raw).toMatchObject({
       mode: "raw",
-      raw: "GET / HTTP/1.0\r\nHost: ${backends.backend.host}\r\n\r\n",
+      raw: "GET / HTTP/1.0\r\nHost: {{backends.backend.host}}\r\n\r\n",
       trickleMs: 500,
       path: "",
     });

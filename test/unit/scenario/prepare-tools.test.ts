@@ -31,7 +31,7 @@ describe("commandPrograms", () => {
 
   it("skips here-document bodies and comments, and names a path by its last part", () => {
     expect(names("cat > f <<EOF\nopenssl is only text here\nEOF\nchmod 600 f # openssl")).toEqual(["cat", "chmod"]);
-    expect(names("${server.root}/bin/htpasswd -nb a b")).toEqual(["htpasswd"]);
+    expect(names("{{server.root}}/bin/htpasswd -nb a b")).toEqual(["htpasswd"]);
   });
 
   it("gives the index of each program's word in the command text", () => {
@@ -47,7 +47,7 @@ describe("commandPrograms", () => {
 
 describe("prepareToolProblems", () => {
   it("accepts the catalogue's kind of command", () => {
-    expect(prepareToolProblems("htpasswd -bc ${server.root}/conf/passwd alice secret && chmod 644 ${server.root}/conf/passwd", ["2.2", "2.4"])).toEqual([]);
+    expect(prepareToolProblems("htpasswd -bc {{server.root}}/conf/passwd alice secret && chmod 644 {{server.root}}/conf/passwd", ["2.2", "2.4"])).toEqual([]);
     expect(prepareToolProblems('printf "alice admins\\n" > /tmp/g.txt', ["2.2", "2.4"])).toEqual([]);
   });
 
