@@ -108,7 +108,8 @@ class Evaluation {
     const entry = statServerPath(this.#index, posix.join(DEBIAN_CONFDIR, "envvars"));
     if (entry.kind !== "file") return {};
     const bytes = this.#tree.source.files.get(entry.path)!;
-    const result = evaluateEnvvars(bytes.toString("utf8"), entry.path, { APACHE_CONFDIR: DEBIAN_CONFDIR });
+    // apache2ctl exports both before sourcing envvars (and httpd inherits them).
+    const result = evaluateEnvvars(bytes.toString("utf8"), entry.path, { APACHE_CONFDIR: DEBIAN_CONFDIR, APACHE_ENVVARS: `${DEBIAN_CONFDIR}/envvars` });
     this.#problems.push(...result.problems);
     return result.environment;
   }
@@ -159,7 +160,7 @@ class Evaluation {
         this.#define(node, args);
         return keep();
       case "serverroot":
-        if (args[0] !== undefined) this.#serverRoot = posix.normalize(args[0]).replace(/(.)\/+$/, "$1");
+        if (args[0] !== undefined) this.#setServerRoot(node, args[0]);
         return keep();
       case "use":
         if (this.#modules.has(this.#traits.macroModule)) return this.#useMacro(node, args, guards, out);
@@ -245,6 +246,18 @@ class Evaluation {
       }
       this.#readFile(step.path, this.#tree.source.files.get(step.path)!, guards, out);
     }
+  }
+
+  /** set_server_root: relative to the current ServerRoot, and it must be a directory (checked when it is in the
+   * tree; a ServerRoot outside it cannot be checked, and what is read through it is reported where used). */
+  #setServerRoot(node: DirectiveNode, path: string): void {
+    const root = serverRootRelative(this.#serverRoot, path).replace(/(.)\/+$/, "$1");
+    const kind = statServerPath(this.#index, root).kind;
+    if (kind === "missing" || kind === "file") {
+      this.#problem("refusal", node.span, "ServerRoot must be a valid directory", `${root} is not a directory in the tree`);
+      return;
+    }
+    this.#serverRoot = root;
   }
 
   /** set_define / unset_define (2.4 core.c): the name joins the -D list; a value, when given, is a ${} variable. */

@@ -122,6 +122,12 @@ describe("Include", () => {
     expect(lines(config.nodes)).toEqual(["ServerRoot /usr/local/apache2/conf", "Listen 81"]);
   });
 
+  test("a ServerRoot that is no directory of the tree is refused and the previous one stays", () => {
+    const config = evaluate({ "conf/httpd.conf": "ServerRoot /usr/local/apache2/nope\nServerRoot conf\n" });
+    expect(problems(config)).toEqual(["refusal conf/httpd.conf:1 ServerRoot must be a valid directory"]);
+    expect(config.serverRoot).toBe("/usr/local/apache2/conf");
+  });
+
   test("an absolute path outside the tree, or a link leading out of it, is an error naming the path; nothing is read", () => {
     const config = evaluate(
       { "conf/httpd.conf": "Include /etc/shadow\nInclude conf/root/etc/shadow\nInclude ../../../etc/passwd\n" },
@@ -365,7 +371,7 @@ describe("envvars", () => {
       { layout: "debian", mount: "/etc/apache2", mainFile: "apache2.conf" },
     );
     expect(lines(config.nodes)).toEqual(["User www-data", "PidFile /var/run/apache2/apache2.pid", "ErrorLog /logs/error.log"]);
-    expect(config.environment).toMatchObject({ APACHE_RUN_USER: "www-data", APACHE_LOG_DIR: "/logs", APACHE_CONFDIR: "/etc/apache2" });
+    expect(config.environment).toMatchObject({ APACHE_RUN_USER: "www-data", APACHE_LOG_DIR: "/logs", APACHE_CONFDIR: "/etc/apache2", APACHE_ENVVARS: "/etc/apache2/envvars" });
     expect(config.environment).not.toHaveProperty("SUFFIX");
     expect(config.problems).toEqual([]);
   });
