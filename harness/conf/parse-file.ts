@@ -28,11 +28,43 @@ import type {
   Word,
 } from "./syntax-tree.ts";
 
+/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which stops one
+ * byte short for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). */
+const shortLineLimit = 8191;
+
 interface OpenSection {
   node: SectionNode;
   /** Where the section's `<` is, for the "was not closed" problem. */
   line: number;
   column: number;
+}
+
+/** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
+ * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
+ * reads those again. A WeakMap: it holds no tree alive. */
+const asParsed = new WeakMap<object, { raw: string; head: string; values: string[] }>();
+
+function remember(node: object, raw: string, head: string, args: readonly Word[]): void {
+  asParsed.set(node, { raw, head, values: args.map((arg) => arg.value) });
+}
+
+/** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
+ * parseFile, or made by it and then copied). */
+export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
+  const seen = asParsed.get(node);
+  if (seen === undefined) return undefined;
+  const [raw, head, args] =
+    node.kind === "section"
+      ? [node.openRaw, node.name, node.args]
+      : node.kind === "directive"
+        ? [node.raw, node.name, node.args]
+        : [node.raw, node.text, []];
+  return (
+    raw === seen.raw &&
+    head === seen.head &&
+    args.length === seen.values.length &&
+    args.every((arg, i) => arg.value === seen.values[i])
+  );
 }
 
 export function parseFile(path: string, bytes: Buffer): ParsedFile {
@@ -60,12 +92,32 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     );
   }
 
+  if (!decoded.text.includes("\n") && decoded.text.includes("\r")) {
+    problem(
+      "warning",
+      1,
+      1,
+      "the file's lines end in CR alone; httpd splits lines at LF only, so it reads the whole file as one line",
+      "convert the file to LF (or CR LF) line ends",
+    );
+  }
+
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
+    if (Buffer.byteLength(logical.text, decoded.encoding) + 1 > shortLineLimit) {
+      problem(
+        "warning",
+        logical.firstLine,
+        1,
+        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes with its line end, MAX_STRING_LEN): ` +
+          "2.2 reads the rest as a new line, 2.4 reads it whole",
+        "split it with continuation lines (a backslash at the end of each part)",
+      );
+    }
     try {
       readLine(logical);
     } catch (error) {
@@ -151,6 +203,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         span: spanOf(logical, trimStart, trimEnd),
       };
       siblings().push(comment);
+      remember(comment, comment.raw, comment.text, []);
       if (logical.lastLine > logical.firstLine) {
         const at = logical.positionOf(trimStart);
         problem(
@@ -190,6 +243,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       raw: logical.raw,
     };
     siblings().push(directive);
+    remember(directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
@@ -233,6 +287,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       closeSpan: null,
     };
     siblings().push(section);
+    remember(section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 

@@ -221,6 +221,18 @@ describe("parseFile: bytes", () => {
     expect(file.problems).toEqual([expect.objectContaining({ severity: "error", file: "logo.png", line: 1, column: 1, hint: expect.any(String) })]);
   });
 
+  it("warns about a line longer than httpd 2.2 reads at once (8191 bytes with its line end)", () => {
+    const at = (length: number): string[] => messages(parse(`Foo ${"a".repeat(length - 4)}\nBar\n`));
+    expect(at(8190)).toEqual([]);
+    expect(at(8191)).toEqual([expect.stringMatching(/^warning 1:1 this line is longer than httpd 2.2 reads at once/)]);
+  });
+
+  it("warns that a file with CR-only line ends is one line to httpd", () => {
+    const file = parse("Listen 80\rListen 81\r");
+    expect(only(file.nodes, "directive").map((node) => node.args.map((arg) => arg.value))).toEqual([["80", "Listen", "81"]]);
+    expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:1 the file's lines end in CR alone/)]);
+  });
+
   it("reads an empty file as no nodes", () => {
     expect(parse("")).toMatchObject({ nodes: [], problems: [], finalLineEnd: false });
   });

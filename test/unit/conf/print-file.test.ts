@@ -204,6 +204,17 @@ describe("printFile: modified trees", () => {
     );
   });
 
+  it("prints a new raw a rewrite wrote along with matching fields as written", () => {
+    const file = parse("Order allow,deny\n");
+    const node = file.nodes[0] as DirectiveNode;
+    node.name = "Require";
+    node.args = [word("all"), word("granted")];
+    node.raw = "Require   all granted   # was: Order allow,deny";
+    expect(print(file)).toBe("Require all granted\n");
+    node.raw = "Require\tall \\\n  granted";
+    expect(print(file)).toBe("Require\tall \\\n  granted\n");
+  });
+
   it("prints a changed directive canonically with the indentation of its first line", () => {
     const file = parse("<Directory /srv>\n    Order allow,deny\n    Allow from all\n</Directory>\n");
     const section = file.nodes[0] as SectionNode;
