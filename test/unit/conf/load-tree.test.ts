@@ -159,3 +159,42 @@ describe("loadTree", () => {
     expect(config.environment).toMatchObject({ APACHE_RUN_USER: "www-data" });
   });
 });
+
+describe("fixture trees", () => {
+  const fixtures = join(import.meta.dirname, "../../fixtures/conf/trees");
+
+  test("a Debian tree: envvars, enabled links, modules loaded before the sites that test them", async () => {
+    const tree = await loadTree(join(fixtures, "debian-site"));
+    expect(tree).toMatchObject({ layout: "debian", mainFile: "apache2.conf", problems: [] });
+    const config = evaluate24(tree);
+    expect(config.files).toEqual([
+      "apache2.conf",
+      "mods-available/ssl.load",
+      "mods-available/ssl.conf",
+      "ports.conf",
+      "conf-available/hardening.conf",
+      "sites-available/example.conf",
+    ]);
+    const byName = (name: string) => config.nodes.filter((n) => n.name === name).map((n) => n.args.join(" "));
+    expect(byName("User")).toEqual(["www-data"]);
+    expect(byName("PidFile")).toEqual(["/var/run/apache2/apache2.pid"]);
+    expect(byName("Listen")).toEqual(["80", "443"]);
+    expect(byName("VirtualHost")).toEqual(["*:80", "*:443"]);
+    const sslVhost = config.nodes.filter((n) => n.name === "VirtualHost")[1]!;
+    expect(sslVhost.span).toMatchObject({ file: "sites-available/example.conf", line: 7 });
+    expect(sslVhost.guards.map((g) => g.condition)).toEqual(["mod_ssl.c"]);
+    expect(config.problems).toEqual([]);
+  });
+
+  test("an official dual-syntax tree reads its 2.4 branch on 2.4 and its 2.2 branch on 2.2", async () => {
+    const tree = await loadTree(join(fixtures, "official-dual"));
+    expect(tree).toMatchObject({ layout: "official", mainFile: "conf/httpd.conf" });
+    const directoryBody = (family: string) => {
+      const config = evaluateTree(tree, { version: httpdVersion(family), defines: [], environment: {}, builtinModules: ["core.c", "mod_so.c"] });
+      const directory = config.nodes.find((n) => n.kind === "section" && n.name === "Directory");
+      return directory?.kind === "section" ? directory.children.map((n) => `${n.name} ${n.args.join(" ")}`) : [];
+    };
+    expect(directoryBody("2.4.62")).toEqual(["Require all granted"]);
+    expect(directoryBody("2.2.34")).toEqual(["Order allow,deny", "Allow from all"]);
+  });
+});
