@@ -307,6 +307,26 @@ describe("IfVersion", () => {
   });
 });
 
+describe("other conditionals", () => {
+  test("<IfFile> (2.4) tests a path relative to ServerRoot in the tree; 2.2 refuses it as unknown", () => {
+    const files = { "conf/httpd.conf": "<IfFile conf/extra.conf>\nListen 1\n</IfFile>\n<IfFile !/usr/local/apache2/nope>\nListen 2\n</IfFile>\n", "conf/extra.conf": "" };
+    expect(lines(evaluate(files).nodes)).toEqual(["Listen 1", "Listen 2"]);
+    const on22 = evaluate(files, { version: V22 });
+    expect(lines(on22.nodes)).toEqual(["<IfFile conf/extra.conf>", "Listen 1", "<IfFile !/usr/local/apache2/nope>", "Listen 2"]);
+    expect(on22.problems.map((p) => [p.severity, p.line])).toEqual([["refusal", 1], ["refusal", 4]]);
+  });
+
+  test("a section that does not hold is not read at all: no Include, no Define, no variable warnings", () => {
+    const config = evaluate({
+      "conf/httpd.conf": "<IfDefine NOPE>\nInclude conf/x.conf\nDefine Y\nServerName ${UNSET}\n</IfDefine>\n<IfDefine Y>\nListen 1\n</IfDefine>\n",
+      "conf/x.conf": "Listen 2\n",
+    });
+    expect(config.nodes).toEqual([]);
+    expect(config.files).toEqual(["conf/httpd.conf"]);
+    expect(config.problems).toEqual([]);
+  });
+});
+
 describe("Macro", () => {
   const conf = [
     "LoadModule macro_module modules/mod_macro.so",
