@@ -249,6 +249,14 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
     const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
     const at = logical.positionOf(first.start);
+    if (name === "") {
+      // httpd would open a section named "<" and then refuse it as an unknown command; opening one here would
+      // swallow the rest of the file.
+      const reason = "Invalid command '<': a '<' with no section name";
+      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      problem("error", at.line, at.column, reason, "write the section's name right after '<'");
+      return;
+    }
     const close = line.lastIndexOf(">");
     let argsEnd = line.length;
     if (argsStart < line.length) {
@@ -316,8 +324,20 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         `put nothing after </${name}> on its line`,
       );
     }
+    // mod_macro (2.4) reads a <Macro> body as lines up to the matching </Macro>, counting only <Macro> nesting:
+    // other sections in the body may be left open or closed without their opening (the expansion must make
+    // them whole), and mod_macro only warns (modules/core/mod_macro.c get_lines_till_end_token). So inside a
+    // macro body a close never reaches past the macro, and what httpd only warns about is a warning here.
+    let macro = stack.length - 1;
+    while (macro >= 0 && (stack[macro] as OpenSection).node.key !== "macro") macro--;
     let depth = stack.length - 1;
-    while (depth >= 0 && (stack[depth] as OpenSection).node.key !== key) depth--;
+    while (depth > macro && (stack[depth] as OpenSection).node.key !== key) depth--;
+    if (depth === macro && macro >= 0 && key !== "macro") {
+      const reason = `</${name}> without its opening in the body of <Macro>; the macro's expansion must open it`;
+      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      problem("warning", at.line, at.column, reason);
+      return;
+    }
     const innermost = stack[stack.length - 1] as OpenSection;
     if (depth < 0 || depth === stack.length - 1) {
       if (depth < 0) {
@@ -336,13 +356,22 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     // The close names an outer section: the sections inside it were never closed.
     while (stack.length - 1 > depth) {
       const open = stack.pop() as OpenSection;
-      problem(
-        "error",
-        open.line,
-        open.column,
-        `<${open.node.name}> was not closed (</${name}> at line ${at.line} closes an outer section)`,
-        `add </${open.node.name}> before line ${at.line}`,
-      );
+      if (depth === macro) {
+        problem(
+          "warning",
+          open.line,
+          open.column,
+          `<${open.node.name}> is left open in the body of <Macro>; the macro's expansion must close it`,
+        );
+      } else {
+        problem(
+          "error",
+          open.line,
+          open.column,
+          `<${open.node.name}> was not closed (</${name}> at line ${at.line} closes an outer section)`,
+          `add </${open.node.name}> before line ${at.line}`,
+        );
+      }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
     finish(stack.pop() as OpenSection, logical, first);
