@@ -5,7 +5,7 @@
 // and the rest is kept, each directive with the span it was written at. What differs between versions is data
 // in conf-traits.ts; what a problem means is in syntax-tree.ts ProblemSeverity.
 import { posix } from "node:path";
-import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection, EvaluateOptions, Guard } from "./effective-config.ts";
+import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection, EvaluateOptions, Guard, MacroUse } from "./effective-config.ts";
 import { confTraits, type ConfTraits } from "./conf-traits.ts";
 import { resolveVariables, splitWords } from "./config-variables.ts";
 import { evaluateEnvvars } from "./envvars.ts";
@@ -63,7 +63,7 @@ class Evaluation {
   readonly #modules: ModuleSet;
   readonly #macros = new Map<string, Macro>();
   readonly #reading: string[] = [];
-  readonly #usingMacros: string[] = [];
+  readonly #macroUses: MacroUse[] = [];
   readonly #environment: Record<string, string>;
   #serverRoot: string;
 
@@ -137,6 +137,8 @@ class Evaluation {
     const args = this.#resolvedArgs(node);
     const keep = (): void => {
       const directive: EffectiveDirective = { kind: "directive", name: node.name, key: node.key, args, span: node.span, node, guards };
+      const use = this.#macroUses.at(-1);
+      if (use !== undefined) directive.viaMacro = use;
       out.push(directive);
     };
     switch (node.key) {
@@ -202,6 +204,8 @@ class Evaluation {
     const args = this.#resolvedArgs(node);
     const children: EffectiveNode[] = [];
     const section: EffectiveSection = { kind: "section", name: node.name, key: node.key, args, span: node.span, node, guards, children };
+    const use = this.#macroUses.at(-1);
+    if (use !== undefined) section.viaMacro = use;
     out.push(section);
     this.#evaluate(node.children, guards, children);
   }
@@ -304,7 +308,7 @@ class Evaluation {
     const macro = this.#macros.get(name);
     if (name === "") return this.#problem("refusal", node.span, "no macro name specified with Use");
     if (!macro) return this.#problem("refusal", node.span, this.#macros.size === 0 ? "no macro defined before Use" : `macro '${name}' undefined`);
-    if (this.#usingMacros.includes(name)) return this.#problem("refusal", node.span, `recursive use of macro '${name}' is invalid`);
+    if (this.#macroUses.some((use) => use.name === name)) return this.#problem("refusal", node.span, `recursive use of macro '${name}' is invalid`);
     if (values.length !== macro.params.length) {
       return this.#problem("refusal", node.span, `macro '${name}' used with ${values.length} arguments instead of ${macro.params.length}`);
     }
@@ -312,9 +316,9 @@ class Evaluation {
     const parsed = parseFile(macro.file, Buffer.from(text, "utf8"));
     const shift = macro.firstLine - 1;
     for (const problem of parsed.problems) this.#problems.push({ ...problem, line: problem.line + shift });
-    this.#usingMacros.push(name);
+    this.#macroUses.push({ name, span: node.span });
     this.#evaluate(parsed.nodes.map((child) => shiftNode(child, shift)), guards, out);
-    this.#usingMacros.pop();
+    this.#macroUses.pop();
   }
 
   #sourceLines(file: string): string[] {

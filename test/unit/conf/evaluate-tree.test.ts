@@ -354,6 +354,8 @@ describe("Macro", () => {
     ]);
     const vhost = config.nodes[1]!;
     expect(vhost.kind === "section" && vhost.children[0]!.span).toMatchObject({ file: "conf/httpd.conf", line: 4, column: 3 });
+    expect(vhost.viaMacro).toEqual({ name: "vhost", span: expect.objectContaining({ line: 8 }) });
+    expect(config.nodes[0]!.viaMacro).toBeUndefined();
     // `${host}` is no parameter here (mod_macro replaces names literally), so 2.4 warns about it as a variable.
     expect(config.problems.map((p) => [p.severity, p.line])).toEqual([["warning", 5], ["warning", 5]]);
   });
