@@ -71,6 +71,8 @@ export async function loadTree(hostPath: string, options: LoadOptions = {}): Pro
       files.set(file.path, await readFile(file.host));
       modes.set(file.path, file.mode);
     } catch (error) {
+      // The one file the operator named must be readable; in a directory, an unreadable file is reported where it is.
+      if (singleFile) throw configFileError(hostPath, `cannot be read: ${describe(error as NodeJS.ErrnoException)}`, "make the file readable by the user running the harness");
       problems.push({
         severity: "error",
         file: file.path,
@@ -111,6 +113,7 @@ async function walk(hostDir: string, treeDir: string, walked: Walked, limits: Lo
     const host = join(hostDir, entry.name);
     if (entry.isSymbolicLink()) {
       walked.links.push({ path: treePath, target: await readlink(host) });
+      tooMany(walked, limits, origin);
     } else if (entry.isDirectory()) {
       walked.directories.add(treePath);
       await walk(host, treePath, walked, limits, origin);
@@ -118,10 +121,15 @@ async function walk(hostDir: string, treeDir: string, walked: Walked, limits: Lo
       const info = await lstat(host);
       checkSize(join(origin, treePath), info.size, limits);
       walked.files.push({ path: treePath, host, mode: info.mode & 0o7777 });
-      if (walked.files.length > limits.maxFiles) {
-        throw configFileError(origin, `holds more than ${limits.maxFiles} files`, "give the directory of the Apache configuration only, not a whole disk");
-      }
+      tooMany(walked, limits, origin);
     }
+  }
+}
+
+/** Links count as files: each is an entry the evaluator may have to look at. */
+function tooMany(walked: Walked, limits: LoadLimits, origin: string): void {
+  if (walked.files.length + walked.links.length > limits.maxFiles) {
+    throw configFileError(origin, `holds more than ${limits.maxFiles} files`, "give the directory of the Apache configuration only, not a whole disk");
   }
 }
 

@@ -88,6 +88,13 @@ describe("loadTree", () => {
     expect(read).toEqual([]);
   });
 
+  test("links count toward the file limit", async () => {
+    await write({ "a.conf": "" });
+    for (const name of ["l1", "l2", "l3"]) await symlink("a.conf", join(root, name));
+    const error = await loadTree(root, { limits: { maxFiles: 3, maxFileBytes: 100 } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "HARNESS_CONFIG_FILE", message: `${root} holds more than 3 files` });
+  });
+
   test("a file over the size limit is refused before it is read", async () => {
     await write({ "conf/httpd.conf": "" });
     await truncate(join(root, "conf/httpd.conf"), 11 * 1024 * 1024);
