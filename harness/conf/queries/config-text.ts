@@ -112,8 +112,10 @@ export function renderConfigText(config: EffectiveConfig, builtinModules: readon
     out.push(` ${module.id} (${module.origin})${module.span ? `  ${where(module.span)}` : ""}`);
   }
   const mpm = effectiveMpm(config, builtinModules);
-  out.push(`Server MPM: ${mpm ? `${mpm.name}${mpm.span ? ` (${where(mpm.span)})` : " (compiled in)"}` : "(none loaded)"}`);
-  for (const other of mpm?.others ?? []) out.push(`  also loaded: ${other.id} (${where(other.span!)}); httpd 2.4 refuses more than one MPM`);
+  // 2.4 refuses to start without one (mpm_common.c ap_check_mpm: "No MPM loaded.").
+  const none = config.version.family === "2.2" ? "(none)" : '(none loaded: httpd refuses to start, "No MPM loaded.")';
+  out.push(`Server MPM: ${mpm ? `${mpm.name}${mpm.span ? ` (${where(mpm.span)})` : " (compiled in)"}` : none}`);
+  for (const other of mpm?.others ?? []) out.push(`  also loaded: ${other.id} (${where(other.span!)}); httpd refuses to start, "More than one MPM loaded."`);
   out.push("", "Listen:");
   for (const listener of listeners(config)) {
     out.push(` ${listener.address ?? "*"}:${listener.port} ${listener.protocol} (${where(listener.span)})`);
