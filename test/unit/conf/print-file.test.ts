@@ -143,6 +143,29 @@ describe("printFile: unmodified trees", () => {
     );
   });
 
+  it("gives the bytes back with mixed line ends, a byte-order mark, and latin1 or UTF-8 accents", () => {
+    const variantArb = fc.record({
+      text: configArb,
+      crs: fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }),
+      bom: fc.boolean(),
+      latin1: fc.boolean(),
+      accent: fc.constantFrom("", "é", "Ünïcödé"),
+    });
+    fc.assert(
+      fc.property(variantArb, ({ text, crs, bom, latin1, accent }) => {
+        let line = 0;
+        const mixed = text.replace(/\r?\n/g, () => (crs[line++ % crs.length] ? "\r\n" : "\n")).replace(/#/g, `#${accent}`);
+        const body = Buffer.from(mixed, latin1 ? "latin1" : "utf8");
+        const bytes = bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
+        const parsed = parseFile("v.conf", bytes);
+        expect(printFile(parsed).equals(bytes)).toBe(true);
+        expect(parseFile("v.conf", printFile(parsed))).toEqual(parsed);
+        expect(parsed.encoding).toBe(latin1 && accent !== "" && mixed.includes("#") ? "latin1" : "utf8");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("reads the generated shapes as written: every directive and section, with no problems", () => {
     fc.assert(
       fc.property(fc.tuple(shapeArb, materialArb), ([shapes, m]) => {
