@@ -6,7 +6,7 @@
 // in conf-traits.ts; what a problem means is in syntax-tree.ts ProblemSeverity.
 import { posix } from "node:path";
 import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection, EvaluateOptions, Guard, MacroUse } from "./effective-config.ts";
-import { confTraits, type ConfTraits } from "./conf-traits.ts";
+import { CONF_TRAITS, confTraits, type ConfTraits } from "./conf-traits.ts";
 import { resolveVariables, splitWords } from "./config-variables.ts";
 import { evaluateEnvvars } from "./envvars.ts";
 import { testIfVersion } from "./if-version.ts";
@@ -16,6 +16,9 @@ import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
 import { parseFile } from "./parse-file.ts";
 import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNode, Span, SyntaxNode } from "./syntax-tree.ts";
+
+/** Conditional sections some version's core has; on a version without them they are unknown sections. */
+const LATER_CONDITIONALS = new Set(Object.values(CONF_TRAITS).flatMap((traits) => traits.coreConditionals));
 
 /** Debian's apache2ctl sets this before sourcing envvars. */
 const DEBIAN_CONFDIR = "/etc/apache2";
@@ -195,8 +198,8 @@ class Evaluation {
       // Which directives exist depends on the modules' tables, which the model does not hold.
       this.#problem("warning", node.span, `<${node.name}> is not evaluated by the harness; its content is left out`);
       return;
-    } else if (key.startsWith("if") && ["iffile", "ifdirective", "ifsection"].includes(key)) {
-      this.#invalidCommand(node, `<${node.name}`, `<${node.name}> exists from 2.4 on`);
+    } else if (LATER_CONDITIONALS.has(key)) {
+      this.#invalidCommand(node, `<${node.name}`, `<${node.name}> does not exist on this version`);
     } else if (key === "macro") {
       if (this.#modules.has(this.#traits.macroModule)) return this.#defineMacro(node);
       this.#invalidCommand(node, `<${node.name}`, "<Macro> needs mod_macro (LoadModule macro_module ...)");
