@@ -218,6 +218,21 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       return;
     }
 
+    // Commenting out one line of a continued directive does not work: the line is joined first.
+    const rawLines = logical.raw.split("\n");
+    for (let i = 1; i < rawLines.length; i++) {
+      const hash = /^[ \t]*#/.exec(rawLines[i] as string);
+      if (hash !== null) {
+        problem(
+          "warning",
+          logical.firstLine + i,
+          hash[0].length,
+          "this line continues the line before it (which ends in a backslash), so httpd reads it as arguments, not as a comment",
+          "end the line before without a backslash, or remove this line",
+        );
+      }
+    }
+
     const first = readWord(line, trimStart) as ReadWord;
     let argsStart = first.end;
     while (argsStart < line.length && /[ \t\n\v\f\r]/.test(line[argsStart] as string)) argsStart++;
@@ -387,6 +402,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
 /** A file holding NUL bytes: one opaque node keeping every byte (as latin1), one problem. */
 function binaryFile(path: string, text: string): ParsedFile {
+  // UTF-16 text holds a NUL in every ASCII character; its byte-order mark tells it from other binary files.
+  const utf16 = text.startsWith("\u00ff\u00fe") || text.startsWith("\u00fe\u00ff");
   const lines = text.split("\n");
   const last = lines[lines.length - 1] as string;
   return {
@@ -405,8 +422,12 @@ function binaryFile(path: string, text: string): ParsedFile {
         file: path,
         line: 1,
         column: 1,
-        message: "the file holds NUL bytes, so it is not configuration text (httpd would stop reading each line at the first NUL)",
-        hint: "leave binary files out of the configuration tree, or out of the Include pattern that matches this one",
+        message: utf16
+          ? "the file is UTF-16 text; httpd reads configuration as bytes and stops each line at its first NUL byte"
+          : "the file holds NUL bytes, so it is not configuration text (httpd would stop reading each line at the first NUL)",
+        hint: utf16
+          ? "save the file as UTF-8 (without a byte-order mark)"
+          : "leave binary files out of the configuration tree, or out of the Include pattern that matches this one",
       },
     ],
     lineEnd: "\n",

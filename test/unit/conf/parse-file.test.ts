@@ -102,6 +102,12 @@ describe("parseFile: continuation lines", () => {
     expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:6 this line ends in two backslashes: httpd 2.4 continues/)]);
   });
 
+  it("warns that a commented-out line inside a continued directive is read as arguments", () => {
+    const file = parse("AddType text/html \\\n  # .htm \\\n  .html\n");
+    expect(values("AddType text/html \\\n  # .htm \\\n  .html\n")).toEqual([["text/html", "#", ".htm", ".html"]]);
+    expect(messages(file)).toEqual([expect.stringMatching(/^warning 2:3 this line continues the line before it/)]);
+  });
+
   it("continues a CR LF line ending in a backslash", () => {
     const file = parse("Foo a\\\r\n b\r\n");
     expect(only(file.nodes, "directive")[0]).toMatchObject({ argsText: "a b", raw: "Foo a\\\r\n b" });
@@ -231,6 +237,12 @@ describe("parseFile: bytes", () => {
     const file = parse("Listen 80\rListen 81\r");
     expect(only(file.nodes, "directive").map((node) => node.args.map((arg) => arg.value))).toEqual([["80", "Listen", "81"]]);
     expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:1 the file's lines end in CR alone/)]);
+  });
+
+  it("tells UTF-16 text from other binary files in its problem", () => {
+    const file = parseFile("t.conf", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Listen 80\n", "utf16le")]));
+    expect(file.nodes.map((node) => node.kind)).toEqual(["opaque"]);
+    expect(file.problems).toEqual([expect.objectContaining({ severity: "error", message: expect.stringContaining("UTF-16"), hint: expect.stringContaining("UTF-8") })]);
   });
 
   it("reads an empty file as no nodes", () => {
