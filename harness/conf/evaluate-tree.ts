@@ -20,6 +20,9 @@ import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNo
 /** Conditional sections some version's core has; on a version without them they are unknown sections. */
 const LATER_CONDITIONALS = new Set(Object.values(CONF_TRAITS).flatMap((traits) => traits.coreConditionals));
 
+/** AP_MAX_INCLUDE_DEPTH (core.c, both versions): how deep Include may nest. */
+const MAX_INCLUDE_DEPTH = 128;
+
 /** Debian's apache2ctl sets this before sourcing envvars. */
 const DEBIAN_CONFDIR = "/etc/apache2";
 
@@ -238,6 +241,10 @@ class Evaluation {
   #include(node: DirectiveNode, args: string[], optional: boolean, guards: Guard[], out: EffectiveNode[]): void {
     if (args.length !== 1) {
       this.#problem("refusal", node.span, `${node.name} takes one argument, Name of the config file to be included`);
+      return;
+    }
+    if (this.#reading.length > MAX_INCLUDE_DEPTH) {
+      this.#problem("refusal", node.span, `Exceeded maximum include depth of ${MAX_INCLUDE_DEPTH}`, "httpd nests Include at most this deep");
       return;
     }
     const steps = expandInclude({ index: this.#index, traits: this.#traits, serverRoot: this.#serverRoot, argument: args[0]!, optional, directive: node.name });

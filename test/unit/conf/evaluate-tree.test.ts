@@ -108,6 +108,15 @@ describe("Include", () => {
     ]);
   });
 
+  test("Include nests at most 128 deep, as httpd's AP_MAX_INCLUDE_DEPTH", () => {
+    const files: Record<string, string> = { "conf/httpd.conf": "Include conf/1.conf\n" };
+    for (let i = 1; i <= 130; i++) files[`conf/${i}.conf`] = `Listen ${i}\nInclude conf/${i + 1}.conf\n`;
+    const config = evaluate(files);
+    expect(config.files).toHaveLength(129);
+    expect(lines(config.nodes).at(-1)).toBe("Listen 128");
+    expect(problems(config)).toEqual(["refusal conf/128.conf:2 Exceeded maximum include depth of 128"]);
+  });
+
   test("a file including itself through a wildcard is a cycle too", () => {
     const config = evaluate({ "conf/httpd.conf": "Include conf/*.conf\n", "conf/x.conf": "Listen 1\n" });
     expect(lines(config.nodes)).toEqual(["Listen 1"]);
