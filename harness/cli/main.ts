@@ -4,6 +4,7 @@ import pc from "picocolors";
 import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
+import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
 import { runImagesCommand } from "./images-command.ts";
 import { USAGE } from "./parse-options.ts";
@@ -26,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runEngineCommand(rest);
       case "catalogue":
         return await runCatalogueCommand(rest);
+      case "config":
+        return await runConfigCommand(rest);
       case undefined:
       case "help":
       case "--help":

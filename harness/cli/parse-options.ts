@@ -15,6 +15,10 @@ export const USAGE = `Usage:
   httpd-upgrade-harness catalogue         every seed row of the upgrade guide and the scenarios covering it
   httpd-upgrade-harness engine [--check]  the Docker engine the environment names (DOCKER_HOST, docker context,
                                           ~/.testcontainers.properties), and whether it answers
+  httpd-upgrade-harness config PATH [--for 2.2|2.4|X.Y.Z] [-D NAME]... [--layout official|debian|rhel|fragment]
+                            [--format text|json]
+                                          what one httpd version reads from a config tree, offline: files, modules,
+                                          virtual hosts, every directive with file:line (status 2 on an error)
 
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
 Exit status: 0 no regression, 1 regressions found, 2 bad input, 3 environment (engine, image).`;

@@ -25,6 +25,9 @@ export interface EffectiveDirective {
   node: DirectiveNode;
   /** Innermost last. */
   guards: Guard[];
+  /** Set when the node comes from a `Use` of a mod_macro macro: its span is in the macro's body, its node was
+   * read from the body with the arguments substituted (so its raw text is not the file's). */
+  viaMacro?: MacroUse;
 }
 
 export interface EffectiveSection {
@@ -36,6 +39,16 @@ export interface EffectiveSection {
   node: SectionNode;
   guards: Guard[];
   children: EffectiveNode[];
+  /** Set when the node comes from a `Use` of a mod_macro macro: its span is in the macro's body, its node was
+   * read from the body with the arguments substituted (so its raw text is not the file's). */
+  viaMacro?: MacroUse;
+}
+
+/** The `Use` line that expanded a macro (the innermost one when macros use macros). */
+export interface MacroUse {
+  /** The macro's name, lower-cased as mod_macro keeps it. */
+  name: string;
+  span: Span;
 }
 
 export type EffectiveNode = EffectiveDirective | EffectiveSection;

@@ -28,11 +28,43 @@ import type {
   Word,
 } from "./syntax-tree.ts";
 
+/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which stops one
+ * byte short for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). */
+const shortLineLimit = 8191;
+
 interface OpenSection {
   node: SectionNode;
   /** Where the section's `<` is, for the "was not closed" problem. */
   line: number;
   column: number;
+}
+
+/** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
+ * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
+ * reads those again. A WeakMap: it holds no tree alive. */
+const asParsed = new WeakMap<object, { raw: string; head: string; values: string[] }>();
+
+function remember(node: object, raw: string, head: string, args: readonly Word[]): void {
+  asParsed.set(node, { raw, head, values: args.map((arg) => arg.value) });
+}
+
+/** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
+ * parseFile, or made by it and then copied). */
+export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
+  const seen = asParsed.get(node);
+  if (seen === undefined) return undefined;
+  const [raw, head, args] =
+    node.kind === "section"
+      ? [node.openRaw, node.name, node.args]
+      : node.kind === "directive"
+        ? [node.raw, node.name, node.args]
+        : [node.raw, node.text, []];
+  return (
+    raw === seen.raw &&
+    head === seen.head &&
+    args.length === seen.values.length &&
+    args.every((arg, i) => arg.value === seen.values[i])
+  );
 }
 
 export function parseFile(path: string, bytes: Buffer): ParsedFile {
@@ -60,12 +92,32 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     );
   }
 
+  if (!decoded.text.includes("\n") && decoded.text.includes("\r")) {
+    problem(
+      "warning",
+      1,
+      1,
+      "the file's lines end in CR alone; httpd splits lines at LF only, so it reads the whole file as one line",
+      "convert the file to LF (or CR LF) line ends",
+    );
+  }
+
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
+    if (Buffer.byteLength(logical.text, decoded.encoding) + 1 > shortLineLimit) {
+      problem(
+        "warning",
+        logical.firstLine,
+        1,
+        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes with its line end, MAX_STRING_LEN): ` +
+          "2.2 reads the rest as a new line, 2.4 reads it whole",
+        "split it with continuation lines (a backslash at the end of each part)",
+      );
+    }
     try {
       readLine(logical);
     } catch (error) {
@@ -151,6 +203,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         span: spanOf(logical, trimStart, trimEnd),
       };
       siblings().push(comment);
+      remember(comment, comment.raw, comment.text, []);
       if (logical.lastLine > logical.firstLine) {
         const at = logical.positionOf(trimStart);
         problem(
@@ -163,6 +216,21 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         );
       }
       return;
+    }
+
+    // Commenting out one line of a continued directive does not work: the line is joined first.
+    const rawLines = logical.raw.split("\n");
+    for (let i = 1; i < rawLines.length; i++) {
+      const hash = /^[ \t]*#/.exec(rawLines[i] as string);
+      if (hash !== null) {
+        problem(
+          "warning",
+          logical.firstLine + i,
+          hash[0].length,
+          "this line continues the line before it (which ends in a backslash), so httpd reads it as arguments, not as a comment",
+          "end the line before without a backslash, or remove this line",
+        );
+      }
     }
 
     const first = readWord(line, trimStart) as ReadWord;
@@ -190,11 +258,20 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       raw: logical.raw,
     };
     siblings().push(directive);
+    remember(directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
     const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
     const at = logical.positionOf(first.start);
+    if (name === "") {
+      // httpd would open a section named "<" and then refuse it as an unknown command; opening one here would
+      // swallow the rest of the file.
+      const reason = "Invalid command '<': a '<' with no section name";
+      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      problem("error", at.line, at.column, reason, "write the section's name right after '<'");
+      return;
+    }
     const close = line.lastIndexOf(">");
     let argsEnd = line.length;
     if (argsStart < line.length) {
@@ -233,6 +310,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       closeSpan: null,
     };
     siblings().push(section);
+    remember(section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 
@@ -261,8 +339,20 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         `put nothing after </${name}> on its line`,
       );
     }
+    // mod_macro (2.4) reads a <Macro> body as lines up to the matching </Macro>, counting only <Macro> nesting:
+    // other sections in the body may be left open or closed without their opening (the expansion must make
+    // them whole), and mod_macro only warns (modules/core/mod_macro.c get_lines_till_end_token). So inside a
+    // macro body a close never reaches past the macro, and what httpd only warns about is a warning here.
+    let macro = stack.length - 1;
+    while (macro >= 0 && (stack[macro] as OpenSection).node.key !== "macro") macro--;
     let depth = stack.length - 1;
-    while (depth >= 0 && (stack[depth] as OpenSection).node.key !== key) depth--;
+    while (depth > macro && (stack[depth] as OpenSection).node.key !== key) depth--;
+    if (depth === macro && macro >= 0 && key !== "macro") {
+      const reason = `</${name}> without its opening in the body of <Macro>; the macro's expansion must open it`;
+      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      problem("warning", at.line, at.column, reason);
+      return;
+    }
     const innermost = stack[stack.length - 1] as OpenSection;
     if (depth < 0 || depth === stack.length - 1) {
       if (depth < 0) {
@@ -281,13 +371,22 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     // The close names an outer section: the sections inside it were never closed.
     while (stack.length - 1 > depth) {
       const open = stack.pop() as OpenSection;
-      problem(
-        "error",
-        open.line,
-        open.column,
-        `<${open.node.name}> was not closed (</${name}> at line ${at.line} closes an outer section)`,
-        `add </${open.node.name}> before line ${at.line}`,
-      );
+      if (depth === macro) {
+        problem(
+          "warning",
+          open.line,
+          open.column,
+          `<${open.node.name}> is left open in the body of <Macro>; the macro's expansion must close it`,
+        );
+      } else {
+        problem(
+          "error",
+          open.line,
+          open.column,
+          `<${open.node.name}> was not closed (</${name}> at line ${at.line} closes an outer section)`,
+          `add </${open.node.name}> before line ${at.line}`,
+        );
+      }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
     finish(stack.pop() as OpenSection, logical, first);
@@ -303,6 +402,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
 /** A file holding NUL bytes: one opaque node keeping every byte (as latin1), one problem. */
 function binaryFile(path: string, text: string): ParsedFile {
+  // UTF-16 text holds a NUL in every ASCII character; its byte-order mark tells it from other binary files.
+  const utf16 = text.startsWith("\u00ff\u00fe") || text.startsWith("\u00fe\u00ff");
   const lines = text.split("\n");
   const last = lines[lines.length - 1] as string;
   return {
@@ -321,8 +422,12 @@ function binaryFile(path: string, text: string): ParsedFile {
         file: path,
         line: 1,
         column: 1,
-        message: "the file holds NUL bytes, so it is not configuration text (httpd would stop reading each line at the first NUL)",
-        hint: "leave binary files out of the configuration tree, or out of the Include pattern that matches this one",
+        message: utf16
+          ? "the file is UTF-16 text; httpd reads configuration as bytes and stops each line at its first NUL byte"
+          : "the file holds NUL bytes, so it is not configuration text (httpd would stop reading each line at the first NUL)",
+        hint: utf16
+          ? "save the file as UTF-8 (without a byte-order mark)"
+          : "leave binary files out of the configuration tree, or out of the Include pattern that matches this one",
       },
     ],
     lineEnd: "\n",

@@ -2,18 +2,18 @@
 // mark, final line end, encoding); a node a rewrite changed is printed canonically, keeping its neighbours'
 // bytes untouched.
 //
-// How the printer knows a node was changed: it reads the node's `raw` again (with the parser's own rules) and
-// compares what it reads with the node's fields. If `raw` still reads as this node's name and argument values
-// (a comment: its text), `raw` is printed as written; otherwise (a rewrite set `raw: ""` or changed `name`/
-// `args` without touching `raw`) the node is printed canonically: `Name arg "quoted arg"`, indented like its
-// first line, or like its neighbours when it has no raw. No flag to keep in step: a rewrite only has to change
-// the fields it means to change. A section's opening is checked the same way against `openRaw`; its close is
-// printed as written unless it no longer names the section (or is "" or null for a new section).
-// Values holding a line break cannot be written in httpd's syntax; they are printed as they are.
+// How the printer knows a node was changed: no flag to keep in step, a rewrite only changes the fields it means
+// to change. A node is printed as its `raw` (a section: its `openRaw`) when that raw still reads, by the parser's
+// own rules, as the node's name and argument values (a comment: its text). Otherwise (a rewrite set `raw: ""`,
+// or changed `name`/`args` and left `raw` alone) the node is printed canonically, `Name arg "quoted arg"`,
+// indented like its first line, or like its neighbours when it has no raw. For a node parseFile made and nobody
+// touched, that check is one comparison with what the parser remembered (unchangedSinceParse), not a second
+// reading. A section's close is printed as written unless it no longer names the section; a new section (close
+// "" or null) gets `</Name>`. A value holding a line break cannot be written in httpd's syntax at all.
 
 import { HarnessError } from "../errors.ts";
 import { encodeText } from "./lex-lines.ts";
-import { parseFile } from "./parse-file.ts";
+import { parseFile, unchangedSinceParse } from "./parse-file.ts";
 import { quoteWord, readWord } from "./read-words.ts";
 import type { ParsedFile, SectionNode, SyntaxNode, Word } from "./syntax-tree.ts";
 
@@ -43,11 +43,15 @@ function printNodes(nodes: readonly SyntaxNode[], fallbackIndent: string, out: s
         out.push(node.raw);
         return;
       case "comment":
-        out.push(commentReads(node.raw, node.text) ? node.raw : `${indentOf(nodes, index, fallbackIndent)}#${node.text}`);
+        out.push(
+          (unchangedSinceParse(node) === true || commentReads(node.raw, node.text))
+            ? node.raw
+            : `${indentOf(nodes, index, fallbackIndent)}#${node.text}`,
+        );
         return;
       case "directive":
         out.push(
-          headReads(node.raw, "directive", node.name, node.args)
+          (unchangedSinceParse(node) === true || headReads(node.raw, "directive", node.name, node.args))
             ? node.raw
             : indentOf(nodes, index, fallbackIndent) + canonicalDirective(node.name, node.args),
         );
@@ -60,7 +64,7 @@ function printNodes(nodes: readonly SyntaxNode[], fallbackIndent: string, out: s
 }
 
 function printSection(node: SectionNode, indent: string, out: string[]): void {
-  const openReads = headReads(node.openRaw, "section", node.name, node.args);
+  const openReads = unchangedSinceParse(node) === true || headReads(node.openRaw, "section", node.name, node.args);
   out.push(openReads ? node.openRaw : indent + canonicalOpening(node.name, node.args));
   printNodes(node.children, indent + childIndent, out);
   if (node.closeRaw === null && openReads) return; // unclosed as written: keep it so

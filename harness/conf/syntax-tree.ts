@@ -102,7 +102,9 @@ export interface ParsedFile {
   path: string;
   nodes: SyntaxNode[];
   problems: ConfProblem[];
-  /** The line end the file uses (the first one found), so the printer writes the same. */
+  /** The line end the printer writes between nodes: "\r\n" when every line of the file ends so, else "\n". In a
+   * file mixing both, a CR LF line keeps its CR at the end of its raw text (httpd reads it as trailing
+   * whitespace), so the printer gives the bytes back either way. */
   lineEnd: "\n" | "\r\n";
   /** Whether the last line ends with a line end. */
   finalLineEnd: boolean;

@@ -1,7 +1,8 @@
 // Alias, AliasMatch, ScriptAlias and ScriptAliasMatch: the URL they map and the file system path they map it to.
 // mod_alias makes the target absolute against the ServerRoot per request (try_alias_list:
 // ap_server_root_relative, 2.2.34 and 2.4.62), so a relative target is resolved against the final ServerRoot.
-// 2.4 also takes the one-argument form inside <Location>, whose path is then the URL.
+// 2.4 also takes the one-argument form inside <Location> (mod_alias.c add_alias: TAKE12, the argument an
+// expression, the Location's path the URL); 2.2's Alias and ScriptAlias take exactly two (TAKE2).
 import type { EffectiveConfig, EffectiveSection } from "../effective-config.ts";
 import type { Span } from "../syntax-tree.ts";
 import { resolveServerPath } from "./server-root.ts";
@@ -32,7 +33,7 @@ export function aliasTargets(config: EffectiveConfig): AliasTarget[] {
     const args = entry.directive.args;
     const location = entry.sections.findLast((section) => section.key === "location" || section.key === "locationmatch");
     const [url, target] = args.length >= 2 ? [args[0]!, args[1]!] : [location?.args.at(-1) ?? null, args[0]];
-    if (target === undefined) return [];
+    if (target === undefined || (args.length < 2 && (config.version.family === "2.2" || location === undefined))) return [];
     return [{
       directive,
       url,

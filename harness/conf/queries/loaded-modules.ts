@@ -3,6 +3,7 @@
 // loaded is skipped by httpd with a warning (mod_so.c: "module %s is already loaded, skipping"), so only the
 // first counts.
 import type { EffectiveConfig } from "../effective-config.ts";
+import { moduleIdOfFile } from "../module-identity.ts";
 import type { Span } from "../syntax-tree.ts";
 import { resolveServerPath } from "./server-root.ts";
 import { directivesNamed } from "./walk-config.ts";
@@ -21,12 +22,9 @@ export interface LoadedModule {
 }
 
 /** A compiled-in module's id from its source file name, as httpd names it: `core.c` core_module, `http_core.c`
- * http_module, `mod_so.c` so_module, `prefork.c` mpm_prefork_module, `mod_unixd.c` unixd_module. */
+ * http_module, `mod_so.c` so_module, `prefork.c` mpm_prefork_module (the evaluator's table, module-identity.ts). */
 export function builtinModuleId(sourceFile: string): string {
-  const base = sourceFile.replace(/\.c$/, "");
-  if (base === "http_core") return "http_module";
-  if (["prefork", "worker", "event", "winnt", "mpmt_os2", "beos", "netware"].includes(base)) return `mpm_${base}_module`;
-  return `${base.replace(/^mod_/, "")}_module`;
+  return moduleIdOfFile(sourceFile) ?? `${sourceFile.replace(/\.c$/, "")}_module`;
 }
 
 export function loadedModules(config: EffectiveConfig, builtinModules: readonly string[]): LoadedModule[] {

@@ -1,11 +1,14 @@
 // Where each server (main and every vhost) writes its logs: ErrorLog, CustomLog, TransferLog and GlobalLog, each
-// classified as httpd opens it.
-// - ErrorLog (server/log.c open_error_log, 2.4.62; same cases in 2.2.34): `|cmd` (and `||cmd`, `|$cmd`) is a
-//   piped logger; exactly `syslog` or `syslog:facility[:tag]` goes to syslog; anything else is a file made
-//   absolute against the ServerRoot. A vhost without one uses the main server's (config.c fixups).
-// - CustomLog/TransferLog/GlobalLog (mod_log_config.c ap_default_log_writer_init): `|cmd` is piped, anything
-//   else a file, `syslog` included (mod_log_config has no syslog). A vhost with none of its own logs through
-//   the main server's; GlobalLog (2.4) lines of the main server apply to every vhost as well.
+// classified as the version's httpd opens it.
+// - Piped (`|cmd`, server/log.c open_error_log and ap_open_piped_log): 2.2 runs the command through the shell
+//   unless written `||cmd`; 2.4 runs it directly unless written `|$cmd` (2.2.34 and 2.4.62). The same for
+//   ErrorLog and the access logs.
+// - syslog (ErrorLog only): 2.2 takes any value starting with "syslog" in any case (strncasecmp(..., 6)), the
+//   facility after a `:`; 2.4 only exactly `syslog` or `syslog:facility[:tag]`. Anything else is a file made
+//   absolute against the final ServerRoot. A vhost without ErrorLog uses the main server's (config.c fixups).
+// - CustomLog/TransferLog/GlobalLog (mod_log_config.c ap_default_log_writer_init): piped or a file, `syslog`
+//   included (mod_log_config has no syslog). A vhost with none of its own logs through the main server's;
+//   GlobalLog (2.4) lines of the main server apply to every vhost as well.
 // A file that is the process's own stream (/dev/stdout, /dev/stderr, /proc/self/fd/N) is `stream`: the
 // container's log, not a file to collect.
 import type { EffectiveConfig, EffectiveSection } from "../effective-config.ts";
@@ -24,6 +27,8 @@ export interface LogTarget {
   path: string | null;
   /** syslog: the facility (null for the default, local7). */
   facility: string | null;
+  /** piped: whether httpd runs the command through the shell (/bin/sh -c) rather than directly. */
+  shell: boolean;
   /** CustomLog/GlobalLog: the format or nickname (and an `env=` condition, as written). */
   format: string[];
   /** True when the line is the main server's, used by a vhost that has none of its own. */
@@ -42,16 +47,22 @@ export interface HostLogTargets {
 
 const STREAM = /^\/(?:dev\/std(?:out|err)|proc\/self\/fd\/\d+)$/;
 
-/** How httpd opens one log target. */
+/** How this version's httpd opens one log target. */
 export function classifyLogTarget(config: EffectiveConfig, directive: LogTarget["directive"], value: string):
-  Pick<LogTarget, "kind" | "path" | "facility"> {
-  if (value.startsWith("|")) return { kind: "piped", path: value.replace(/^\|\|?\$?/, ""), facility: null };
-  if (directive === "ErrorLog" && (value === "syslog" || value.startsWith("syslog:"))) {
-    const facility = value.split(":")[1] ?? "";
-    return { kind: "syslog", path: null, facility: facility === "" ? null : facility };
+  Pick<LogTarget, "kind" | "path" | "facility" | "shell"> {
+  const is22 = config.version.family === "2.2";
+  if (value.startsWith("|")) {
+    const program = value.slice(1);
+    const shell = is22 ? !program.startsWith("|") : program.replace(/^\|/, "").startsWith("$");
+    return { kind: "piped", path: program.replace(/^\|/, "").replace(/^\$/, ""), facility: null, shell };
+  }
+  const syslog = is22 ? /^syslog/i.test(value) : value === "syslog" || value.startsWith("syslog:");
+  if (directive === "ErrorLog" && syslog) {
+    const facility = value.includes(":") ? value.split(":")[1]! : "";
+    return { kind: "syslog", path: null, facility: facility === "" ? null : facility, shell: false };
   }
   const path = resolveServerPath(config, value, "final");
-  return { kind: STREAM.test(path) ? "stream" : "file", path, facility: null };
+  return { kind: STREAM.test(path) ? "stream" : "file", path, facility: null, shell: false };
 }
 
 function targets(config: EffectiveConfig, vhost: EffectiveSection | null, keys: string[], inherited: boolean): LogTarget[] {

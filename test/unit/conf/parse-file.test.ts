@@ -102,6 +102,12 @@ describe("parseFile: continuation lines", () => {
     expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:6 this line ends in two backslashes: httpd 2.4 continues/)]);
   });
 
+  it("warns that a commented-out line inside a continued directive is read as arguments", () => {
+    const file = parse("AddType text/html \\\n  # .htm \\\n  .html\n");
+    expect(values("AddType text/html \\\n  # .htm \\\n  .html\n")).toEqual([["text/html", "#", ".htm", ".html"]]);
+    expect(messages(file)).toEqual([expect.stringMatching(/^warning 2:3 this line continues the line before it/)]);
+  });
+
   it("continues a CR LF line ending in a backslash", () => {
     const file = parse("Foo a\\\r\n b\r\n");
     expect(only(file.nodes, "directive")[0]).toMatchObject({ argsText: "a b", raw: "Foo a\\\r\n b" });
@@ -219,6 +225,24 @@ describe("parseFile: bytes", () => {
     const file = parseFile("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0a, 0x00, 0x01]));
     expect(file.nodes.map((node) => node.kind)).toEqual(["opaque"]);
     expect(file.problems).toEqual([expect.objectContaining({ severity: "error", file: "logo.png", line: 1, column: 1, hint: expect.any(String) })]);
+  });
+
+  it("warns about a line longer than httpd 2.2 reads at once (8191 bytes with its line end)", () => {
+    const at = (length: number): string[] => messages(parse(`Foo ${"a".repeat(length - 4)}\nBar\n`));
+    expect(at(8190)).toEqual([]);
+    expect(at(8191)).toEqual([expect.stringMatching(/^warning 1:1 this line is longer than httpd 2.2 reads at once/)]);
+  });
+
+  it("warns that a file with CR-only line ends is one line to httpd", () => {
+    const file = parse("Listen 80\rListen 81\r");
+    expect(only(file.nodes, "directive").map((node) => node.args.map((arg) => arg.value))).toEqual([["80", "Listen", "81"]]);
+    expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:1 the file's lines end in CR alone/)]);
+  });
+
+  it("tells UTF-16 text from other binary files in its problem", () => {
+    const file = parseFile("t.conf", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Listen 80\n", "utf16le")]));
+    expect(file.nodes.map((node) => node.kind)).toEqual(["opaque"]);
+    expect(file.problems).toEqual([expect.objectContaining({ severity: "error", message: expect.stringContaining("UTF-16"), hint: expect.stringContaining("UTF-8") })]);
   });
 
   it("reads an empty file as no nodes", () => {

@@ -20,7 +20,7 @@ const word = (value: string): Word => ({ value, raw: "", quote: null, line: 0, c
 // ---- generated configuration text -------------------------------------------------------------------------
 
 const nameArb = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,11}$/);
-const bareArb = fc.stringMatching(/^[A-Za-z0-9/._:*$={}\-+~^()|[\]%@!,<>#"']{1,12}$/).filter((s) => s[0] !== '"' && s[0] !== "'");
+const bareArb = fc.stringMatching(/^[A-Za-z0-9/._:*$={}\-+~^()|[\]%@!,<>#"']{1,12}$/).filter((s) => s[0] !== '"' && s[0] !== "'" && s[0] !== "#"); // a # starting a continuation line draws a warning
 const quotedInner = (quote: string): fc.Arbitrary<string> =>
   fc
     .array(
@@ -143,6 +143,29 @@ describe("printFile: unmodified trees", () => {
     );
   });
 
+  it("gives the bytes back with mixed line ends, a byte-order mark, and latin1 or UTF-8 accents", () => {
+    const variantArb = fc.record({
+      text: configArb,
+      crs: fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }),
+      bom: fc.boolean(),
+      latin1: fc.boolean(),
+      accent: fc.constantFrom("", "é", "Ünïcödé"),
+    });
+    fc.assert(
+      fc.property(variantArb, ({ text, crs, bom, latin1, accent }) => {
+        let line = 0;
+        const mixed = text.replace(/\r?\n/g, () => (crs[line++ % crs.length] ? "\r\n" : "\n")).replace(/#/g, `#${accent}`);
+        const body = Buffer.from(mixed, latin1 ? "latin1" : "utf8");
+        const bytes = bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
+        const parsed = parseFile("v.conf", bytes);
+        expect(printFile(parsed).equals(bytes)).toBe(true);
+        expect(parseFile("v.conf", printFile(parsed))).toEqual(parsed);
+        expect(parsed.encoding).toBe(latin1 && accent !== "" && mixed.includes("#") ? "latin1" : "utf8");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("reads the generated shapes as written: every directive and section, with no problems", () => {
     fc.assert(
       fc.property(fc.tuple(shapeArb, materialArb), ([shapes, m]) => {
@@ -202,6 +225,17 @@ describe("printFile: modified trees", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("prints a new raw a rewrite wrote along with matching fields as written", () => {
+    const file = parse("Order allow,deny\n");
+    const node = file.nodes[0] as DirectiveNode;
+    node.name = "Require";
+    node.args = [word("all"), word("granted")];
+    node.raw = "Require   all granted   # was: Order allow,deny";
+    expect(print(file)).toBe("Require all granted\n");
+    node.raw = "Require\tall \\\n  granted";
+    expect(print(file)).toBe("Require\tall \\\n  granted\n");
   });
 
   it("prints a changed directive canonically with the indentation of its first line", () => {

@@ -24,4 +24,15 @@ AliasMatch ^/docs/(.*)$ $1
       { directive: "Alias", url: "/files", regex: false, cgi: false, target: "/srv/files", path: "/srv/files", line: 9, vhost: null },
     ]);
   });
+
+  it("takes the one-argument form inside <Location> on 2.4 only, and never outside one", () => {
+    const text = `
+<Location /files>
+  Alias /srv/files
+</Location>
+Alias /nowhere
+`;
+    expect(aliasTargets(effectiveConfig(text)).map((alias) => [alias.url, alias.target])).toEqual([["/files", "/srv/files"]]);
+    expect(aliasTargets(effectiveConfig(text, { version: "2.2.34" }))).toEqual([]);
+  });
 });

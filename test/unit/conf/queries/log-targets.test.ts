@@ -4,19 +4,33 @@ import { effectiveConfig } from "./build-effective-config.ts";
 
 describe("classifyLogTarget", () => {
   const config = effectiveConfig("ServerRoot /srv/httpd");
+  const config22 = effectiveConfig("ServerRoot /srv/httpd", { version: "2.2.34" });
 
   it("tells files, pipes, syslog and the process's streams apart as httpd opens them", () => {
-    expect(classifyLogTarget(config, "ErrorLog", "logs/error_log")).toEqual({ kind: "file", path: "/srv/httpd/logs/error_log", facility: null });
-    expect(classifyLogTarget(config, "ErrorLog", "|/usr/bin/rotatelogs logs/e 86400")).toEqual({ kind: "piped", path: "/usr/bin/rotatelogs logs/e 86400", facility: null });
-    expect(classifyLogTarget(config, "CustomLog", "||$logger -t web")).toMatchObject({ kind: "piped", path: "logger -t web" });
-    expect(classifyLogTarget(config, "ErrorLog", "syslog")).toEqual({ kind: "syslog", path: null, facility: null });
-    expect(classifyLogTarget(config, "ErrorLog", "syslog:local3")).toEqual({ kind: "syslog", path: null, facility: "local3" });
-    expect(classifyLogTarget(config, "ErrorLog", "/proc/self/fd/2")).toEqual({ kind: "stream", path: "/proc/self/fd/2", facility: null });
+    expect(classifyLogTarget(config, "ErrorLog", "logs/error_log")).toEqual({ kind: "file", path: "/srv/httpd/logs/error_log", facility: null, shell: false });
+    expect(classifyLogTarget(config, "ErrorLog", "syslog")).toEqual({ kind: "syslog", path: null, facility: null, shell: false });
+    expect(classifyLogTarget(config, "ErrorLog", "syslog:local3")).toEqual({ kind: "syslog", path: null, facility: "local3", shell: false });
+    expect(classifyLogTarget(config, "ErrorLog", "/proc/self/fd/2")).toEqual({ kind: "stream", path: "/proc/self/fd/2", facility: null, shell: false });
     expect(classifyLogTarget(config, "CustomLog", "/dev/stdout")).toMatchObject({ kind: "stream" });
   });
 
+  it("runs a pipe directly on 2.4 unless written |$, through the shell on 2.2 unless written ||", () => {
+    const rotate = "|/usr/bin/rotatelogs logs/e 86400";
+    expect(classifyLogTarget(config, "ErrorLog", rotate)).toEqual({ kind: "piped", path: "/usr/bin/rotatelogs logs/e 86400", facility: null, shell: false });
+    expect(classifyLogTarget(config22, "ErrorLog", rotate)).toMatchObject({ kind: "piped", shell: true });
+    expect(classifyLogTarget(config, "CustomLog", "|$logger -t web")).toMatchObject({ path: "logger -t web", shell: true });
+    expect(classifyLogTarget(config22, "CustomLog", "||logger -t web")).toMatchObject({ path: "logger -t web", shell: false });
+  });
+
+  it("takes any ErrorLog starting with syslog, in any case, as syslog on 2.2 only", () => {
+    expect(classifyLogTarget(config22, "ErrorLog", "SysLog:local2")).toMatchObject({ kind: "syslog", facility: "local2" });
+    expect(classifyLogTarget(config22, "ErrorLog", "syslog-errors")).toMatchObject({ kind: "syslog", facility: null });
+    expect(classifyLogTarget(config, "ErrorLog", "SysLog:local2")).toMatchObject({ kind: "file", path: "/srv/httpd/SysLog:local2" });
+    expect(classifyLogTarget(config, "ErrorLog", "syslog-errors")).toMatchObject({ kind: "file" });
+  });
+
   it("makes CustomLog syslog a file, as mod_log_config does", () => {
-    expect(classifyLogTarget(config, "CustomLog", "syslog")).toEqual({ kind: "file", path: "/srv/httpd/syslog", facility: null });
+    expect(classifyLogTarget(config, "CustomLog", "syslog")).toEqual({ kind: "file", path: "/srv/httpd/syslog", facility: null, shell: false });
   });
 });
 
