@@ -5,6 +5,7 @@ import { HarnessError } from "../errors.ts";
 
 export const USAGE = `Usage:
   httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+                            [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run]
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
@@ -20,6 +21,9 @@ export const USAGE = `Usage:
                                           what one httpd version reads from a config tree, offline: files, modules,
                                           virtual hosts, every directive with file:line (status 2 on an error)
 
+--config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
+versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
+official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
 Exit status: 0 no regression, 1 regressions found, 2 bad input, 3 environment (engine, image).`;
 

@@ -5,12 +5,11 @@ import { HarnessError } from "../errors.ts";
 import { planScenario } from "../plan/plan-scenario.ts";
 import { BASELINE, CANDIDATE } from "../plan/side.ts";
 import { renderPlanText } from "../report/plan-text.ts";
-import { loadScenarios } from "../scenario/load-scenario.ts";
 import { offlineFacts } from "../server/offline-facts.ts";
 import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.ts";
 import { EXIT } from "./exit-status.ts";
 import { parseOptions } from "./parse-options.ts";
-import { CATALOGUE_DIR } from "./catalogue-dir.ts";
+import { runInputs } from "./tree-inputs.ts";
 
 /** The versions planned for when an image was never inspected and its tag names none: the official 2.2
  * image's and the local 2.4 image's. */
@@ -28,6 +27,10 @@ function parseVersions(text: string): { baseline: HttpdVersion; candidate: Httpd
 }
 
 export interface PlanOptions {
+  config?: string[] | undefined;
+  "candidate-config"?: string[] | undefined;
+  layout?: string | undefined;
+  define?: string[] | undefined;
   baseline?: string | undefined;
   candidate?: string | undefined;
   versions?: string | undefined;
@@ -42,6 +45,10 @@ export async function runPlanCommand(args: string[]): Promise<number> {
     versions: { type: "string" },
     side: { type: "string" },
     format: { type: "string", default: "text" },
+    config: { type: "string", multiple: true, default: [] },
+    "candidate-config": { type: "string", multiple: true, default: [] },
+    layout: { type: "string" },
+    define: { type: "string", short: "D", multiple: true, default: [] },
   });
   return printPlan(positionals, values);
 }
@@ -55,7 +62,7 @@ export async function printPlan(positionals: string[], options: PlanOptions): Pr
   if (values.side !== undefined && values.side !== "baseline" && values.side !== "candidate") {
     throw new HarnessError("HARNESS_USAGE", `--side ${JSON.stringify(values.side)}: use baseline or candidate.`);
   }
-  const scenarios = await loadScenarios(positionals.length > 0 ? positionals : [CATALOGUE_DIR]);
+  const { scenarios, trees } = await runInputs(positionals, values);
   const given = values.versions === undefined ? null : parseVersions(values.versions);
   const fallback = parseVersions(DEFAULT_PLAN_VERSIONS);
   const facts = (image: string, version: HttpdVersion | null, otherwise: HttpdVersion) => {
@@ -71,7 +78,7 @@ export async function printPlan(positionals: string[], options: PlanOptions): Pr
     { side: BASELINE, inspection: facts(baselineImage, given?.baseline ?? null, fallback.baseline) },
     { side: CANDIDATE, inspection: facts(candidateImage, given?.candidate ?? null, fallback.candidate) },
   ].filter((s) => values.side === undefined || s.side.id === values.side);
-  const plans = scenarios.map((scenario) => planScenario(scenario, sides));
+  const plans = scenarios.map((scenario) => planScenario(scenario, sides, trees));
   process.stdout.write(values.format === "json" ? `${JSON.stringify({ schemaVersion: "1.0", plans }, null, 2)}\n` : renderPlanText(plans));
   return EXIT.ok;
 }

@@ -7,10 +7,9 @@ import { judgeScenario } from "../judge/judge-scenario.ts";
 import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harness.ts";
 import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
-import { loadScenarios } from "../scenario/load-scenario.ts";
-import { CATALOGUE_DIR } from "./catalogue-dir.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { parseOptions } from "./parse-options.ts";
+import { runInputs } from "./tree-inputs.ts";
 import { printPlan } from "./plan-command.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -32,6 +31,10 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     side: { type: "string" },
     format: { type: "string" },
     color: { type: "boolean", default: process.stdout.isTTY === true },
+    config: { type: "string", multiple: true, default: [] },
+    "candidate-config": { type: "string", multiple: true, default: [] },
+    layout: { type: "string" },
+    define: { type: "string", short: "D", multiple: true, default: [] },
   });
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -44,8 +47,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     }
   }
   if (values["dry-run"] === true) return printPlan(positionals, values);
-  // Bad scenario files stop the run here, before any container exists.
-  const scenarios = await loadScenarios(positionals.length > 0 ? positionals : [CATALOGUE_DIR]);
+  // Bad scenario files and config trees stop the run here, before any container exists.
+  const { scenarios, trees } = await runInputs(positionals, values);
 
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
@@ -62,6 +65,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   try {
     const result = await runHarness({
       scenarios,
+      trees,
       baselineImage,
       candidateImage,
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,

@@ -1,5 +1,6 @@
 // What the observe stage records of one side (one httpd under test). Observations are data: a reset connection
 // or a config that will not load is recorded here, and judge/ decides what it means.
+import type { TreeSidePlan } from "../plan/tree/tree-side-plan.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "../clients/outcome.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 
@@ -73,4 +74,6 @@ export interface SideObservation {
   trailingLog: ErrorLogRecord[];
   /** The rendered main config file, for the report and for reproducing. */
   renderedConfig: string;
+  /** For an operator's configuration tree: how it was staged, what the harness changed and made up. */
+  tree: TreeSidePlan | null;
 }

@@ -134,6 +134,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       requests,
       trailingLog: trailing.map((line) => parseErrorLogLine(line, dialect)),
       renderedConfig: plan.config.text,
+      tree: plan.tree,
     };
   } finally {
     await httpd.stop();

@@ -9,7 +9,7 @@ import { ensureRecipeImage, imageExists, resolveUserImage } from "../engine/imag
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
+import { type LoadedTrees, type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
 import { BASELINE, CANDIDATE, type Side } from "../plan/side.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -20,6 +20,8 @@ import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
 export interface HarnessRunOptions {
   scenarios: Scenario[];
+  /** The configuration trees the scenarios name, read at the input boundary. */
+  trees?: LoadedTrees;
   baselineImage: string;
   candidateImage: string;
   /** Run the candidate alone when the baseline image can be neither found nor pulled. */
@@ -112,7 +114,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     sides.push({ side: CANDIDATE, inspection: await inspectImage(scope, candidateImage) });
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists.
-    const plans = options.scenarios.map((scenario) => planScenario(scenario, sides));
+    const plans = options.scenarios.map((scenario) => planScenario(scenario, sides, options.trees));
 
     const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
     const [valid, revoked] = await Promise.all([

@@ -1,5 +1,6 @@
 // Pure: a scenario and the inspected images → what each side will run. Everything the observe stage needs and
 // nothing it must find out, but the addresses the engine gives (late-bound slots).
+import type { ConfigTree } from "../conf/load-tree.ts";
 import { HarnessError } from "../errors.ts";
 import { interpolate } from "../scenario/interpolate.ts";
 import { forFamily, type RequestSpec, type Scenario } from "../scenario/scenario.ts";
@@ -10,6 +11,7 @@ import { renderConfig } from "../server/render-config.ts";
 import { FAMILIES } from "../versions/httpd-version.ts";
 import type { PlannedFile, PlannedRequest, ScenarioPlan, SidePlan } from "./scenario-plan.ts";
 import type { Side } from "./side.ts";
+import { planTreeSide } from "./tree/plan-tree-side.ts";
 import { CERTS_DIR, scenarioVariables } from "./variables.ts";
 
 export interface PlannedSideInput {
@@ -17,7 +19,11 @@ export interface PlannedSideInput {
   inspection: ImageInspection;
 }
 
-export function planScenario(scenario: Scenario, sides: readonly PlannedSideInput[]): ScenarioPlan {
+/** Loaded configuration trees by the absolute path a TreeRef names (read at the input boundary). */
+export type LoadedTrees = ReadonlyMap<string, ConfigTree>;
+
+export function planScenario(scenario: Scenario, sides: readonly PlannedSideInput[], trees: LoadedTrees = new Map()): ScenarioPlan {
+  if (scenario.server.tree) return planTreeScenario(scenario, sides, trees);
   checkModuleNames(scenario, sides);
   return {
     scenario: { id: scenario.id, file: scenario.file, title: scenario.title },
@@ -48,6 +54,27 @@ function checkModuleNames(scenario: Scenario, sides: readonly PlannedSideInput[]
     position: server.at,
     hint: `Modules are named as in LoadModule without "_module" (rewrite, authz_host, proxy_http).${unknown.flatMap(near).length ? ` Close names: ${[...new Set(unknown.flatMap(near))].join(", ")}.` : ""}`,
   });
+}
+
+/** A scenario whose server is an operator's tree: each side boots the tree its role names. */
+function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[], trees: LoadedTrees): ScenarioPlan {
+  const refs = scenario.server.tree!;
+  const planned = sides.map(({ side, inspection }): SidePlan => {
+    const ref = side.role === "baseline" ? refs.baseline : refs.candidate;
+    const tree = trees.get(ref.path);
+    if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the tree ${ref.path} was not loaded before planning`);
+    const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
+    return { ...planTreeSide(scenario, { side, inspection, ref, tree }), requests: scenario.requests.map((request) => planRequest(request, vars)) };
+  });
+  const certificate = planned.some((side) => side.tree?.stubs.some((stub) => stub.kind === "certificate"));
+  return {
+    scenario: { id: scenario.id, file: scenario.file, title: scenario.title },
+    clients: scenario.clients.map((client) => client.name),
+    backends: scenario.backends,
+    serverCertificate: certificate ? { kind: "valid", subject: null } : null,
+    timeLimitMs: scenario.timeLimitMs,
+    sides: planned,
+  };
 }
 
 function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): SidePlan {

@@ -83,6 +83,19 @@ function sideServer(observation: SideObservation | null | undefined): ReportSide
     startupLog: observation.startupLog.map(logLine),
     trailingLog: observation.trailingLog.map(logLine),
     renderedConfig: observation.renderedConfig,
+    tree: observation.tree
+      ? {
+          origin: observation.tree.origin,
+          layout: observation.tree.layout,
+          mount: observation.tree.mount,
+          mainFile: observation.tree.mainFile,
+          defines: observation.tree.defines,
+          files: observation.tree.files,
+          adaptations: observation.tree.adaptations,
+          stubs: observation.tree.stubs,
+          problems: observation.tree.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.line, column: p.column, message: p.message, hint: p.hint ?? null })),
+        }
+      : null,
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   ReportSideRequest,
   ReportSideServer,
   ReportSummary,
+  ReportTree,
 } from "./report-model.ts";
 
 /** How to order one value: an object's keys (each with the order of its value), or an array's items. */
@@ -119,6 +120,17 @@ const sideServer = keysOf<ReportSideServer>()([
   ["startupLog", items(errorLogLine)],
   ["trailingLog", items(errorLogLine)],
   ["renderedConfig", null],
+  ["tree", keysOf<ReportTree>()([
+    ["origin", null],
+    ["layout", null],
+    ["mount", null],
+    ["mainFile", null],
+    ["defines", null],
+    ["files", null],
+    ["adaptations", null],
+    ["stubs", null],
+    ["problems", null],
+  ])],
 ]);
 
 type BySide<T> = { baseline: T; candidate: T };

@@ -6,7 +6,7 @@ import type { Difference, Verdict } from "../judge/difference.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
-export const REPORT_SCHEMA_VERSION = "2.0" as const;
+export const REPORT_SCHEMA_VERSION = "2.1" as const;
 
 /** One unmet expectation: what was looked at, wanted and seen, and where the scenario states it. */
 export interface ReportFailure {
@@ -85,6 +85,22 @@ export interface ReportSideServer {
   /** Error-log lines after the last request. */
   trailingLog: ReportErrorLogLine[];
   renderedConfig: string;
+  /** Set when the scenario ran an operator's configuration tree (schema 2.1). */
+  tree: ReportTree | null;
+}
+
+/** How a configuration tree ran on one side: where it was staged, the lines the harness changed to let this
+ * version start (each with its reason), what it made up for what the tree lacks, and what the model found. */
+export interface ReportTree {
+  origin: string;
+  layout: string;
+  mount: string;
+  mainFile: string;
+  defines: string[];
+  files: string[];
+  adaptations: Array<{ kind: string; file: string | null; line: number | null; was: string | null; now: string; reason: string }>;
+  stubs: Array<{ kind: string; target: string; file: string; line: number; note: string }>;
+  problems: Array<{ severity: string; file: string; line: number; column: number; message: string; hint: string | null }>;
 }
 
 export interface ReportScenario {

@@ -161,6 +161,7 @@ describe("buildScenarioReport", () => {
       startupLog: [],
       trailingLog: [],
       renderedConfig: x1Run_.plan.sides[1]!.config.text,
+      tree: null,
     });
     // The candidate's minimal base without mod_unixd, as planned: User stays, its module does not load.
     expect(x1.servers.candidate?.renderedConfig).toContain("\nUser daemon\n");
@@ -250,7 +251,7 @@ describe("buildReport", () => {
     const judgement = judgeRun({ startedAt: new Date("2026-11-21T22:40:00Z"), sides: SIDES, runs: [a1Run(), c1SeedClaimRun()], durationMs: 4321 });
     const built = buildReport(judgement, "0.1.0");
     expect({ ...built, scenarios: built.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
-      schemaVersion: "2.0",
+      schemaVersion: "2.1",
       tool: { name: "httpd-upgrade-harness", version: "0.1.0" },
       startedAt: "2026-11-21T22:40:00.000Z",
       sides: [

@@ -15,7 +15,7 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(sampleReport);
     expect(JSON.parse(text)).toEqual(sampleReport);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.0",', '  "tool": {']);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.1",', '  "tool": {']);
   });
 
   it("writes keys in contract order whatever order the objects were built in", () => {
@@ -37,7 +37,7 @@ describe("renderJsonReport", () => {
       "outcome", "status", "httpVersion", "headers", "body", "bodyBytes", "bodySha256", "transportError", "exec", "errorLog",
     ]);
     expect(Object.keys(scenario?.servers.candidate ?? {})).toEqual([
-      "image", "version", "family", "started", "startFailure", "missingModules", "startupLog", "trailingLog", "renderedConfig",
+      "image", "version", "family", "started", "startFailure", "missingModules", "startupLog", "trailingLog", "renderedConfig", "tree",
     ]);
     const q6 = parsed.scenarios.find((s) => s.id === "q6-satisfy-any-ip-or-user");
     expect(Object.keys(q6?.expectations.candidate.failures[0] ?? {})).toEqual(["kind", "request", "field", "expected", "actual", "at", "message"]);

@@ -59,6 +59,7 @@ function server(image: string, version: string, family: string): ReportSideServe
     ],
     trailingLog: [],
     renderedConfig: "Listen 80\n",
+    tree: null,
   };
 }
 

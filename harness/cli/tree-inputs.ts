@@ -1,0 +1,114 @@
+// The command line's configuration trees: `--config PATH` (one site each, repeatable), `--candidate-config PATH`
+// (the operator's own 2.4 port, paired with the --config of the same position), `--layout`, `-D NAME`. Trees
+// are read once here, at the input boundary; a tree the harness cannot read as given (a missing include, an
+// unclosed section, an Include cycle, a link out of the tree) stops the run before anything starts, with every
+// such problem listed.
+import { basename, resolve } from "node:path";
+import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
+import { evaluateTree } from "../conf/evaluate-tree.ts";
+import { type ConfigTree, loadTree } from "../conf/load-tree.ts";
+import type { ConfProblem } from "../conf/syntax-tree.ts";
+import { HarnessError } from "../errors.ts";
+import type { LoadedTrees } from "../plan/plan-scenario.ts";
+import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
+import type { Scenario, TreeRef } from "../scenario/scenario.ts";
+import { loadScenarios } from "../scenario/load-scenario.ts";
+import { httpdVersion } from "../versions/httpd-version.ts";
+import { CATALOGUE_DIR } from "./catalogue-dir.ts";
+import { USAGE } from "./parse-options.ts";
+
+export interface TreeOptions {
+  configs: readonly string[];
+  candidateConfigs: readonly string[];
+  layout: string | undefined;
+  defines: readonly string[];
+}
+
+export function parseLayout(value: string | undefined): LayoutId | null {
+  if (value === undefined) return null;
+  if ((LAYOUTS as readonly string[]).includes(value)) return value as LayoutId;
+  throw new HarnessError("HARNESS_USAGE", `--layout ${JSON.stringify(value)} is not a layout the harness knows`, { hint: `Use one of: ${LAYOUTS.join(", ")}.` });
+}
+
+/** Reads a tree and refuses it, with every reason at once, when the harness cannot read it as given. */
+export async function readTree(path: string, layout: LayoutId | null, defines: readonly string[]): Promise<ConfigTree> {
+  const tree = await loadTree(path, layout === null ? {} : { layout });
+  const problems = new Map<string, ConfProblem>();
+  for (const problem of tree.problems) if (problem.severity === "error") problems.set(key(problem), problem);
+  for (const version of ["2.2.34", "2.4.68"].map(httpdVersion)) {
+    const config = evaluateTree(tree, { version, defines: [...defines], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
+    for (const problem of config.problems) if (problem.severity === "error") problems.set(key(problem), problem);
+  }
+  if (problems.size === 0) return tree;
+  const list = [...problems.values()];
+  const first = list[0]!;
+  const lines = list.map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}${p.hint ? ` (${p.hint})` : ""}`);
+  throw new HarnessError("HARNESS_CONFIG_FILE", `the configuration tree ${path} cannot be read as given (${list.length} problem${list.length > 1 ? "s" : ""}):\n${lines.join("\n")}`, {
+    position: { file: first.file, line: first.line, column: first.column },
+    hint: first.hint ?? "Fix the lines named above, or give the files the tree refers to inside it.",
+  });
+}
+
+function key(problem: ConfProblem): string {
+  return `${problem.file}:${problem.line}:${problem.column}:${problem.message}`;
+}
+
+export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: Scenario[]; trees: Map<string, ConfigTree> }> {
+  const layout = parseLayout(options.layout);
+  if (options.candidateConfigs.length > 0 && options.candidateConfigs.length !== options.configs.length) {
+    throw new HarnessError("HARNESS_USAGE", `${options.candidateConfigs.length} --candidate-config for ${options.configs.length} --config`, {
+      hint: "Give one --candidate-config per --config, in the same order (the candidate runs the port of the config at the same position).",
+    });
+  }
+  const trees = new Map<string, ConfigTree>();
+  const scenarios: Scenario[] = [];
+  const ids = new Set<string>();
+  const ref = async (path: string, role: "baseline" | "candidate"): Promise<{ tree: ConfigTree; ref: TreeRef }> => {
+    const absolute = resolve(path);
+    const tree = trees.get(absolute) ?? (await readTree(absolute, layout, options.defines));
+    trees.set(absolute, tree);
+    const at = { file: path, line: 1, column: 1 };
+    // A --config tree is the original; its own LoadModule lines say whether it was written for 2.4 already.
+    const family = role === "candidate" ? "2.4" : writtenFor(tree, options.defines);
+    return { tree, ref: { at, path: absolute, layout, defines: [...options.defines], writtenFor: family } };
+  };
+  for (const [index, path] of options.configs.entries()) {
+    const baseline = await ref(path, "baseline");
+    const port = options.candidateConfigs[index];
+    const candidate = port === undefined ? baseline : await ref(port, "candidate");
+    let id = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
+    for (let n = 2; ids.has(id); n++) id = `${basename(resolve(path))}-${n}`;
+    ids.add(id);
+    scenarios.push(treeScenario({ id, baseline, candidate }));
+  }
+  return { scenarios, trees };
+}
+
+/** The trees scenario files name (`config: { tree: ... }`), read once each. */
+export async function scenarioTrees(scenarios: readonly Scenario[], into: Map<string, ConfigTree> = new Map()): Promise<LoadedTrees> {
+  for (const scenario of scenarios) {
+    const refs = scenario.server.tree;
+    if (!refs) continue;
+    for (const ref of [refs.baseline, refs.candidate]) {
+      if (!into.has(ref.path)) into.set(ref.path, await readTree(ref.path, ref.layout, ref.defines));
+    }
+  }
+  return into;
+}
+
+/** What a run runs: the scenario files given (the catalogue when none), the config trees given with --config
+ * (only those, when no scenario file is named), and the trees scenario files name. */
+export async function runInputs(
+  positionals: readonly string[],
+  values: { config?: string[]; "candidate-config"?: string[]; layout?: string; define?: string[] },
+): Promise<{ scenarios: Scenario[]; trees: LoadedTrees }> {
+  const configs = values.config ?? [];
+  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
+  if ((values["candidate-config"] ?? []).length > 0 && configs.length === 0) {
+    throw new HarnessError("HARNESS_USAGE", "--candidate-config needs a --config: the original the port is compared with", { hint: USAGE });
+  }
+  const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
+  const trees = await scenarioTrees(files, fromTrees.trees);
+  return { scenarios: [...files, ...fromTrees.scenarios], trees };
+}
+

@@ -1,0 +1,156 @@
+// Pure: one side's plan for an operator's configuration tree. The tree is evaluated for this side's version,
+// its module lines carried to the image, its piped and syslog logs pointed at files, what it names but lacks
+// made up as stubs, and everything staged at the paths the tree names (its mount), so its own absolute paths
+// hold. The fragment layout is the exception: a site file or .htaccess goes into the image's stock config.
+import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import { evaluateTree } from "../../conf/evaluate-tree.ts";
+import type { ConfigTree } from "../../conf/load-tree.ts";
+import { moduleFileOfId } from "../../conf/module-identity.ts";
+import { listeners } from "../../conf/queries/listeners.ts";
+import type { Scenario, TreeRef } from "../../scenario/scenario.ts";
+import type { ImageInspection } from "../../server/image-inspection.ts";
+import { layoutCompiledIn } from "../../server/module-succession.ts";
+import { renderConfig } from "../../server/render-config.ts";
+import type { PlannedFile, SidePlan } from "../scenario-plan.ts";
+import type { Side } from "../side.ts";
+import { adaptModules } from "./adapt-modules.ts";
+import { applyLineEdits, type LineEdit } from "./line-edit.ts";
+import { captureLogs } from "./log-capture.ts";
+import { treeStubs } from "./tree-stubs.ts";
+
+export interface TreeSideInput {
+  side: Side;
+  inspection: ImageInspection;
+  ref: TreeRef;
+  tree: ConfigTree;
+}
+
+/** Source files of what is in the binary or loaded before the config is read (-C), as <IfModule> sees them. */
+function builtinSourceFiles(names: Iterable<string>): string[] {
+  const files = new Set(["core.c", "http_core.c", "mod_so.c"]);
+  for (const name of names) {
+    const file = moduleFileOfId(`${name}_module`);
+    if (file !== null) files.add(file);
+  }
+  return [...files];
+}
+
+function joinPath(mount: string, relative: string): string {
+  return `${mount.replace(/\/+$/, "")}/${relative}`.replace(/\/{2,}/g, "/");
+}
+
+/** A tree file's content as the plan carries it: text when it is UTF-8, else its bytes, with edits applied. */
+function fileContent(bytes: Buffer, edits: readonly LineEdit[]): PlannedFile["content"] {
+  const text = bytes.toString("utf8");
+  const isText = !text.includes("\u0000") && Buffer.from(text, "utf8").equals(bytes);
+  if (isText) return { text: applyLineEdits(text, edits) };
+  return { base64: Buffer.from(applyLineEdits(bytes.toString("latin1"), edits), "latin1").toString("base64") };
+}
+
+export function evaluateForSide(input: Pick<TreeSideInput, "inspection" | "ref" | "tree">, loadedFirst: readonly string[] = []): EffectiveConfig {
+  const { inspection, ref, tree } = input;
+  return evaluateTree(tree, {
+    version: inspection.version,
+    defines: ref.defines,
+    environment: {},
+    builtinModules: builtinSourceFiles([...inspection.builtinModules, ...loadedFirst]),
+  });
+}
+
+export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<SidePlan, "requests"> {
+  const { side, inspection, ref, tree } = input;
+  const { profile, version } = inspection;
+  const family = version.family;
+  const fragment = tree.layout === "fragment";
+  const image = { family, files: inspection.modules, builtin: inspection.builtinModules, modulesDir: profile.modulesDir };
+
+  // Read once to learn the tree's modules, then again with what the harness loads first (-C), which the
+  // tree's <IfModule> sections see.
+  const first = evaluateForSide(input);
+  const modules = adaptModules(first, image, fragment ? family : ref.writtenFor, layoutCompiledIn(tree.layout, family));
+  const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
+  const config = loadedFirst.length === 0 ? first : evaluateForSide(input, loadedFirst);
+  const logs = captureLogs(config);
+
+  const editsByFile = new Map<string, LineEdit[]>();
+  for (const edit of [...modules.edits, ...logs.edits]) editsByFile.set(edit.file, [...(editsByFile.get(edit.file) ?? []), edit]);
+
+  const mount = tree.source.mount;
+  const mainPath = fragment ? profile.configFile : joinPath(mount, tree.mainFile);
+  const files: PlannedFile[] = [];
+  const fragmentIsHtaccess = fragment && /(^|\/)\.htaccess$/.test(tree.mainFile);
+  let mainText = "";
+  for (const [relative, bytes] of tree.source.files) {
+    const content = fileContent(bytes, editsByFile.get(relative) ?? []);
+    const path = fragmentIsHtaccess && relative === tree.mainFile ? `${profile.docRoot}/.htaccess` : joinPath(mount, relative);
+    if (!fragment && relative === tree.mainFile && "text" in content) {
+      mainText = content.text;
+      continue;
+    }
+    files.push({ path, content, mode: tree.source.modes.get(relative) ?? 0o644 });
+  }
+  // Links are staged as the files they lead to: httpd reads through them either way.
+  for (const [link, target] of tree.source.links) {
+    const bytes = tree.source.files.get(target);
+    if (bytes === undefined) continue;
+    files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(target) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+  }
+  if (fragment) {
+    const site = fragmentIsHtaccess
+      ? `<Directory "${profile.docRoot}">\n    AllowOverride All\n</Directory>`
+      : `Include "${joinPath(mount, tree.mainFile)}"`;
+    mainText = renderConfig({
+      base: "stock",
+      family,
+      profile,
+      availableModules: inspection.modules,
+      builtinModules: inspection.builtinModules,
+      stockConfig: inspection.stockConfig,
+      modules: [],
+      omitModules: [],
+      logLevel: scenario.server.logLevel,
+      listenTls: false,
+      site,
+    }).text;
+  } else if (mainText === "" && tree.source.files.has(tree.mainFile)) {
+    // A main file that is not UTF-8: staged from its bytes like the others.
+    files.push({ path: mainPath, content: fileContent(tree.source.files.get(tree.mainFile)!, editsByFile.get(tree.mainFile) ?? []) });
+  }
+
+  const stubs = treeStubs(config, {
+    tree: tree.source,
+    staged: new Set([mainPath, ...files.map((f) => f.path)]),
+    imageMimeTypes: profile.mimeTypes.startsWith("/") ? profile.mimeTypes : `${profile.serverRoot}/${profile.mimeTypes}`,
+    logFiles: [...logs.logs.error, ...logs.logs.access],
+  });
+  files.push(...stubs.files);
+
+  const ports = [...new Set(listeners(config).map((l) => l.port))];
+  const args = fragment
+    ? modules.startDirectives.flatMap((d) => ["-C", d])
+    : ["-d", config.serverRoot, "-f", mainPath, ...ref.defines.flatMap((d) => ["-D", d]), ...modules.startDirectives.flatMap((d) => ["-C", d])];
+  return {
+    side,
+    server: { image: inspection.image, version: version.text, family, profile: profile.id, facts: inspection.source },
+    config: { path: mainPath, text: mainText },
+    files,
+    prepare: [],
+    missingModules: [],
+    listenTls: ports.includes(443),
+    httpd: { args, environment: { ...config.environment } },
+    setup: stubs.setup,
+    ports: ports.length > 0 ? ports : [80],
+    logs: fragment ? null : logs.logs,
+    tree: {
+      origin: tree.source.origin,
+      layout: tree.layout,
+      mount,
+      mainFile: mainPath,
+      defines: ref.defines,
+      files: config.files,
+      adaptations: [...modules.adaptations, ...logs.adaptations],
+      stubs: stubs.stubs,
+      problems: [...config.problems],
+    },
+  };
+}
