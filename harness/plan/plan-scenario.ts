@@ -2,6 +2,7 @@
 // nothing it must find out, but the addresses the engine gives (late-bound slots).
 import { HarnessError } from "../errors.ts";
 import { interpolate } from "../scenario/interpolate.ts";
+import { loopbackOf } from "../scenario/reserved-clients.ts";
 import { forFamily, type RequestSpec, type Scenario } from "../scenario/scenario.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import { moduleBinding } from "../server/module-map.ts";
@@ -92,6 +93,7 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
     prepare: (forFamily(server.prepare, family) ?? []).map((command) => interpolate(command, vars, server.at)),
     missingModules: rendered.missingModules,
     listenTls: server.tls !== null,
+    localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
     requests: scenario.requests.map((request) => planRequest(request, vars)),
   };
 }
@@ -107,6 +109,7 @@ function planRequest(request: RequestSpec, vars: Record<string, string>): Planne
     body: request.body === null ? null : text(request.body),
     raw: request.raw === null ? null : text(request.raw),
     exec: request.exec === null ? null : text(request.exec),
+    loopback: loopbackOf(request.client),
   };
 }
 

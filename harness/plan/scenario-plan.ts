@@ -1,6 +1,7 @@
 // What a run will do for one scenario, decided before any container exists: per side, the rendered config, the
 // staged files, the prepare steps and the requests with their variables filled. Plain data (JSON-safe), so
 // `plan` prints it and tests read it without an engine. Addresses are late-bound slots (late-binding.ts).
+import type { LoopbackAddress } from "../scenario/reserved-clients.ts";
 import type { BackendSpec, CertificateKind, RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
@@ -21,6 +22,9 @@ export interface PlannedFile {
 export type PlannedRequest = Omit<RequestSpec, "at" | "expect" | "guide" | "host"> & {
   /** The Host header and the TLS server name; null: the client's default. */
   hostHeader: string | null;
+  /** For a local client (localhost, localhost6): the server's loopback address the request is sent to from
+   * inside the server's network namespace, which is also the address the server sees. null: any other client. */
+  loopback: LoopbackAddress | null;
 };
 
 /** Where the facts about the side's image come from: the image now, the last inspection's cache, or the
@@ -45,6 +49,10 @@ export interface SidePlan {
   /** Modules the scenario asks for that this image lacks (never guessed). */
   missingModules: string[];
   listenTls: boolean;
+  /** A request comes from a local client: a tools container joins the server's network namespace (started at
+   * its first such request), and the server container has IPv6 as a host has (::1 on lo, a link-local address
+   * on eth0), so that `Listen 80` answers on ::1 too. */
+  localClient: boolean;
   requests: PlannedRequest[];
 }
 
