@@ -24,6 +24,8 @@ export interface ServerLaunch {
   prepare: string[];
   network: { name: string; aliases: string[] };
   listenTls: boolean;
+  /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
+  ipv6?: boolean;
   startupTimeoutMs?: number;
 }
 
@@ -84,6 +86,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     command: [startScript(profile, launch.prepare)],
     publish: launch.listenTls ? [80, 443] : [80],
     network: launch.network,
+    ipv6: launch.ipv6 ?? false,
     archive,
   });
   await container.start();
