@@ -96,7 +96,7 @@ export function curlCommand(plan: ContainerHttpPlan): string[] {
   }
   for (const [header, value] of plan.headers) args.push("-H", `${header}: ${value}`);
   if (plan.auth) args.push("-u", `${plan.auth.user}:${plan.auth.password}`);
-  if (plan.clientCertificate) args.push("--cert", "/tmp/client.crt", "--key", "/tmp/client.key");
+  if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
   if (plan.body !== null) args.push("--data-binary", "@-");
   if (series) {
     // Every answer but the last is dropped (outputs pair with URLs in order); each transfer says on stderr
@@ -118,10 +118,7 @@ export function lastTransferReused(stderr: string): boolean | null {
 
 export async function sendFromContainer(client: SendingClient, plan: ContainerHttpPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
-  if (plan.clientCertificate) {
-    await client.container.exec(["sh", "-c", "cat > /tmp/client.crt"], { stdin: plan.clientCertificate.certificate });
-    await client.container.exec(["sh", "-c", "umask 077; cat > /tmp/client.key"], { stdin: plan.clientCertificate.privateKey });
-  }
+  if (plan.clientCertificate) await stageClientCertificate(client, plan.clientCertificate);
   // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
   const reader = new StreamedResponse(plan.method);
   const result = await client.container.execStream(curlCommand(plan), {
@@ -143,15 +140,41 @@ export async function sendFromContainer(client: SendingClient, plan: ContainerHt
   return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
 }
 
-export async function sendRawFromContainer(
-  client: SendingClient,
-  plan: { serverIp: string; port: number; data: Buffer; trickleMs: number | null; timeoutMs: number },
-): Promise<HttpResponseOutcome | TransportFailureOutcome> {
+/** Where the client certificate goes in the client container, for curl and raw-client.py. */
+const CLIENT_CERTIFICATE = { certificate: "/tmp/client.crt", privateKey: "/tmp/client.key" };
+
+async function stageClientCertificate(client: SendingClient, identity: NonNullable<HttpRequestPlan["tlsClient"]>): Promise<void> {
+  await client.container.exec(["sh", "-c", `cat > ${CLIENT_CERTIFICATE.certificate}`], { stdin: identity.certificate });
+  await client.container.exec(["sh", "-c", `umask 077; cat > ${CLIENT_CERTIFICATE.privateKey}`], { stdin: identity.privateKey });
+}
+
+export interface ContainerRawPlan {
+  serverIp: string;
+  port: number;
+  data: Buffer;
+  trickleMs: number | null;
+  timeoutMs: number;
+  /** TLS with this SNI name (null: none), and a client certificate; null: plain TCP. */
+  tls: { servername: string | null; clientCertificate: HttpRequestPlan["tlsClient"] } | null;
+}
+
+/** Pure: the raw client's command line for a plan. */
+export function rawClientCommand(plan: ContainerRawPlan): string[] {
+  const args = ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)];
+  if (plan.tls) {
+    const certificate = plan.tls.clientCertificate ? [CLIENT_CERTIFICATE.certificate, CLIENT_CERTIFICATE.privateKey] : ["-", "-"];
+    args.push("tls", plan.tls.servername ?? "-", ...certificate);
+  }
+  return args;
+}
+
+export async function sendRawFromContainer(client: SendingClient, plan: ContainerRawPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
+  if (plan.tls?.clientCertificate) await stageClientCertificate(client, plan.tls.clientCertificate);
   // raw-client.py writes the server's bytes to stdout as they come and its outcome to stderr at the end.
   const reader = new StreamedResponse(requestMethodOf(plan.data));
   const result = await client.container.execStream(
-    ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)],
+    rawClientCommand(plan),
     { stdin: plan.data, onStdout: (chunk) => reader.push(chunk), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
   );
   const durationMs = Date.now() - started;

@@ -192,7 +192,8 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
   if (request.mode === "raw") {
     const data = Buffer.from(request.raw ?? "", "latin1");
     if (client) {
-      return sendRawFromContainer(client, { serverIp, port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs });
+      const tls = request.tls ? { servername: request.hostHeader, clientCertificate } : null;
+      return sendRawFromContainer(client, { serverIp, port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tls });
     }
     return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
   }

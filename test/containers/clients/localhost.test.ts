@@ -61,7 +61,7 @@ ${REQUESTS}
 
 const TLS = `
 id: localhost-tls
-title: HTTPS with SNI and a client certificate from ::1
+title: HTTPS (curl and raw) with SNI and a client certificate from ::1
 server:
   modules: [ssl, authz_host, rewrite, headers]
   tls: { certificate: valid, clientCa: true }
@@ -83,6 +83,8 @@ requests:
   - { name: tls-host, path: /, tls: true, host: server, clientCertificate: valid }
   - { name: tls-localhost6, path: /, tls: true, host: server, clientCertificate: valid, client: localhost6 }
   - { name: tls-localhost, path: /, tls: true, client: localhost, clientCertificate: valid }
+  - { name: raw-tls-localhost6, client: localhost6, raw: "GET / HTTP/1.0\\r\\nHost: server\\r\\n\\r\\n", tls: true, host: server, clientCertificate: valid }
+  - { name: raw-tls-no-certificate, client: localhost, raw: "GET / HTTP/1.0\\r\\nHost: server\\r\\n\\r\\n", tls: true, host: server }
 `;
 
 function answer(side: SideObservation, name: string) {
@@ -130,12 +132,16 @@ describe("requests from localhost and localhost6", { timeout: 240_000 }, () => {
     for (const report of reports) expect(report.expectations.candidate).toMatchObject({ ok: true });
   });
 
-  it("send HTTPS with SNI and a client certificate to ::1 and 127.0.0.1", async () => {
+  it("send HTTPS, from curl and raw, with SNI and a client certificate to ::1 and 127.0.0.1", async () => {
     const { runs } = await runYamlScenarios([TLS]);
     for (const side of sides(runs[0]!)) {
       expect(answer(side, "tls-host").status).toBe(403);
       expect(answer(side, "tls-localhost6")).toMatchObject({ status: 200, remote: "::1", body: "hello\n" });
       expect(answer(side, "tls-localhost")).toMatchObject({ status: 200, remote: "127.0.0.1" });
+      expect(answer(side, "raw-tls-localhost6")).toMatchObject({ status: 200, remote: "::1", body: "hello\n" });
+      // SSLVerifyClient require: without a certificate the TLS connection fails, it does not answer in plain HTTP.
+      const refused = side.requests.find((r) => r.name === "raw-tls-no-certificate")?.outcome;
+      expect(refused).toMatchObject({ kind: "transport-error" });
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ContainerHttpPlan, curlCommand, lastTransferReused } from "../../../harness/clients/client-container.ts";
+import { type ContainerHttpPlan, curlCommand, lastTransferReused, rawClientCommand } from "../../../harness/clients/client-container.ts";
 
 const PLAN: ContainerHttpPlan = {
   method: "GET",
@@ -62,5 +62,21 @@ describe("lastTransferReused", () => {
     expect(lastTransferReused("@@connects 1\n@@connects 0\n")).toBe(true);
     expect(lastTransferReused("@@connects 1\n@@connects 1\n")).toBe(false);
     expect(lastTransferReused("curl: (7) Failed to connect\n")).toBeNull();
+  });
+});
+
+describe("rawClientCommand", () => {
+  const RAW = { serverIp: "::1", port: 443, data: Buffer.from("GET / HTTP/1.0\r\n\r\n"), trickleMs: null, timeoutMs: 10_000 };
+
+  it("sends plain bytes to the address and port, with the trickle delay and the timeout in seconds", () => {
+    expect(rawClientCommand({ ...RAW, port: 80, trickleMs: 50, tls: null })).toEqual(["python3", "/usr/local/bin/raw-client.py", "::1", "80", "50", "10"]);
+  });
+
+  it("asks for TLS with the SNI name and the staged client certificate, or dashes for none", () => {
+    const identity = { certificate: "C", privateKey: "K" } as unknown as NonNullable<ContainerHttpPlan["clientCertificate"]>;
+    expect(rawClientCommand({ ...RAW, tls: { servername: "server", clientCertificate: identity } }).slice(6)).toEqual([
+      "tls", "server", "/tmp/client.crt", "/tmp/client.key",
+    ]);
+    expect(rawClientCommand({ ...RAW, tls: { servername: null, clientCertificate: null } }).slice(6)).toEqual(["tls", "-", "-", "-"]);
   });
 });
