@@ -30,17 +30,15 @@ export async function startLocalClient(scope: RunScope, context: LocalClientCont
   return { container };
 }
 
-/** Starts the local client at its first use only, once; `remove` removes it if it was started. */
+/** Starts the local client at its first use only, once (a scenario with no request from localhost or
+ * localhost6 never makes one); `remove` removes it if it was started. */
 export class LazyLocalClient {
   #started: Promise<SendingClient> | null = null;
 
-  constructor(
-    private readonly scope: RunScope,
-    private readonly context: LocalClientContext,
-  ) {}
+  constructor(private readonly start: () => Promise<SendingClient>) {}
 
   get(): Promise<SendingClient> {
-    this.#started ??= startLocalClient(this.scope, this.context);
+    this.#started ??= this.start();
     return this.#started;
   }
 

@@ -2,7 +2,7 @@
 // nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
 import type { StartedClientContainer } from "../clients/client-container.ts";
 import { type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
-import { LazyLocalClient } from "../clients/local-client.ts";
+import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
@@ -75,7 +75,9 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   });
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
   // the server is removed.
-  const local = new LazyLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container });
+  const local = new LazyLocalClient(() =>
+    startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
+  );
   try {
     const { boot } = httpd;
     const configTestOutput = boot.phases.configTest?.output ?? [];
