@@ -43,13 +43,24 @@ export async function startClientContainer(
   return { name: context.name, ip, hostname, container };
 }
 
-/** The request of an HTTP plan, sent from a client container to the server's address on the scenario network
- * (no keep-alive series: curl sends one request). */
-export type ContainerHttpPlan = Pick<HttpRequestPlan, "method" | "path" | "hostHeader" | "headers" | "body" | "auth" | "httpVersion" | "timeoutMs"> & {
+/** What the send functions need of a client: a container with the tools image's curl and raw-client.py, on the
+ * scenario network or in the server's own network namespace (local-client.ts). */
+export type SendingClient = Pick<StartedClientContainer, "container">;
+
+/** The request of an HTTP plan, sent from a client container to the server's address: on the scenario network,
+ * or a loopback address (127.0.0.1, ::1) from inside the server's network namespace. A keep-alive series is the
+ * same request given to one curl N times: curl reuses the connection when the server keeps it open. */
+export type ContainerHttpPlan = Pick<
+  HttpRequestPlan,
+  "method" | "path" | "hostHeader" | "headers" | "body" | "auth" | "httpVersion" | "timeoutMs" | "keepAliveRequests"
+> & {
   serverIp: string;
   tls: boolean;
   clientCertificate: HttpRequestPlan["tlsClient"];
 };
+
+/** curl's per-transfer line on stderr (`-w %{stderr}...`): how many new connections the transfer opened. */
+const CONNECTS_LINE = /^@@connects (\d+)$/gm;
 
 const CURL_TRANSPORT_CODES: Record<number, string> = {
   6: "ENOTFOUND",
@@ -61,29 +72,53 @@ const CURL_TRANSPORT_CODES: Record<number, string> = {
   56: "ECONNRESET",
 };
 
+/** Pure: an address as a URL's host (IPv6 in brackets: http://[::1]:80/). */
+function urlHost(address: string): string {
+  return address.includes(":") ? `[${address}]` : address;
+}
+
 /** Pure: the curl command line for a plan. */
 export function curlCommand(plan: ContainerHttpPlan): string[] {
   const port = plan.tls ? 443 : 80;
-  const name = plan.hostHeader ?? plan.serverIp;
-  const url = `${plan.tls ? "https" : "http"}://${plan.tls ? name : plan.serverIp}:${port}${plan.path}`;
+  const server = urlHost(plan.serverIp);
+  const name = plan.hostHeader ?? server;
+  const url = `${plan.tls ? "https" : "http"}://${plan.tls ? name : server}:${port}${plan.path}`;
   const args = ["curl", "-sS", "-i", "--raw", "--path-as-is", "--max-time", String(Math.ceil(plan.timeoutMs / 1000)), "-X", plan.method];
   args.push(plan.httpVersion === "1.0" ? "--http1.0" : "--http1.1");
-  if (plan.tls) args.push("-k", "--resolve", `${name}:${port}:${plan.serverIp}`);
+  // A TLS server name is a DNS name: with none given, the address is connected to and no SNI is sent.
+  if (plan.tls && plan.hostHeader) args.push("-k", "--resolve", `${plan.hostHeader}:${port}:${server}`);
+  else if (plan.tls) args.push("-k");
   if (plan.hostHeader && !plan.tls) args.push("-H", `Host: ${plan.hostHeader}`);
+  const series = plan.keepAliveRequests > 1;
+  // As the host client does (parse-raw-response.ts): HTTP/1.0 keeps a connection only when asked to.
+  if (series && plan.httpVersion === "1.0" && !plan.headers.some(([header]) => header.toLowerCase() === "connection")) {
+    args.push("-H", "Connection: keep-alive");
+  }
   for (const [header, value] of plan.headers) args.push("-H", `${header}: ${value}`);
   if (plan.auth) args.push("-u", `${plan.auth.user}:${plan.auth.password}`);
-  if (plan.clientCertificate) args.push("--cert", "/tmp/client.crt", "--key", "/tmp/client.key");
+  if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
   if (plan.body !== null) args.push("--data-binary", "@-");
+  if (series) {
+    // Every answer but the last is dropped (outputs pair with URLs in order); each transfer says on stderr
+    // whether it opened a connection, so the last one tells whether it came on a reused connection.
+    args.push("-w", "%{stderr}@@connects %{num_connects}\n");
+    for (let i = 1; i < plan.keepAliveRequests; i++) args.push("-o", "/dev/null");
+    for (let i = 1; i < plan.keepAliveRequests; i++) args.push(url);
+  }
   args.push(url);
   return args;
 }
 
-export async function sendFromContainer(client: StartedClientContainer, plan: ContainerHttpPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
+/** Pure: whether the last transfer of a keep-alive series opened no connection of its own (null: curl said
+ * nothing, as for a single request). */
+export function lastTransferReused(stderr: string): boolean | null {
+  const counts = [...stderr.matchAll(CONNECTS_LINE)].map((match) => Number(match[1]));
+  return counts.length === 0 ? null : counts.at(-1) === 0;
+}
+
+export async function sendFromContainer(client: SendingClient, plan: ContainerHttpPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
-  if (plan.clientCertificate) {
-    await client.container.exec(["sh", "-c", "cat > /tmp/client.crt"], { stdin: plan.clientCertificate.certificate });
-    await client.container.exec(["sh", "-c", "umask 077; cat > /tmp/client.key"], { stdin: plan.clientCertificate.privateKey });
-  }
+  if (plan.clientCertificate) await stageClientCertificate(client, plan.clientCertificate);
   // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
   const reader = new StreamedResponse(plan.method);
   const result = await client.container.execStream(curlCommand(plan), {
@@ -96,22 +131,50 @@ export async function sendFromContainer(client: StartedClientContainer, plan: Co
     return {
       kind: "transport-error",
       code: CURL_TRANSPORT_CODES[result.exitCode] ?? `CURL_${result.exitCode}`,
-      message: result.stderr.trim(),
+      message: result.stderr.replace(CONNECTS_LINE, "").trim(),
       durationMs,
     };
   }
-  return outcomeOf(reader, durationMs);
+  const outcome = outcomeOf(reader, durationMs);
+  const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
+  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
 }
 
-export async function sendRawFromContainer(
-  client: StartedClientContainer,
-  plan: { serverIp: string; port: number; data: Buffer; trickleMs: number | null; timeoutMs: number },
-): Promise<HttpResponseOutcome | TransportFailureOutcome> {
+/** Where the client certificate goes in the client container, for curl and raw-client.py. */
+const CLIENT_CERTIFICATE = { certificate: "/tmp/client.crt", privateKey: "/tmp/client.key" };
+
+async function stageClientCertificate(client: SendingClient, identity: NonNullable<HttpRequestPlan["tlsClient"]>): Promise<void> {
+  await client.container.exec(["sh", "-c", `cat > ${CLIENT_CERTIFICATE.certificate}`], { stdin: identity.certificate });
+  await client.container.exec(["sh", "-c", `umask 077; cat > ${CLIENT_CERTIFICATE.privateKey}`], { stdin: identity.privateKey });
+}
+
+export interface ContainerRawPlan {
+  serverIp: string;
+  port: number;
+  data: Buffer;
+  trickleMs: number | null;
+  timeoutMs: number;
+  /** TLS with this SNI name (null: none), and a client certificate; null: plain TCP. */
+  tls: { servername: string | null; clientCertificate: HttpRequestPlan["tlsClient"] } | null;
+}
+
+/** Pure: the raw client's command line for a plan. */
+export function rawClientCommand(plan: ContainerRawPlan): string[] {
+  const args = ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)];
+  if (plan.tls) {
+    const certificate = plan.tls.clientCertificate ? [CLIENT_CERTIFICATE.certificate, CLIENT_CERTIFICATE.privateKey] : ["-", "-"];
+    args.push("tls", plan.tls.servername ?? "-", ...certificate);
+  }
+  return args;
+}
+
+export async function sendRawFromContainer(client: SendingClient, plan: ContainerRawPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
   const started = Date.now();
+  if (plan.tls?.clientCertificate) await stageClientCertificate(client, plan.tls.clientCertificate);
   // raw-client.py writes the server's bytes to stdout as they come and its outcome to stderr at the end.
   const reader = new StreamedResponse(requestMethodOf(plan.data));
   const result = await client.container.execStream(
-    ["python3", "/usr/local/bin/raw-client.py", plan.serverIp, String(plan.port), String(plan.trickleMs ?? 0), String(plan.timeoutMs / 1000)],
+    rawClientCommand(plan),
     { stdin: plan.data, onStdout: (chunk) => reader.push(chunk), timeoutMs: plan.timeoutMs + 10_000 + plan.data.length * (plan.trickleMs ?? 0) },
   );
   const durationMs = Date.now() - started;

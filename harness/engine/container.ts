@@ -17,6 +17,13 @@ export interface ContainerSpec {
   /** Container ports published on 127.0.0.1 (random host ports). */
   publish?: number[];
   network?: { name: string; aliases: string[] };
+  /** Joins this container's network namespace instead of a network (Docker's `container:<id>` mode): it shares
+   * its addresses, loopback included, and publishes nothing of its own. */
+  joinNetworkOf?: string;
+  /** Turns IPv6 on in the container's network namespace as a host has it: ::1 on lo and a link-local address on
+   * eth0. Docker turns it off where the network has no IPv6; without a non-loopback IPv6 address getaddrinfo's
+   * AI_ADDRCONFIG (which APR uses for httpd's `Listen 80`) leaves IPv6 out, so httpd would not answer on ::1. */
+  ipv6?: boolean;
   /** A tar archive extracted at / before start (the staged site bundle, certificates, ...). */
   archive?: Buffer;
 }
@@ -51,6 +58,9 @@ export class HarnessContainer {
 
   static async create(scope: RunScope, spec: ContainerSpec): Promise<HarnessContainer> {
     const { docker } = scope.engine;
+    if (spec.joinNetworkOf !== undefined && (spec.network !== undefined || (spec.publish ?? []).length > 0)) {
+      throw new HarnessError("HARNESS_INTERNAL", "A container that joins another's network namespace has no network or ports of its own.");
+    }
     const exposed = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, {}]));
     const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: scope.engine.publishIp, HostPort: "" }]]));
     let container: Dockerode.Container;
@@ -65,7 +75,8 @@ export class HarnessContainer {
         ExposedPorts: exposed,
         HostConfig: {
           PortBindings: bindings,
-          NetworkMode: spec.network?.name ?? "bridge",
+          NetworkMode: spec.joinNetworkOf !== undefined ? `container:${spec.joinNetworkOf}` : (spec.network?.name ?? "bridge"),
+          ...(spec.ipv6 ? { Sysctls: { "net.ipv6.conf.all.disable_ipv6": "0" } } : {}),
           // Servers under test are small; a cap keeps a runaway config from taking the machine.
           Memory: 512 * 1024 * 1024,
         },

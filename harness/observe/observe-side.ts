@@ -1,7 +1,8 @@
 // Executes one side's plan: boots its httpd, sends its requests, records what happened. No verdicts here, and
 // nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
 import type { StartedClientContainer } from "../clients/client-container.ts";
-import { sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
@@ -73,7 +74,13 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     ports: plan.ports,
     extras: { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup },
     ...(plan.logs ? { logs: plan.logs } : {}),
+    ipv6: plan.localClient,
   });
+  // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
+  // the server is removed.
+  const local = new LazyLocalClient(() =>
+    startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
+  );
   try {
     const { boot } = httpd;
     const configTestOutput = boot.phases.configTest?.output ?? [];
@@ -101,8 +108,9 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         continue;
       }
       input.onStep?.(`request ${request.name}`);
-      const first = await sendAttributed(httpd, request, input);
-      const repeat = request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(httpd, request, input) : null;
+      const first = await sendAttributed(httpd, request, input, local);
+      const repeat =
+        request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(httpd, request, input, local) : null;
       requests.push({
         name: request.name,
         client: request.client,
@@ -137,18 +145,24 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       tree: plan.tree,
     };
   } finally {
+    await local.remove();
     await httpd.stop();
   }
 }
 
-async function sendAttributed(httpd: StartedHttpd, request: PlannedRequest, input: SideInput): Promise<{ outcome: RequestOutcome; lines: string[] }> {
+async function sendAttributed(
+  httpd: StartedHttpd,
+  request: PlannedRequest,
+  input: SideInput,
+  local: LazyLocalClient,
+): Promise<{ outcome: RequestOutcome; lines: string[] }> {
   const mark = httpd.logMark();
-  const outcome = await send(httpd, request, input);
+  const outcome = await send(httpd, request, input, local);
   const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
   return { outcome, lines };
 }
 
-async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInput): Promise<RequestOutcome> {
+async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
   const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
 
   if (request.mode === "exec") {
@@ -171,16 +185,21 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
     return { kind: "exec", exitCode: result.exitCode, stdout, stderr: result.stderr, durationMs: Date.now() - started };
   }
 
+  // A local client sends to the server's loopback address from inside its network namespace; a network client
+  // to the server's address on the scenario network; the host to the published port.
   const fromHost = request.client === "host";
-  const client = fromHost ? null : input.clients.get(request.client);
+  const client: SendingClient | null | undefined =
+    request.loopback !== null ? await local.get() : fromHost ? null : input.clients.get(request.client);
   if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
+  const serverIp = request.loopback ?? httpd.networkAddress ?? "";
   const port = request.port ?? (request.tls ? 443 : 80);
   const published = { host: httpd.host, port: httpd.publishedPorts.get(port) ?? 0, tls: request.tls };
 
   if (request.mode === "raw") {
     const data = Buffer.from(request.raw ?? "", "latin1");
     if (client) {
-      return sendRawFromContainer(client, { serverIp: httpd.networkAddress ?? "", port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs });
+      const tls = request.tls ? { servername: request.hostHeader, clientCertificate } : null;
+      return sendRawFromContainer(client, { serverIp, port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tls });
     }
     return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
   }
@@ -194,7 +213,8 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
     auth: request.auth,
     httpVersion: request.httpVersion,
     timeoutMs: request.timeoutMs,
+    keepAliveRequests: request.keepAliveRequests,
   };
-  if (client) return sendFromContainer(client, { ...fields, serverIp: httpd.networkAddress ?? "", tls: request.tls, clientCertificate });
-  return sendHttp({ ...fields, target: published, keepAliveRequests: request.keepAliveRequests, tlsClient: clientCertificate, caCertificate: null });
+  if (client) return sendFromContainer(client, { ...fields, serverIp, tls: request.tls, clientCertificate });
+  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
 }

@@ -3,6 +3,7 @@
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { HarnessError } from "../errors.ts";
 import { interpolate } from "../scenario/interpolate.ts";
+import { loopbackOf } from "../scenario/reserved-clients.ts";
 import { forFamily, type RequestSpec, type Scenario } from "../scenario/scenario.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import { moduleBinding } from "../server/module-map.ts";
@@ -64,7 +65,11 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     const tree = trees.get(ref.path);
     if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the tree ${ref.path} was not loaded before planning`);
     const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
-    return { ...planTreeSide(scenario, { side, inspection, ref, tree }), requests: scenario.requests.map((request) => planRequest(request, vars)) };
+    return {
+      ...planTreeSide(scenario, { side, inspection, ref, tree }),
+      localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
+      requests: scenario.requests.map((request) => planRequest(request, vars)),
+    };
   });
   const certificate = planned.some((side) => side.tree?.stubs.some((stub) => stub.kind === "certificate"));
   return {
@@ -124,6 +129,7 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
     ports: server.tls !== null ? [80, 443] : [80],
     logs: null,
     tree: null,
+    localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
     requests: scenario.requests.map((request) => planRequest(request, vars)),
   };
 }
@@ -139,6 +145,7 @@ function planRequest(request: RequestSpec, vars: Record<string, string>): Planne
     body: request.body === null ? null : text(request.body),
     raw: request.raw === null ? null : text(request.raw),
     exec: request.exec === null ? null : text(request.exec),
+    loopback: loopbackOf(request.client),
   };
 }
 

@@ -1,6 +1,7 @@
 // What a run will do for one scenario, decided before any container exists: per side, the rendered config, the
 // staged files, the prepare steps and the requests with their variables filled. Plain data (JSON-safe), so
 // `plan` prints it and tests read it without an engine. Addresses are late-bound slots (late-binding.ts).
+import type { LoopbackAddress } from "../scenario/reserved-clients.ts";
 import type { BackendSpec, CertificateKind, RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
@@ -23,6 +24,9 @@ export interface PlannedFile {
 export type PlannedRequest = Omit<RequestSpec, "at" | "expect" | "guide" | "host"> & {
   /** The Host header and the TLS server name; null: the client's default. */
   hostHeader: string | null;
+  /** For a local client (localhost, localhost6): the server's loopback address the request is sent to from
+   * inside the server's network namespace, which is also the address the server sees. null: any other client. */
+  loopback: LoopbackAddress | null;
 };
 
 /** Where the facts about the side's image come from: the image now, the last inspection's cache, or the
@@ -58,6 +62,10 @@ export interface SidePlan {
   logs: FollowedLogs | null;
   /** What running the operator's tree involved on this side; null for a scenario's own config. */
   tree: TreeSidePlan | null;
+  /** A request comes from a local client: a tools container joins the server's network namespace (started at
+   * its first such request), and the server container has IPv6 as a host has (::1 on lo, a link-local address
+   * on eth0), so that `Listen 80` answers on ::1 too. */
+  localClient: boolean;
   requests: PlannedRequest[];
 }
 

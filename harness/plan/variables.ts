@@ -2,6 +2,7 @@
 // are known when planning; addresses are given by the engine only when the containers exist, so a plan holds
 // them as late-bound slots (late-binding.ts) that the observe stage fills.
 import { backendPort } from "../backends/backend-ports.ts";
+import { LOCAL_CLIENT_HOSTNAME, LOCAL_CLIENTS } from "../scenario/reserved-clients.ts";
 import type { BackendSpec, ClientSpec } from "../scenario/scenario.ts";
 import type { HttpdProfile } from "../server/httpd-profile.ts";
 import { slot } from "./late-binding.ts";
@@ -26,6 +27,11 @@ export function scenarioVariables(sources: VariableSources): Record<string, stri
     "clients.host.ip": slot("network.gateway"),
     "clients.host.hostname": slot("network.gateway"),
   };
+  // Known now: the local clients send from the server's own loopback addresses.
+  for (const [name, address] of Object.entries(LOCAL_CLIENTS)) {
+    vars[`clients.${name}.ip`] = address;
+    vars[`clients.${name}.hostname`] = LOCAL_CLIENT_HOSTNAME;
+  }
   for (const client of sources.clients) {
     vars[`clients.${client.name}.ip`] = slot(`clients.${client.name}.ip`);
     vars[`clients.${client.name}.hostname`] = slot(`clients.${client.name}.hostname`);

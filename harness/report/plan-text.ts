@@ -46,6 +46,7 @@ export function renderPlanText(plans: readonly ScenarioPlan[], options: { sides?
       out.push(`${side.config.path}:`, ...side.config.text.trimEnd().split("\n").map((line) => `  | ${line}`));
       if (side.files.length) out.push("files:", ...side.files.map(fileLine));
       if (side.prepare.length) out.push("prepare:", ...side.prepare.map((command, i) => `  ${i + 1}. ${command}`));
+      if (side.localClient) out.push("local client: a tools container in the server's network namespace, sending to 127.0.0.1 and ::1");
       if (side.requests.length) {
         out.push("requests:");
         for (const request of side.requests) {

@@ -19,6 +19,7 @@ import {
 } from "./scenario-schema.ts";
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
 import { prepareToolProblems } from "./prepare-tools.ts";
+import { isLocalClient, LOCAL_CLIENTS, RESERVED_CLIENT_NAMES } from "./reserved-clients.ts";
 import { parseSubject, SUBJECT_ATTRIBUTES, SUBJECT_EXAMPLE, type Subject } from "./subject-name.ts";
 import type {
   BackendSpec,
@@ -200,13 +201,13 @@ class ScenarioBuilder {
     const match = /^(clients|backends)\.([^.]+)\.([^.]+)$/.exec(name);
     if (match === null) return "";
     const [, kind, owner, property] = match as unknown as [string, string, string, string];
-    const declared = kind === "clients" ? owner === "host" || this.clientNames.has(owner) : this.backendNames.has(owner);
+    const declared = kind === "clients" ? RESERVED_CLIENT_NAMES.includes(owner) || this.clientNames.has(owner) : this.backendNames.has(owner);
     if (!declared) return `: no ${kind === "clients" ? "client" : "backend"} "${owner}" is declared`;
     return `: ${kind} have no "${property}"`;
   }
 
   private describeVariables(): string {
-    const clients = ["host", ...this.clientNames].join(", ");
+    const clients = [...RESERVED_CLIENT_NAMES, ...this.clientNames].join(", ");
     const backends = [...this.backendNames];
     return [
       FIXED_VARIABLES.map(variableText).join(", "),
@@ -449,9 +450,12 @@ class ScenarioBuilder {
     const first = new Map<string, number>();
     return raw.map((client, index): ClientSpec => {
       const path = ["clients", index];
-      if (client.name === "host") {
-        this.report([...path, "name"], '"host" is reserved: it means the machine running the harness', {
-          expected: 'any other name; requests use client: host without declaring it',
+      if (RESERVED_CLIENT_NAMES.includes(client.name)) {
+        const meaning = isLocalClient(client.name)
+          ? `it sends from inside the server's network namespace to ${LOCAL_CLIENTS[client.name]}`
+          : "it means the machine running the harness";
+        this.report([...path, "name"], `"${client.name}" is reserved: ${meaning}`, {
+          expected: `any name but ${RESERVED_CLIENT_NAMES.join(", ")}; requests use client: ${client.name} without declaring it`,
           example: "clients: [{ name: allowed }]",
           received: { value: client.name },
         });
@@ -490,10 +494,10 @@ class ScenarioBuilder {
   private request(raw: RawRequest, path: Path): RequestSpec {
     const mode: RequestMode = raw.exec !== undefined ? "exec" : raw.raw !== undefined ? "raw" : "http";
     this.checkMode(raw, mode, path);
-    if (raw.client !== "host" && !this.clientNames.has(raw.client)) {
+    if (!RESERVED_CLIENT_NAMES.includes(raw.client) && !this.clientNames.has(raw.client)) {
       const declared = [...this.clientNames];
       this.report([...path, "client"], `unknown client "${raw.client}"`, {
-        expected: `host${declared.length > 0 ? `, or a declared client: ${declared.join(", ")}` : " (no clients are declared)"}`,
+        expected: `${RESERVED_CLIENT_NAMES.join(", ")}${declared.length > 0 ? `, or a declared client: ${declared.join(", ")}` : " (no clients are declared)"}`,
         example: `clients: [{ name: ${raw.client} }]   # then: client: ${raw.client}`,
         received: { value: raw.client },
       });

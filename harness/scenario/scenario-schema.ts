@@ -185,12 +185,21 @@ export const backendSchema = z.strictObject({
 // A client's DNS name is the one Docker's DNS gives its address ({{clients.NAME.hostname}}); Docker answers
 // reverse lookups with container names only, so a scenario cannot choose another.
 export const clientSchema = z.strictObject({
-  name: z.string().regex(RESOURCE_NAME_PATTERN),
+  name: z
+    .string()
+    .regex(RESOURCE_NAME_PATTERN)
+    .meta({ description: "Not host, localhost or localhost6: those clients are always there (build-scenario.ts rejects them here)." }),
 });
 
 export const requestSchema = z.strictObject({
   name: z.string().regex(REQUEST_NAME_PATTERN),
-  client: z.string().default("host"),
+  client: z
+    .string()
+    .default("host")
+    .meta({
+      description:
+        "host (the harness's machine, through the published port), localhost / localhost6 (from inside the server's own network namespace, to 127.0.0.1 / ::1), or a declared client.",
+    }),
   method: z.string().regex(TOKEN_PATTERN).default("GET"),
   path: z.string().min(1).optional(),
   host: z.string().min(1).optional(),

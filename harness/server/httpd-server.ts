@@ -31,6 +31,8 @@ export interface ServerLaunch {
   /** Log files a tree writes to, followed inside the container; absent: where the config's first ErrorLog and
    * CustomLog point. An empty list means the container's stream. */
   logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean };
+  /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
+  ipv6?: boolean;
   startupTimeoutMs?: number;
 }
 
@@ -96,6 +98,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     command: [startScript(profile, launch.prepare, launch.extras)],
     publish,
     network: launch.network,
+    ipv6: launch.ipv6 ?? false,
     archive,
   });
   await container.start();

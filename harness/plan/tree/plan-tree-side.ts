@@ -137,6 +137,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     prepare: [],
     missingModules: [],
     listenTls: ports.includes(443),
+    localClient: false,
     httpd: { args, environment: { ...config.environment } },
     setup: stubs.setup,
     ports: ports.length > 0 ? ports : [80],

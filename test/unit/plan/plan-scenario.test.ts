@@ -190,11 +190,45 @@ requests:
         keepAliveRequests: 1,
         repeat: true,
         timeoutMs: 10_000,
+        loopback: null,
       },
       expect.objectContaining({ name: "raw", mode: "raw", raw: "GET / HTTP/1.0\r\nHost: ⟪backends.origin.ip⟫\r\n\r\n", repeat: false }),
       expect.objectContaining({ name: "hash", mode: "exec", exec: "cat /usr/local/apache2/conf/httpd.conf" }),
     ]);
     expect(baseline.requests).toEqual(candidate.requests);
+  });
+
+  it("starts no local client when no request comes from one", () => {
+    expect([baseline.localClient, candidate.localClient]).toEqual([false, false]);
+  });
+
+  it("sends a local client's requests to its loopback address and fills its variables with the address", () => {
+    const local = planScenario(
+      parseScenario(
+        `id: local
+title: Local
+server:
+  config: "Require ip {{clients.localhost.ip}} {{clients.localhost6.ip}}"
+requests:
+  - { name: v4, path: "/s?from={{clients.localhost.ip}}", client: localhost }
+  - { name: v6, raw: "GET / HTTP/1.0\\r\\n\\r\\n", client: localhost6, tls: true }
+  - { name: outside, path: / }
+`,
+        "local.scenario.yaml",
+      ),
+      OFFLINE_SIDES,
+    );
+    expect(local.clients).toEqual([]);
+    for (const side of local.sides) {
+      expect(side.localClient).toBe(true);
+      expect(side.config.text).toContain("\nRequire ip 127.0.0.1 ::1\n");
+      expect(side.requests.map((r) => [r.name, r.client, r.loopback, r.path])).toEqual([
+        ["v4", "localhost", "127.0.0.1", "/s?from=127.0.0.1"],
+        ["v6", "localhost6", "::1", ""],
+        ["outside", "host", null, "/"],
+      ]);
+    }
+    expect(renderPlanText([local])).toContain("local client: a tools container in the server's network namespace, sending to 127.0.0.1 and ::1\n");
   });
 
   it("says where each side's facts come from", () => {

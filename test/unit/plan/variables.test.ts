@@ -5,7 +5,7 @@ import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-
 import { scenarioVariableNames } from "../../../harness/scenario/scenario-variables.ts";
 
 describe("scenarioVariables", () => {
-  it("gives the server paths and the certificates directory, and slots for the network and the host client", () => {
+  it("gives the server paths, the certificates directory and the local clients' loopback addresses, and slots for the network and the host client", () => {
     expect(scenarioVariables({ profile: OFFICIAL_PROFILE, clients: [], backends: [] })).toEqual({
       "server.root": "/usr/local/apache2",
       "server.docroot": "/usr/local/apache2/htdocs",
@@ -16,6 +16,11 @@ describe("scenarioVariables", () => {
       // Requests from the host arrive through the published port: the server sees the network's gateway.
       "clients.host.ip": "⟪network.gateway⟫",
       "clients.host.hostname": "⟪network.gateway⟫",
+      // The local clients send from inside the server's network namespace: no slot, the address is known.
+      "clients.localhost.ip": "127.0.0.1",
+      "clients.localhost.hostname": "localhost",
+      "clients.localhost6.ip": "::1",
+      "clients.localhost6.hostname": "localhost",
     });
     expect(CERTS_DIR).toBe("/harness/certs");
   });
@@ -40,6 +45,10 @@ describe("scenarioVariables", () => {
       "certs.dir": "/harness/certs",
       "clients.host.ip": "⟪network.gateway⟫",
       "clients.host.hostname": "⟪network.gateway⟫",
+      "clients.localhost.ip": "127.0.0.1",
+      "clients.localhost.hostname": "localhost",
+      "clients.localhost6.ip": "::1",
+      "clients.localhost6.hostname": "localhost",
       "clients.allowed.ip": "⟪clients.allowed.ip⟫",
       "clients.allowed.hostname": "⟪clients.allowed.hostname⟫",
       "clients.denied.ip": "⟪clients.denied.ip⟫",

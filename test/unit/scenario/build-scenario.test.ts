@@ -69,7 +69,7 @@ describe("clients and names", () => {
     expect(error.position).toEqual(where(text, "denied"));
     expect(error.message).toMatchInlineSnapshot(`
       "t.scenario.yaml:5:33: requests[0].client: unknown client "denied"
-        expected: host, or a declared client: allowed
+        expected: host, localhost, localhost6, or a declared client: allowed
         example:  clients: [{ name: denied }]   # then: client: denied
         received: "denied""
     `);
@@ -89,6 +89,40 @@ describe("clients and names", () => {
     expect(error.message).toContain('clients[1].name: duplicate client name "c"');
     expect(error.message).toContain('clients[2].name: "host" is reserved');
     expect(error.message).toContain('backends[1].name: duplicate backend name "b"');
+  });
+});
+
+describe("local clients", () => {
+  it("accepts requests from localhost and localhost6 without declaring them", () => {
+    const scenario = parseScenario(
+      lines(...HEAD, "requests:", "  - { name: v4, path: /server-status, client: localhost }", '  - { name: v6, raw: "GET / HTTP/1.0\\r\\n\\r\\n", client: localhost6 }'),
+      FILE,
+      { seedIds: SEED_IDS },
+    );
+    expect(scenario.requests.map((request) => [request.client, request.mode])).toEqual([
+      ["localhost", "http"],
+      ["localhost6", "raw"],
+    ]);
+  });
+
+  it("rejects a declared client named localhost or localhost6, saying what the name means", () => {
+    const text = lines(...HEAD, "clients: [{ name: localhost }, { name: localhost6 }]");
+    const error = parseError(text);
+    expect(error.position).toEqual(where(text, "localhost"));
+    expect(error.message).toContain(`clients[0].name: "localhost" is reserved: it sends from inside the server's network namespace to 127.0.0.1`);
+    expect(error.message).toContain(`clients[1].name: "localhost6" is reserved: it sends from inside the server's network namespace to ::1`);
+    expect(error.message).toContain("expected: any name but host, localhost, localhost6; requests use client: localhost without declaring it");
+  });
+
+  it("rejects an exec request from a local client: it already runs in the server container", () => {
+    const error = parseError(lines(...HEAD, "requests:", '  - { name: e, exec: "true", client: localhost }'));
+    expect(error.message).toContain("requests[0].client: an exec request runs in the server container; it has no client");
+  });
+
+  it("gives the local clients' variables without a declaration", () => {
+    const text = lines(...HEAD, "server:", "  config: Require ip {{clients.localhost.ip}} {{clients.localhost6.ip}} {{clients.localhost.hostname}} {{clients.localhost6.nope}}");
+    const error = parseError(text);
+    expect(error.message).toMatch(/^t\.scenario\.yaml:\d+:\d+: server\.config: unknown variable \{\{clients\.localhost6\.nope\}\}: clients have no "nope"/);
   });
 });
 
