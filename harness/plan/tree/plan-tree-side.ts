@@ -67,7 +67,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   // Read once to learn the tree's modules, then again with what the harness loads first (-C), which the
   // tree's <IfModule> sections see.
   const first = evaluateForSide(input);
-  const modules = adaptModules(first, image, fragment ? family : ref.writtenFor, layoutCompiledIn(tree.layout, family));
+  const modules = adaptModules(first, image, fragment ? family : ref.writtenFor, layoutCompiledIn(tree.layout, ref.writtenFor));
   const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
   const config = loadedFirst.length === 0 ? first : evaluateForSide(input, loadedFirst);
   const logs = captureLogs(config);

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import type { SourceTree } from "../../conf/source-tree.ts";
 import type { PlannedFile } from "../scenario-plan.ts";
+import { mutexPaths } from "../../conf/queries/mutex-paths.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
 import { enclosingVirtualHost, walkConfig } from "../../conf/queries/walk-config.ts";
 import type { Stub } from "./tree-side-plan.ts";
@@ -44,7 +45,10 @@ const FILE_KINDS: Record<string, Stub["kind"]> = {
   mimemagicfile: "image-file",
 };
 
-const DIRECTORY_OF_FILE = new Set(["pidfile", "lockfile", "scriptsock", "coredumpdirectory"]);
+/** Directories every Linux image has: never listed as stubs. */
+const SYSTEM_DIRECTORIES = new Set(["/", "/etc", "/var", "/var/run", "/run", "/var/log", "/var/lock", "/var/cache", "/var/lib", "/tmp", "/usr", "/usr/share", "/usr/lib", "/usr/local", "/usr/share/doc", "/srv", "/opt", "/home"]);
+
+const DIRECTORY_OF_FILE = new Set(["pidfile", "scriptsock", "coredumpdirectory"]);
 
 function parent(path: string): string {
   return path.replace(/\/[^/]*$/, "") || "/";
@@ -67,8 +71,9 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
   const setup: string[] = [];
   const accounts = { users: new Map<string, Stub>(), groups: new Map<string, Stub>() };
 
-  const directory = (path: string, at: { file: string; line: number }, kind: Stub["kind"], note: string): void => {
-    if (path.includes("$") || directories.has(path) || inTree(context.tree, path) === "directory") return;
+  const directory = (given: string, at: { file: string; line: number }, kind: Stub["kind"], note: string): void => {
+    const path = given.replace(/(.)\/+$/, "$1");
+    if (SYSTEM_DIRECTORIES.has(path) || path.includes("$") || directories.has(path) || inTree(context.tree, path) === "directory") return;
     directories.set(path, { kind, target: path, file: at.file, line: at.line, note });
   };
 
@@ -94,9 +99,6 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
     } else if (DIRECTORY_OF_FILE.has(key)) {
       const path = serverPath(first, index);
       directory(key === "coredumpdirectory" ? path : parent(path), at, "directory", `for ${directive.name}`);
-    } else if (key === "mutex" || key === "sslmutex" || key === "acceptmutex") {
-      const file = /(?:^|\s)file:(\S+)/.exec(directive.args.join(" "))?.[1];
-      if (file) directory(serverPath(file, index), at, "directory", `for ${directive.name}`);
     } else if (key === "sslsessioncache") {
       const path = /^(?:shmcb|shm|dbm|dc):([^(]+)/.exec(first)?.[1];
       if (path) directory(parent(serverPath(path, index)), at, "directory", `for ${directive.name}`);
@@ -137,6 +139,11 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
           break;
       }
     }
+  }
+  // Mutex names a directory; LockFile and SSLMutex name a file (mutex-paths.ts).
+  for (const mutex of mutexPaths(config)) {
+    if (mutex.path === null) continue;
+    directory(mutex.directive === "Mutex" ? mutex.path : parent(mutex.path), { file: mutex.span.file, line: mutex.span.line }, "directory", `for ${mutex.directive}`);
   }
   for (const { section, index } of walked.sections) {
     if (section.key !== "directory") continue;
