@@ -32,6 +32,11 @@ import type {
  * byte short for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). */
 const shortLineLimit = 8191;
 
+/** Sections whose body httpd reads with ap_build_cont_config when their condition holds: that function finds
+ * the close by comparing the whole trimmed line with `</Name>` (server/core.c start_cond_section in 2.4,
+ * start_ifmod/start_ifdefine in 2.2, mod_version start_ifversion in both). */
+const conditionalSections = new Set(["ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection"]);
+
 interface OpenSection {
   node: SectionNode;
   /** Where the section's `<` is, for the "was not closed" problem. */
@@ -334,8 +339,11 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         "warning",
         where.line,
         where.column,
-        `text after </${name}>: httpd ignores it here, but inside <IfModule> or <IfDefine> it makes httpd 2.4 ` +
-          `refuse the line ("without matching section")`,
+        conditionalSections.has(key)
+          ? `text after </${name}>: when the condition holds, httpd (2.2 and 2.4) compares the whole line with ` +
+              `"</${name}>" (ap_build_cont_config), does not see the close, and refuses to start ` +
+              `("</${name}> without matching <${name} section")`
+          : `httpd ignores the text after </${name}>`,
         `put nothing after </${name}> on its line`,
       );
     }

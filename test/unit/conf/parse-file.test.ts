@@ -155,8 +155,13 @@ describe("parseFile: sections", () => {
     expect(only(file.nodes, "section")).toHaveLength(2);
     expect(messages(file)).toEqual([
       "error 2:1 </Directory> directive missing closing '>'",
-      expect.stringMatching(/^warning 4:14 text after <\/Directory>/),
+      "warning 4:14 httpd ignores the text after </Directory>",
     ]);
+  });
+
+  it("warns harder about text after the close of a conditional section, which httpd then does not see", () => {
+    const file = parse("<IfModule mod_ssl.c>\n</IfModule> # ssl\n");
+    expect(messages(file)).toEqual([expect.stringMatching(/^warning 2:13 text after <\/IfModule>: when the condition holds, httpd .* refuses to start/)]);
   });
 
   it("closes an unclosed section at the end of the file, with an error at its <", () => {
