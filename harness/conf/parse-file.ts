@@ -215,8 +215,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
           "warning",
           at.line,
           at.column,
-          `this comment ends in a backslash, so httpd reads line${logical.lastLine - logical.firstLine > 1 ? "s" : ""} ` +
-            `${logical.firstLine + 1}${logical.lastLine - logical.firstLine > 1 ? `-${logical.lastLine}` : ""} as part of the comment and ignores ${logical.lastLine - logical.firstLine > 1 ? "them" : "it"}`,
+          swallowedMessage(logical.firstLine + 1, logical.lastLine),
           "remove the backslash at the end of the comment if the next line is meant to be read",
         );
       }
@@ -406,6 +405,11 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
+}
+
+function swallowedMessage(from: number, to: number): string {
+  const lines = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  return `this comment ends in a backslash, so httpd reads ${lines} as part of the comment and ignores ${from === to ? "it" : "them"}`;
 }
 
 /** A file holding NUL bytes: one opaque node keeping every byte (as latin1), one problem. */
