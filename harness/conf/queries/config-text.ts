@@ -23,12 +23,12 @@ function quoteArg(arg: string): string {
   return arg === "" || /[\s"]/.test(arg) ? `"${arg.replace(/(["\\])/g, "\\$1")}"` : arg;
 }
 
-function hostName(host: ServerHost, main: ServerHost): string {
-  return host.serverName?.host ?? main.serverName?.host ?? "(no ServerName)";
+/** A vhost's name as -S prints it; without one (and none inherited) httpd looks its address up in DNS. */
+function hostName(host: ServerHost): string {
+  return host.serverName?.host ?? "(no ServerName)";
 }
 
 function vhostLines(config: EffectiveConfig): string[] {
-  const main = mainServer(config);
   const byAddress = new Map<string, { host: ServerHost; port: number | null }[]>();
   for (const host of virtualHosts(config)) {
     for (const address of host.addresses) {
@@ -51,13 +51,13 @@ function vhostLines(config: EffectiveConfig): string[] {
     const tls = (host: ServerHost) => (host.tls.on ? " [TLS]" : "");
     const [first] = hosts;
     if ((hosts.length === 1 || (config.version.family === "2.2" && !declared.has(key))) && first) {
-      for (const { host } of hosts) lines.push(`${key.padEnd(22)} ${hostName(host, main)} (${where(host.span!)})${tls(host)}`);
+      for (const { host } of hosts) lines.push(`${key.padEnd(22)} ${hostName(host)} (${where(host.span!)})${tls(host)}`);
       continue;
     }
     lines.push(`${key.padEnd(22)} is a NameVirtualHost`);
-    lines.push(`${"".padEnd(8)} default server ${hostName(first!.host, main)} (${where(first!.host.span!)})`);
+    lines.push(`${"".padEnd(8)} default server ${hostName(first!.host)} (${where(first!.host.span!)})`);
     for (const { host, port } of hosts) {
-      lines.push(`${"".padEnd(8)} port ${port ?? "*"} namevhost ${hostName(host, main)} (${where(host.span!)})${tls(host)}`);
+      lines.push(`${"".padEnd(8)} port ${port ?? "*"} namevhost ${hostName(host)} (${where(host.span!)})${tls(host)}`);
       for (const alias of host.aliases) {
         lines.push(`${"".padEnd(16)} ${/[*?]/.test(alias.value) ? "wild alias" : "alias"} ${alias.value}`);
       }
