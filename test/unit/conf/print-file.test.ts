@@ -166,6 +166,25 @@ describe("printFile: unmodified trees", () => {
     );
   });
 
+  it("never throws and gives any bytes back, however broken", () => {
+    const configish = fc
+      .string({ unit: fc.constantFrom(..."<>/\"'\\# \t\r\nAaZ:.$é".split("")), maxLength: 200 })
+      .map((text) => Buffer.from(text, "utf8"));
+    fc.assert(
+      fc.property(fc.oneof(configish, fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes))), (bytes) => {
+        const parsed = parseFile("f.conf", bytes);
+        expect(printFile(parsed).equals(bytes)).toBe(true);
+        expect(parsed.problems.every((p) => p.line >= 1 && p.column >= 1)).toBe(true);
+        const walk = (nodes: readonly SyntaxNode[]): SyntaxNode[] => nodes.flatMap((n) => [n, ...(n.kind === "section" ? walk(n.children) : [])]);
+        for (const node of walk(parsed.nodes)) {
+          expect(node.span.line).toBeGreaterThanOrEqual(1);
+          expect(node.span.endLine).toBeGreaterThanOrEqual(node.span.line);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("reads the generated shapes as written: every directive and section, with no problems", () => {
     fc.assert(
       fc.property(fc.tuple(shapeArb, materialArb), ([shapes, m]) => {
