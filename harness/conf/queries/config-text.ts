@@ -71,8 +71,10 @@ function runSettings(config: EffectiveConfig): string[] {
   const main = mainServer(config);
   lines.push(`Main DocumentRoot: ${main.documentRoot ? `"${main.documentRoot.path}" (${where(main.documentRoot.span)})` : "(the build's default)"}`);
   const errorLog = hostLogTargets(config, null).errorLog;
+  // DEFAULT_ERRORLOG of the official builds (httpd -V); a fragment runs in them too.
+  const officialBuild = config.layout === "official" || config.layout === "fragment";
   lines.push(
-    `Main ErrorLog: ${errorLog ? `"${errorLog.path ?? errorLog.value}" ${errorLog.kind} (${where(errorLog.span)})` : "(the build's default, logs/error_log)"}`,
+    `Main ErrorLog: ${errorLog ? `"${errorLog.path ?? errorLog.value}" ${errorLog.kind} (${where(errorLog.span)})` : officialBuild ? "(the build's default, logs/error_log)" : "(the build's default)"}`,
   );
   for (const mutex of mutexPaths(config)) {
     const what = mutex.directive === "Mutex" ? `Mutex ${mutex.types.join(" ")}` : mutex.directive;
