@@ -33,7 +33,9 @@ function vhostLines(config: EffectiveConfig): string[] {
   for (const host of virtualHosts(config)) {
     for (const address of host.addresses) {
       const key = `${isWildcardHost(address.host) ? "*" : address.host}:${address.port ?? "*"}`;
-      byAddress.set(key, [...(byAddress.get(key) ?? []), { host, port: address.port }]);
+      const hosts = byAddress.get(key);
+      if (hosts) hosts.push({ host, port: address.port });
+      else byAddress.set(key, [{ host, port: address.port }]);
     }
   }
   // 2.2 matches names only on addresses a NameVirtualHost line declares; 2.4 on every address with several
