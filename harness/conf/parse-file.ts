@@ -28,8 +28,10 @@ import type {
   Word,
 } from "./syntax-tree.ts";
 
-/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which stops one
- * byte short for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). */
+/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which keeps one
+ * byte for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). A line of 8191
+ * bytes leaves only its LF for the next read, an empty line; one of 8192 leaves a byte: `httpd -t` on 2.2.34
+ * says "Invalid command 'z'" on line 2 for an 8192-byte line ending in z, and "Syntax OK" for 8191. */
 const shortLineLimit = 8191;
 
 /** Sections whose body httpd reads with ap_build_cont_config when their condition holds: that function finds
@@ -113,12 +115,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
-    if (Buffer.byteLength(logical.text, decoded.encoding) + 1 > shortLineLimit) {
+    if (Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
       problem(
         "warning",
         logical.firstLine,
         1,
-        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes with its line end, MAX_STRING_LEN): ` +
+        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes, MAX_STRING_LEN less one): ` +
           "2.2 reads the rest as a new line, 2.4 reads it whole",
         "split it with continuation lines (a backslash at the end of each part)",
       );
