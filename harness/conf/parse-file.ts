@@ -13,6 +13,8 @@
 //   `<IfVersion >= 2.3>` has the arguments `>=` and `2.3`, and `<Location "/a>b">` has `/a>b`;
 // - `</Name>` closes the innermost open section, names compared case-insensitively; its first word must end
 //   in `>` (`</Name >` is "missing closing '>'" in httpd).
+// The section problems use httpd's own words; `httpd -t` on 2.2.34 and 2.4.68 gives the same for a missing `>`, a
+// mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
 import { readWord, readWords, type ReadWord } from "./read-words.ts";
