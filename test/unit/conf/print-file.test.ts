@@ -325,6 +325,12 @@ describe("printFile: modified trees", () => {
     expect(print(file)).toBe("  # new\n# same\n");
   });
 
+  it("refuses to write a value holding a line break, which no httpd line can hold", () => {
+    const file = parse("Header set X a\n");
+    (file.nodes[0] as DirectiveNode).args = [word("set"), word("X"), word("a\nListen 81")];
+    expect(() => printFile(file)).toThrow(expect.objectContaining({ code: "HARNESS_INTERNAL" }));
+  });
+
   it("refuses to write characters latin1 cannot hold into a latin1 file", () => {
     const file = parseFile("l.conf", Buffer.from("ServerAdmin r\xe9mi\n", "latin1"));
     (file.nodes[0] as DirectiveNode).args = [word("€")];
