@@ -47,7 +47,7 @@ function printNodes(nodes: readonly SyntaxNode[], fallbackIndent: string, out: s
         out.push(
           (unchangedSinceParse(node) === true || commentReads(node.raw, node.text))
             ? node.raw
-            : `${indentOf(nodes, index, fallbackIndent)}#${node.text}`,
+            : `${indentOf(nodes, index, fallbackIndent)}#${writable(node.text)}`,
         );
         return;
       case "directive":
