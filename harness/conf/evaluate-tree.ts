@@ -225,7 +225,7 @@ class Evaluation {
       this.#problem("refusal", node.span, `<${node.name}> directive requires additional arguments`);
       return;
     }
-    if (test(word) !== negated) this.#evaluate(node.children, [...guards, guardOf(node, text)], out);
+    if (test(word) !== negated) this.#evaluate(node.children, [...guards, guardOf(node)], out);
   }
 
   #ifVersion(node: SectionNode, guards: Guard[], out: EffectiveNode[]): void {
@@ -235,7 +235,7 @@ class Evaluation {
       this.#problem("refusal", node.span, result.error);
       return;
     }
-    if (result.holds) this.#evaluate(node.children, [...guards, guardOf(node, text.trim())], out);
+    if (result.holds) this.#evaluate(node.children, [...guards, guardOf(node)], out);
   }
 
   #include(node: DirectiveNode, args: string[], optional: boolean, guards: Guard[], out: EffectiveNode[]): void {
@@ -375,8 +375,9 @@ class Evaluation {
   }
 }
 
-function guardOf(node: SectionNode, condition: string): Guard {
-  return { name: node.name, condition, span: node.span };
+/** The condition as written (before ${VAR}), as Guard documents it. */
+function guardOf(node: SectionNode): Guard {
+  return { name: node.name, condition: node.argsText.trim(), span: node.span };
 }
 
 /** A node parsed from a macro body, moved to the lines the body was written at. */

@@ -1,5 +1,6 @@
 // A configuration file's bytes → its text and the logical lines httpd reads from it (ap_cfg_getline_core and
-// cfg_trim_line in server/util.c). Checked against 2.4.62 and 2.2.34:
+// cfg_trim_line in server/util.c). Checked against the source of 2.4.62 and 2.2.34, and with `httpd -t` on
+// 2.2.34 and 2.4.68 (continuation after `\ `, after `\\`, through a comment, over CR LF; the byte-order mark):
 // - a line continues when a backslash stands right before its line end (`\` LF or `\` CR LF): the backslash
 //   and the line end go, nothing else does; whitespace before the backslash and the next line's leading
 //   whitespace stay (`a \` + `   b` reads `a    b`). A backslash followed by a space, then the line end, does

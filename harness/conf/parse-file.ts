@@ -13,6 +13,8 @@
 //   `<IfVersion >= 2.3>` has the arguments `>=` and `2.3`, and `<Location "/a>b">` has `/a>b`;
 // - `</Name>` closes the innermost open section, names compared case-insensitively; its first word must end
 //   in `>` (`</Name >` is "missing closing '>'" in httpd).
+// The section problems use httpd's own words; `httpd -t` on 2.2.34 and 2.4.68 gives the same for a missing `>`, a
+// mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
 import { readWord, readWords, type ReadWord } from "./read-words.ts";
@@ -28,9 +30,16 @@ import type {
   Word,
 } from "./syntax-tree.ts";
 
-/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which stops one
- * byte short for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). */
+/** httpd 2.2 reads a configuration line into a MAX_STRING_LEN (8192) buffer with apr_file_gets, which keeps one
+ * byte for the terminating NUL (server/config.c ap_build_config; 2.4 grows its buffer to 16 MB). A line of 8191
+ * bytes leaves only its LF for the next read, an empty line; one of 8192 leaves a byte: `httpd -t` on 2.2.34
+ * says "Invalid command 'z'" on line 2 for an 8192-byte line ending in z, and "Syntax OK" for 8191. */
 const shortLineLimit = 8191;
+
+/** Sections whose body httpd reads with ap_build_cont_config when their condition holds: that function finds
+ * the close by comparing the whole trimmed line with `</Name>` (server/core.c start_cond_section in 2.4,
+ * start_ifmod/start_ifdefine in 2.2, mod_version start_ifversion in both). */
+const conditionalSections = new Set(["ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection"]);
 
 interface OpenSection {
   node: SectionNode;
@@ -108,12 +117,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
-    if (Buffer.byteLength(logical.text, decoded.encoding) + 1 > shortLineLimit) {
+    if (Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
       problem(
         "warning",
         logical.firstLine,
         1,
-        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes with its line end, MAX_STRING_LEN): ` +
+        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes, MAX_STRING_LEN less one): ` +
           "2.2 reads the rest as a new line, 2.4 reads it whole",
         "split it with continuation lines (a backslash at the end of each part)",
       );
@@ -210,8 +219,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
           "warning",
           at.line,
           at.column,
-          `this comment ends in a backslash, so httpd reads line${logical.lastLine - logical.firstLine > 1 ? "s" : ""} ` +
-            `${logical.firstLine + 1}${logical.lastLine - logical.firstLine > 1 ? `-${logical.lastLine}` : ""} as part of the comment and ignores ${logical.lastLine - logical.firstLine > 1 ? "them" : "it"}`,
+          swallowedMessage(logical.firstLine + 1, logical.lastLine),
           "remove the backslash at the end of the comment if the next line is meant to be read",
         );
       }
@@ -334,8 +342,11 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         "warning",
         where.line,
         where.column,
-        `text after </${name}>: httpd ignores it here, but inside <IfModule> or <IfDefine> it makes httpd 2.4 ` +
-          `refuse the line ("without matching section")`,
+        conditionalSections.has(key)
+          ? `text after </${name}>: when the condition holds, httpd (2.2 and 2.4) compares the whole line with ` +
+              `"</${name}>" (ap_build_cont_config), does not see the close, and refuses to start ` +
+              `("</${name}> without matching <${name} section")`
+          : `httpd ignores the text after </${name}>`,
         `put nothing after </${name}> on its line`,
       );
     }
@@ -398,6 +409,11 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
+}
+
+function swallowedMessage(from: number, to: number): string {
+  const lines = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  return `this comment ends in a backslash, so httpd reads ${lines} as part of the comment and ignores ${from === to ? "it" : "them"}`;
 }
 
 /** A file holding NUL bytes: one opaque node keeping every byte (as latin1), one problem. */

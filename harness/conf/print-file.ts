@@ -9,7 +9,8 @@
 // indented like its first line, or like its neighbours when it has no raw. For a node parseFile made and nobody
 // touched, that check is one comparison with what the parser remembered (unchangedSinceParse), not a second
 // reading. A section's close is printed as written unless it no longer names the section; a new section (close
-// "" or null) gets `</Name>`. A value holding a line break cannot be written in httpd's syntax at all.
+// "" or null) gets `</Name>`. A value holding a line break or NUL cannot be written in httpd's syntax at all:
+// printing one throws (HARNESS_INTERNAL), as it is a bug in the rewrite.
 
 import { HarnessError } from "../errors.ts";
 import { encodeText } from "./lex-lines.ts";
@@ -46,7 +47,7 @@ function printNodes(nodes: readonly SyntaxNode[], fallbackIndent: string, out: s
         out.push(
           (unchangedSinceParse(node) === true || commentReads(node.raw, node.text))
             ? node.raw
-            : `${indentOf(nodes, index, fallbackIndent)}#${node.text}`,
+            : `${indentOf(nodes, index, fallbackIndent)}#${writable(node.text)}`,
         );
         return;
       case "directive":
@@ -76,11 +77,20 @@ function printSection(node: SectionNode, indent: string, out: string[]): void {
 }
 
 export function canonicalDirective(name: string, args: readonly Word[]): string {
-  return [quoteWord(name), ...args.map((arg) => quoteWord(arg.value))].join(" ");
+  return [quoteWord(writable(name)), ...args.map((arg) => quoteWord(writable(arg.value)))].join(" ");
 }
 
 export function canonicalOpening(name: string, args: readonly Word[]): string {
-  return `<${[name, ...args.map((arg) => quoteWord(arg.value))].join(" ")}>`;
+  return `<${[writable(name), ...args.map((arg) => quoteWord(writable(arg.value)))].join(" ")}>`;
+}
+
+/** httpd reads a file line by line and a line stops at NUL: a rewrite that put either in a value has a bug, and
+ * printing it would silently change the lines around it. */
+function writable(value: string): string {
+  if (/[\n\0]/.test(value)) {
+    throw new HarnessError("HARNESS_INTERNAL", `a rewritten configuration value holds a line break or NUL: ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /** The indentation of the node's first line; for a node without raw text, its nearest neighbour's. */

@@ -23,17 +23,19 @@ function quoteArg(arg: string): string {
   return arg === "" || /[\s"]/.test(arg) ? `"${arg.replace(/(["\\])/g, "\\$1")}"` : arg;
 }
 
-function hostName(host: ServerHost, main: ServerHost): string {
-  return host.serverName?.host ?? main.serverName?.host ?? "(no ServerName)";
+/** A vhost's name as -S prints it; without one (and none inherited) httpd looks its address up in DNS. */
+function hostName(host: ServerHost): string {
+  return host.serverName?.host ?? "(no ServerName)";
 }
 
 function vhostLines(config: EffectiveConfig): string[] {
-  const main = mainServer(config);
   const byAddress = new Map<string, { host: ServerHost; port: number | null }[]>();
   for (const host of virtualHosts(config)) {
     for (const address of host.addresses) {
       const key = `${isWildcardHost(address.host) ? "*" : address.host}:${address.port ?? "*"}`;
-      byAddress.set(key, [...(byAddress.get(key) ?? []), { host, port: address.port }]);
+      const hosts = byAddress.get(key);
+      if (hosts) hosts.push({ host, port: address.port });
+      else byAddress.set(key, [{ host, port: address.port }]);
     }
   }
   // 2.2 matches names only on addresses a NameVirtualHost line declares; 2.4 on every address with several
@@ -51,13 +53,13 @@ function vhostLines(config: EffectiveConfig): string[] {
     const tls = (host: ServerHost) => (host.tls.on ? " [TLS]" : "");
     const [first] = hosts;
     if ((hosts.length === 1 || (config.version.family === "2.2" && !declared.has(key))) && first) {
-      for (const { host } of hosts) lines.push(`${key.padEnd(22)} ${hostName(host, main)} (${where(host.span!)})${tls(host)}`);
+      for (const { host } of hosts) lines.push(`${key.padEnd(22)} ${hostName(host)} (${where(host.span!)})${tls(host)}`);
       continue;
     }
     lines.push(`${key.padEnd(22)} is a NameVirtualHost`);
-    lines.push(`${"".padEnd(8)} default server ${hostName(first!.host, main)} (${where(first!.host.span!)})`);
+    lines.push(`${"".padEnd(8)} default server ${hostName(first!.host)} (${where(first!.host.span!)})`);
     for (const { host, port } of hosts) {
-      lines.push(`${"".padEnd(8)} port ${port ?? "*"} namevhost ${hostName(host, main)} (${where(host.span!)})${tls(host)}`);
+      lines.push(`${"".padEnd(8)} port ${port ?? "*"} namevhost ${hostName(host)} (${where(host.span!)})${tls(host)}`);
       for (const alias of host.aliases) {
         lines.push(`${"".padEnd(16)} ${/[*?]/.test(alias.value) ? "wild alias" : "alias"} ${alias.value}`);
       }
@@ -71,8 +73,10 @@ function runSettings(config: EffectiveConfig): string[] {
   const main = mainServer(config);
   lines.push(`Main DocumentRoot: ${main.documentRoot ? `"${main.documentRoot.path}" (${where(main.documentRoot.span)})` : "(the build's default)"}`);
   const errorLog = hostLogTargets(config, null).errorLog;
+  // DEFAULT_ERRORLOG of the official builds (httpd -V); a fragment runs in them too.
+  const officialBuild = config.layout === "official" || config.layout === "fragment";
   lines.push(
-    `Main ErrorLog: ${errorLog ? `"${errorLog.path ?? errorLog.value}" ${errorLog.kind} (${where(errorLog.span)})` : "(the build's default, logs/error_log)"}`,
+    `Main ErrorLog: ${errorLog ? `"${errorLog.path ?? errorLog.value}" ${errorLog.kind} (${where(errorLog.span)})` : officialBuild ? "(the build's default, logs/error_log)" : "(the build's default)"}`,
   );
   for (const mutex of mutexPaths(config)) {
     const what = mutex.directive === "Mutex" ? `Mutex ${mutex.types.join(" ")}` : mutex.directive;

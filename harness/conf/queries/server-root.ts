@@ -20,7 +20,8 @@ export type ResolveTime = { readAt: number } | "final";
 
 /** `file` made absolute against `root` (apr_filepath_merge: an absolute file stays, `..` is folded). */
 export function serverRootRelative(file: string, root: string): string {
-  const merged = posix.resolve(root, file);
+  // Anchored at "/": never the harness's own working directory, so answers do not depend on where it runs.
+  const merged = posix.resolve("/", root, file);
   return file.endsWith("/") && merged !== "/" ? `${merged}/` : merged;
 }
 
@@ -31,13 +32,14 @@ function serverRootDirectives(config: EffectiveConfig) {
   );
 }
 
-/** The ServerRoot in effect at the end of reading (or just before the directive at `time.readAt`). A relative
- * ServerRoot is taken against the layout's root, where httpd's working directory is in the official images. */
+/** The ServerRoot in effect at the end of reading (or just before the directive at `time.readAt`). httpd takes a
+ * relative ServerRoot against its working directory (config.c set_server_root merges with no root), which is
+ * not known offline: it is taken against "/". */
 export function effectiveServerRoot(config: EffectiveConfig, time: ResolveTime = "final"): ServerRoot {
-  let root: ServerRoot = { path: config.serverRoot, span: null };
+  let root: ServerRoot = { path: posix.resolve("/", config.serverRoot), span: null };
   for (const entry of serverRootDirectives(config)) {
     if (time !== "final" && entry.index >= time.readAt) break;
-    root = { path: serverRootRelative(entry.directive.args[0]!, config.serverRoot).replace(/(.)\/$/, "$1"), span: entry.directive.span };
+    root = { path: serverRootRelative(entry.directive.args[0]!, "/").replace(/(.)\/$/, "$1"), span: entry.directive.span };
   }
   return root;
 }

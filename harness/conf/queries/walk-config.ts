@@ -20,6 +20,16 @@ export interface WalkedSection {
 export interface WalkedConfig {
   directives: WalkedDirective[];
   sections: WalkedSection[];
+  /** Directives by lower-case name, each list in reading order: queries ask by name, per vhost, many times. */
+  byKey: Map<string, WalkedDirective[]>;
+  /** Server-context directives by server (null: the main server; else its <VirtualHost>), then by name. */
+  byServer: Map<EffectiveSection | null, Map<string, WalkedDirective[]>>;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
@@ -28,12 +38,19 @@ const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
 export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const known = cache.get(config);
   if (known) return known;
-  const walked: WalkedConfig = { directives: [], sections: [] };
+  const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, new Map()]]) };
   let index = 0;
   const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
     for (const node of nodes) {
       if (node.kind === "directive") {
-        walked.directives.push({ directive: node, sections, index: index++ });
+        const entry = { directive: node, sections, index: index++ };
+        walked.directives.push(entry);
+        push(walked.byKey, node.key, entry);
+        if (inServerContext(sections)) {
+          const server = enclosingVirtualHost(sections);
+          if (!walked.byServer.has(server)) walked.byServer.set(server, new Map());
+          push(walked.byServer.get(server)!, node.key, entry);
+        }
       } else {
         walked.sections.push({ section: node, sections, index: index++ });
         visit(node.children, [...sections, node]);
@@ -67,16 +84,18 @@ export function sectionLabel(section: EffectiveSection): string {
 
 /** The directives with one of `keys` (lower-case names), in reading order. */
 export function directivesNamed(config: EffectiveConfig, ...keys: string[]): WalkedDirective[] {
-  const wanted = new Set(keys);
-  return walkConfig(config).directives.filter((entry) => wanted.has(entry.directive.key));
+  const { byKey } = walkConfig(config);
+  const found = [...new Set(keys)].flatMap((key) => byKey.get(key) ?? []);
+  return keys.length > 1 ? found.sort((a, b) => a.index - b.index) : found;
 }
 
 /** The directives with one of `keys` that configure one server itself: the main server (`vhost` null) or one
  * `<VirtualHost>`, outside any Directory/Location/Files section. */
 export function serverDirectives(config: EffectiveConfig, vhost: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  return directivesNamed(config, ...keys).filter(
-    (entry) => inServerContext(entry.sections) && enclosingVirtualHost(entry.sections) === vhost,
-  );
+  const named = walkConfig(config).byServer.get(vhost);
+  if (named === undefined) return [];
+  const found = [...new Set(keys)].flatMap((key) => named.get(key) ?? []);
+  return keys.length > 1 ? found.sort((a, b) => a.index - b.index) : found;
 }
 
 /** The `<VirtualHost>` sections in reading order. */

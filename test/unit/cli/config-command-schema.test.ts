@@ -63,6 +63,22 @@ describe("config --format json", () => {
     expect(document.version).toBe("2.2.34");
   });
 
+  it("reads one site file as a fragment, with the sections around each directive", async () => {
+    const { status, document } = await json(`${FIXTURES}fragment/site.conf`);
+    expect(status).toBe(0);
+    expect(check(document)).toEqual([]);
+    expect(document).toMatchObject({ layout: "fragment", files: ["site.conf"], mpm: null });
+    expect(document.directives).toContainEqual({
+      name: "AuthUserFile", args: ["conf/private.passwd"], file: "site.conf", line: 7, column: 9,
+      context: ["<VirtualHost *:8080>", "<Location /private>"],
+    });
+  });
+
+  it("follows --layout over what the tree looks like", async () => {
+    const { document } = await json(`${FIXTURES}official`, "--layout", "fragment");
+    expect(document.layout).toBe("fragment");
+  });
+
   it("rejects what breaks the contract (the check can fail)", () => {
     const errors = check({ schemaVersion: "1.0", version: "2.4", layout: "suse", files: [], modules: [], mpm: null, vhosts: [], directives: [], problems: [] });
     expect(errors.map((error) => error.instancePath).sort()).toEqual(["/layout", "/version"]);

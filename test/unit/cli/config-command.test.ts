@@ -60,7 +60,8 @@ describe("config: text output", () => {
     const { status, stdout } = await runCli("config", `${FIXTURES}broken`);
     expect(status).toBe(2);
     expect(stdout).toContain("ServerName broken.example.test");
-    expect(stdout).toContain("Problems:\nconf/httpd.conf:3:1: error: <VirtualHost> was not closed");
+    // The evaluator words the message; the command's part is where it stands and that it comes last.
+    expect(stdout).toMatch(/\nProblems:\nconf\/httpd\.conf:3:1: error: [^\n]*VirtualHost[^\n]*\n(?: {4}[^\n]*\n)?$/);
   });
 });
 

@@ -270,6 +270,7 @@ describe("IfDefine, Define and ${VAR}", () => {
   test("a variable in a conditional's argument is substituted first", () => {
     const config = evaluate({ "conf/httpd.conf": "Define M mod_ssl.c\nLoadModule ssl_module m.so\n<IfModule ${M}>\nListen 443\n</IfModule>\n" });
     expect(lines(config.nodes)).toContain("Listen 443");
+    expect(config.nodes[2]!.guards.map((g) => g.condition)).toEqual(["${M}"]);
   });
 });
 

@@ -166,6 +166,25 @@ describe("printFile: unmodified trees", () => {
     );
   });
 
+  it("never throws and gives any bytes back, however broken", () => {
+    const configish = fc
+      .string({ unit: fc.constantFrom(..."<>/\"'\\# \t\r\nAaZ:.$é".split("")), maxLength: 200 })
+      .map((text) => Buffer.from(text, "utf8"));
+    fc.assert(
+      fc.property(fc.oneof(configish, fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes))), (bytes) => {
+        const parsed = parseFile("f.conf", bytes);
+        expect(printFile(parsed).equals(bytes)).toBe(true);
+        expect(parsed.problems.every((p) => p.line >= 1 && p.column >= 1)).toBe(true);
+        const walk = (nodes: readonly SyntaxNode[]): SyntaxNode[] => nodes.flatMap((n) => [n, ...(n.kind === "section" ? walk(n.children) : [])]);
+        for (const node of walk(parsed.nodes)) {
+          expect(node.span.line).toBeGreaterThanOrEqual(1);
+          expect(node.span.endLine).toBeGreaterThanOrEqual(node.span.line);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("reads the generated shapes as written: every directive and section, with no problems", () => {
     fc.assert(
       fc.property(fc.tuple(shapeArb, materialArb), ([shapes, m]) => {
@@ -304,6 +323,12 @@ describe("printFile: modified trees", () => {
     const file = parse("  # old\n# same\n");
     (file.nodes[0] as { text: string }).text = " new";
     expect(print(file)).toBe("  # new\n# same\n");
+  });
+
+  it("refuses to write a value holding a line break, which no httpd line can hold", () => {
+    const file = parse("Header set X a\n");
+    (file.nodes[0] as DirectiveNode).args = [word("set"), word("X"), word("a\nListen 81")];
+    expect(() => printFile(file)).toThrow(expect.objectContaining({ code: "HARNESS_INTERNAL" }));
   });
 
   it("refuses to write characters latin1 cannot hold into a latin1 file", () => {

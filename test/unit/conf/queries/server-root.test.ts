@@ -39,3 +39,12 @@ ServerRoot /srv/nope
     expect(effectiveServerRoot(config).path).toBe("/usr/local/apache2");
   });
 });
+
+describe("relative roots", () => {
+  it("anchors a relative ServerRoot at / rather than the harness's working directory", () => {
+    const config = effectiveConfig("ServerRoot srv/httpd\n", { serverRoot: "srv/httpd" });
+    expect(effectiveServerRoot(config).path).toBe("/srv/httpd");
+    expect(resolveServerPath(config, "logs/x", "final")).toBe("/srv/httpd/logs/x");
+    expect(serverRootRelative("logs", "relative/root")).toBe("/relative/root/logs");
+  });
+});

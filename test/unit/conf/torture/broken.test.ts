@@ -1,5 +1,6 @@
 // Sections httpd refuses (server/config.c ap_build_config_sub and ap_build_config): the parser reports each at
-// the place httpd names, keeps going, and loses no byte.
+// the place httpd names, keeps going, and loses no byte. `httpd -t` on 2.2.34 and 2.4.68 gives the same messages
+// for `</Directory >` ("missing closing '>'") and refuses `</IfModule> x` in a holding <IfModule>.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseFile } from "../../../../harness/conf/parse-file.ts";
@@ -48,7 +49,7 @@ describe("torture: broken sections", () => {
       "error missing-bracket.conf:1:1 <Directory> directive missing closing '>'",
       "error missing-bracket.conf:3:1 </Directory> directive missing closing '>'",
       "warning missing-bracket.conf:4:14 httpd ignores the text after the last '>' of <Files>",
-      expect.stringMatching(/^warning missing-bracket.conf:5:10 text after <\/Files>/),
+      "warning missing-bracket.conf:5:10 httpd ignores the text after </Files>",
     ]);
     expect(printFile(file).equals(bytes)).toBe(true);
   });

@@ -1,6 +1,7 @@
 // Line ends, byte-order marks and encodings: the tree reads what httpd reads and the printer gives back the
 // very bytes. httpd on Unix does not take a UTF-8 byte-order mark away (that code in ap_pcfg_openfile is under
-// #ifdef WIN32), and reads bytes, not characters: latin1 text is kept byte for byte.
+// #ifdef WIN32; `httpd -t` on 2.2.34 and 2.4.68 says "Invalid command '\xef\xbb\xbf#'" for a BOM before a comment),
+// and reads bytes, not characters: latin1 text is kept byte for byte.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseFile } from "../../../../harness/conf/parse-file.ts";

@@ -1,5 +1,6 @@
 // Quotes and backslashes where other Apache parsers go wrong, with the values httpd's ap_getword_conf
-// (server/util.c, 2.2.34 and 2.4.62) gives for them.
+// (server/util.c, 2.2.34 and 2.4.62) gives for them; the quoting rules were also checked with `httpd -t` on
+// 2.2.34 and 2.4.68, the test value written as a directive name so that httpd echoes it ("Invalid command").
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseFile } from "../../../../harness/conf/parse-file.ts";
