@@ -69,7 +69,9 @@ export function adaptModules(config: EffectiveConfig, image: ImageModules, writt
       }
       if (successors[0] !== name) {
         const line = lineFor(successors[0]!);
-        if (line === null) change("module-absent", `# ${was}  (httpd-upgrade-harness: ${successors[0]} is not in this image)`, reason);
+        // Two 2.2 modules can have one successor (authn_alias and authn_default): it is loaded once.
+        if (loaded.has(successors[0]!)) change("module-absent", `# ${was}  (httpd-upgrade-harness: ${successors[0]} is loaded already)`, reason);
+        else if (line === null) change("module-absent", `# ${was}  (httpd-upgrade-harness: ${successors[0]} is not in this image)`, reason);
         else {
           change("module-renamed", line, reason);
           loaded.add(successors[0]!);

@@ -15,7 +15,7 @@ export interface SmokeTarget {
 
 const SMOKE_TIMEOUT_MS = 10_000;
 
-export function smokeTargets(configs: readonly EffectiveConfig[]): SmokeTarget[] {
+export function smokeTargets(configs: readonly EffectiveConfig[], extra: readonly SmokeTarget[] = []): SmokeTarget[] {
   const targets = new Map<string, SmokeTarget>();
   const add = (target: SmokeTarget): void => {
     const key = `${target.tls ? "https" : "http"}://${target.host ?? ""}:${target.port}`;
@@ -33,11 +33,12 @@ export function smokeTargets(configs: readonly EffectiveConfig[]): SmokeTarget[]
     }
     for (const listen of listens) if (!claimed.has(listen.port)) add({ host: null, port: listen.port, tls: listen.protocol === "https" });
   }
+  for (const target of extra) if (![...targets.values()].some((t) => t.port === target.port)) add(target);
   return [...targets.values()].sort((a, b) => a.port - b.port || (a.host ?? "").localeCompare(b.host ?? ""));
 }
 
-export function smokeRequests(configs: readonly EffectiveConfig[], at: RequestSpec["at"]): RequestSpec[] {
-  return smokeTargets(configs).map((target) => ({
+export function smokeRequests(configs: readonly EffectiveConfig[], at: RequestSpec["at"], extra: readonly SmokeTarget[] = []): RequestSpec[] {
+  return smokeTargets(configs, extra).map((target) => ({
     at,
     name: `GET ${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}/`,
     client: "host",

@@ -26,7 +26,9 @@ export function smokeRequestsFor(trees: readonly { tree: ConfigTree; ref: TreeRe
   const configs = trees.flatMap(({ tree, ref }) =>
     SMOKE_VERSIONS.map((version) => evaluateTree(tree, { version, defines: ref.defines, environment: {}, builtinModules: OFFICIAL_BUILTINS })),
   );
-  return smokeRequests(configs, at);
+  // A fragment is read into the image's own config, which listens on 80.
+  const fragment = trees.some(({ tree }) => tree.layout === "fragment");
+  return smokeRequests(configs, at, fragment ? [{ host: null, port: 80, tls: false }] : []);
 }
 
 export interface TreeScenarioInput {
