@@ -10,7 +10,7 @@ import { type ConfigTree, loadTree } from "../conf/load-tree.ts";
 import type { ConfProblem } from "../conf/syntax-tree.ts";
 import { HarnessError } from "../errors.ts";
 import type { LoadedTrees } from "../plan/plan-scenario.ts";
-import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
+import { smokeRequestsFor, treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
 import { httpdVersion } from "../versions/httpd-version.ts";
@@ -109,6 +109,21 @@ export async function runInputs(
   }
   const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
   const trees = await scenarioTrees(files, fromTrees.trees);
-  return { scenarios: [...files, ...fromTrees.scenarios], trees };
+  return { scenarios: [...files.map((scenario) => withTree(scenario, trees)), ...fromTrees.scenarios], trees };
+}
+
+/** A scenario file's tree once read: the release line it was written for told from what it loads, and smoke
+ * requests when the scenario writes none. */
+function withTree(scenario: Scenario, trees: LoadedTrees): Scenario {
+  const refs = scenario.server.tree;
+  if (!refs) return scenario;
+  const tree = (ref: TreeRef): ConfigTree => trees.get(ref.path)!;
+  const baseline = refs.baseline.path === refs.candidate.path ? { ...refs.baseline, writtenFor: writtenFor(tree(refs.baseline), refs.baseline.defines) } : refs.baseline;
+  const candidate = refs.baseline.path === refs.candidate.path ? baseline : refs.candidate;
+  const requests =
+    scenario.requests.length > 0
+      ? scenario.requests
+      : smokeRequestsFor(baseline === candidate ? [{ tree: tree(baseline), ref: baseline }] : [{ tree: tree(baseline), ref: baseline }, { tree: tree(candidate), ref: candidate }], scenario.server.at);
+  return { ...scenario, server: { ...scenario.server, tree: { baseline, candidate } }, requests };
 }
 

@@ -1,6 +1,8 @@
 // A schema-valid scenario file → the typed Scenario, with every check of meaning: seed ids exist, request clients
 // are declared, {{...}} variables resolve, regular expressions compile, request modes do not mix, names are unique,
 // predictions name real requests. Problems are collected (not thrown) so a file's problems are reported together.
+import { dirname, resolve as resolvePath } from "node:path";
+import type { LayoutId } from "../conf/effective-config.ts";
 import type { SourcePosition } from "../errors.ts";
 import { scanVariables, VARIABLE_HINT, variableText } from "./interpolate.ts";
 import type { ScenarioIssue } from "./scenario-issue.ts";
@@ -39,6 +41,7 @@ import type {
   ServerSpec,
   TextMatcher,
   Versioned,
+  TreeRef,
 } from "./scenario.ts";
 import { toTextMatcher } from "./text-matcher.ts";
 import type { PathSegment, YamlLocator } from "./yaml-locator.ts";
@@ -291,7 +294,14 @@ class ScenarioBuilder {
     const isList = (value: unknown): value is string[] => Array.isArray(value);
     const isText = (value: unknown): value is string => typeof value === "string";
     this.checkLogLevel(raw.logLevel, [...path, "logLevel"]);
-    for (const [configPath, config] of this.familyEntries(raw.config, isText, [...path, "config"])) this.checkVariables(config, configPath);
+    const treeConfig = typeof raw.config === "object" && raw.config !== null && "tree" in raw.config ? raw.config : null;
+    const inline = treeConfig === null ? (raw.config as Exclude<typeof raw.config, { tree: string }>) : "";
+    for (const [configPath, config] of this.familyEntries(inline, isText, [...path, "config"])) this.checkVariables(config, configPath);
+    if (treeConfig !== null) {
+      for (const key of ["modules", "omitModules", "base"] as const) {
+        if (this.written([...path, key])) this.report([...path, key], `has no effect with a configuration tree: the tree's own LoadModule lines and main file are used`, {});
+      }
+    }
     for (const [preparePath, commands] of this.familyEntries(raw.prepare, isList, [...path, "prepare"])) {
       const family = preparePath.at(-1);
       const families: readonly Family[] = family === "2.2" || family === "2.4" ? [family] : FAMILY_KEYS;
@@ -306,13 +316,28 @@ class ScenarioBuilder {
       base: raw.base,
       modules: this.perFamily(raw.modules, isList, []),
       omitModules: this.perFamily(raw.omitModules, isList, []),
-      config: this.perFamily(raw.config, isText, ""),
+      config: this.perFamily(inline, isText, ""),
       files: this.files(raw.files, [...path, "files"], true),
       logLevel: raw.logLevel,
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
-      tree: null,
+      tree: treeConfig === null ? null : this.treeRefs(treeConfig, [...path, "config"]),
     };
+  }
+
+  /** The tree (and the operator's port) a scenario names, resolved against the scenario file's directory. A
+   * tree is taken as written for 2.2 until it is read (cli/tree-inputs.ts tells it from its LoadModule lines). */
+  private treeRefs(config: { tree: string; candidate?: string | undefined; layout?: LayoutId | undefined; defines: string[] }, path: Path): ServerSpec["tree"] {
+    const at = this.at(path);
+    const ref = (given: string, writtenFor: Family): TreeRef => ({
+      at,
+      path: resolvePath(dirname(this.context.file), given),
+      layout: config.layout ?? null,
+      defines: config.defines,
+      writtenFor,
+    });
+    const baseline = ref(config.tree, "2.2");
+    return { baseline, candidate: config.candidate === undefined ? baseline : ref(config.candidate, "2.4") };
   }
 
   /** Prepare commands run in the server image: only httpd's tools and POSIX sh utilities (prepare-tools.ts). */

@@ -2,6 +2,7 @@
 // the JSON Schema that editors read); meaning (seed ids exist, clients are declared, variables resolve, regular
 // expressions compile, request modes do not mix) is checked afterwards by build-scenario.ts.
 // scripts/write-scenario-schema.ts turns this into schema/scenario.schema.json.
+import { LAYOUTS } from "../conf/effective-config.ts";
 import { z } from "zod";
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
 
@@ -164,12 +165,28 @@ const serverTlsSchema = z.union(
   { error: 'true, false, or { certificate: valid, clientCa: false, crl: false, subject: "/CN=..." }' },
 );
 
+/** An operator's configuration tree instead of inline config text (docs/config-input.md). */
+function treeConfigSchema() {
+  return z
+    .strictObject({
+      tree: z.string().min(1).meta({ description: "A directory (such as a copy of /etc/apache2) or one config file, relative to the scenario file." }),
+      candidate: z.string().min(1).optional().meta({ description: "The operator's own 2.4 port of the tree, run on the candidate instead of `tree`." }),
+      layout: z.enum(LAYOUTS).optional().meta({ description: "official, debian, rhel or fragment; recognised from the tree when not given." }),
+      defines: z.array(z.string().min(1)).default([]).meta({ description: "Names defined as httpd's -D NAME does." }),
+    })
+    .meta({ id: "TreeConfig", description: "Run a configuration tree of the operator's on both versions." });
+}
+
 export const serverSchema = z.strictObject({
   base: z.enum(["minimal", "stock", "none"]).default("minimal"),
   modules: perFamily(z.array(z.string().regex(MODULE_NAME_PATTERN)), "a list of module names").default([]),
   omitModules: perFamily(z.array(z.string().regex(MODULE_NAME_PATTERN)), "a list of module names").default([]),
   logLevel: z.string().default("warn"),
-  config: perFamily(z.string(), "a string").default(""),
+  config: z
+    .union([perFamily(z.string(), "a string"), treeConfigSchema()], {
+      error: 'a string, one per version ({ "2.2": ..., "2.4": ... }), or a configuration tree: { tree: PATH, candidate: PATH, layout: debian, defines: [SSL] }',
+    })
+    .default(""),
   files: filesSchema,
   prepare: perFamily(z.array(z.string()), "a list of shell commands").default([]),
   tls: serverTlsSchema.optional(),

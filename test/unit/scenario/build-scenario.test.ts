@@ -455,3 +455,33 @@ describe("merging `both` with a version", () => {
     expect(merged).toMatchObject({ configTestOk: false, started: false, configTestMessages: [{ value: "x" }, { value: "y" }] });
   });
 });
+
+describe("server.config naming a configuration tree", () => {
+  it("resolves the tree and the port against the scenario file's directory, with layout and defines", () => {
+    const scenario = parseScenario(
+      lines(...HEAD, "server:", "  config: { tree: ../configs/debian-ssl, candidate: ports/debian-ssl-24, layout: debian, defines: [SSL] }"),
+      "/work/scenarios/x.scenario.yaml",
+    );
+    expect(scenario.server.tree).toEqual({
+      baseline: expect.objectContaining({ path: "/work/configs/debian-ssl", layout: "debian", defines: ["SSL"], writtenFor: "2.2" }),
+      candidate: expect.objectContaining({ path: "/work/scenarios/ports/debian-ssl-24", layout: "debian", defines: ["SSL"], writtenFor: "2.4" }),
+    });
+    expect(forFamily(scenario.server.config, "2.4")).toBe("");
+  });
+
+  it("runs the same tree on both sides when no port is named", () => {
+    const scenario = parseScenario(lines(...HEAD, "server:", "  config: { tree: /srv/conf }"), "/work/x.scenario.yaml");
+    expect(scenario.server.tree?.candidate).toBe(scenario.server.tree?.baseline);
+    expect(scenario.server.tree?.baseline).toMatchObject({ path: "/srv/conf", layout: null, defines: [] });
+  });
+
+  it("refuses modules next to a tree: the tree's own LoadModule lines are used", () => {
+    const error = parseError(lines(...HEAD, "server:", "  modules: [rewrite]", "  config: { tree: /srv/conf }"));
+    expect(error.message).toContain("server.modules: has no effect with a configuration tree");
+  });
+
+  it("refuses a tree object with an unknown key or layout", () => {
+    expect(parseError(lines(...HEAD, "server:", "  config: { tree: /srv/conf, layout: suse }")).message).toMatch(/server\.config/);
+    expect(parseError(lines(...HEAD, "server:", "  config: { tre: /srv/conf }")).message).toMatch(/server\.config/);
+  });
+});
