@@ -40,7 +40,7 @@ export async function readTree(path: string, layout: LayoutId | null, defines: r
     for (const problem of config.problems) if (problem.severity === "error") problems.set(key(problem), problem);
   }
   if (problems.size === 0) return tree;
-  const list = [...problems.values()];
+  const list = [...problems.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const first = list[0]!;
   const lines = list.map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}${p.hint ? ` (${p.hint})` : ""}`);
   throw new HarnessError("HARNESS_CONFIG_FILE", `the configuration tree ${path} cannot be read as given (${list.length} problem${list.length > 1 ? "s" : ""}):\n${lines.join("\n")}`, {

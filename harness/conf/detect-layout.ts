@@ -65,7 +65,22 @@ export function detectLayout(input: LayoutInput, override?: LayoutId): DetectedL
     if (override === "official" || override === "rhel") return serverRootLayout("conf/httpd.conf", false);
   }
 
+  // A package's files at their absolute paths (etc/tool/apache.conf, usr/share/tool/...): staged at /, so the
+  // snippet's own absolute paths find the package's files.
+  if (!input.singleFile && isFileSystemForm(input.files)) {
+    const names = [...input.files.keys()].sort();
+    const main = names.find((name) => name.startsWith("etc/") && name.endsWith(".conf")) ?? fragmentMainFile(input.files);
+    return { layout: "fragment", mount: "/", mainFile: main, serverRoot: OFFICIAL_SERVER_ROOT };
+  }
   return { layout: "fragment", mount: OFFICIAL_SERVER_ROOT, mainFile: fragmentMainFile(input.files), serverRoot: OFFICIAL_SERVER_ROOT };
+}
+
+const FILE_SYSTEM_TOPS = new Set(["etc", "usr", "var", "srv", "opt", "home"]);
+
+/** Every file sits under a top directory of a file system (etc/, usr/, var/...), and one under etc/. */
+function isFileSystemForm(files: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
+  const names = [...files.keys()];
+  return names.length > 0 && names.some((name) => name.startsWith("etc/")) && names.every((name) => FILE_SYSTEM_TOPS.has(name.split("/")[0]!) && name.includes("/"));
 }
 
 /** The file a fragment tree is read from: its only file, else its first `.conf` (or `.htaccess`), else its first file. */

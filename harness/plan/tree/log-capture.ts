@@ -2,7 +2,7 @@
 // them. Files are followed where the effective config puts them; a piped or syslog target cannot be followed,
 // so its line is pointed at a file of the harness's own (and the report says so); the container's streams are
 // read as they are.
-import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
 import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
 import { directivesNamed, enclosingVirtualHost } from "../../conf/queries/walk-config.ts";
@@ -26,6 +26,8 @@ export interface FollowedLogs {
 
 export interface LogCapture {
   logs: FollowedLogs;
+  /** Each followed file with the directive that names it (the default error log: the main file's line 1). */
+  files: Array<{ path: string; file: string; line: number }>;
   edits: LineEdit[];
   adaptations: Adaptation[];
 }
@@ -38,6 +40,7 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
   let errorStream = false;
   let accessLogged = false;
   let captured = 0;
+  const named: LogCapture["files"] = [];
   const NAMES = { errorlog: "ErrorLog", customlog: "CustomLog", transferlog: "TransferLog", globallog: "GlobalLog" } as const;
   for (const { directive, sections } of directivesNamed(config, "errorlog", "customlog", "transferlog", "globallog")) {
     const target = directive.args[0];
@@ -66,11 +69,23 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
         line: directive.span.line,
         was: directive.node.raw.trim(),
         now,
-        reason: `a ${kind} ${isError ? "error" : "access"} log${vhost ? ` (virtual host ${vhost.args.join(" ")})` : ""} cannot be followed; the harness writes it to a file it reads`,
+        reason: `a ${kind} ${isError ? "error" : "access"} log${vhost ? ` (virtual host ${vhostLabel(vhost)})` : ""} cannot be followed; the harness writes it to a file it reads`,
       });
     }
     (isError ? error : access).add(path);
+    named.push({ path, file: directive.span.file, line: directive.span.line });
   }
-  if (error.size === 0 && !errorStream) error.add(resolveServerPath(config, DEFAULT_ERROR_LOG, "final"));
-  return { logs: { error: [...error], access: [...access], accessLogged }, edits, adaptations };
+  if (error.size === 0 && !errorStream) {
+    const path = resolveServerPath(config, DEFAULT_ERROR_LOG, "final");
+    error.add(path);
+    named.push({ path, file: config.mainFile, line: 1 });
+  }
+  return { logs: { error: [...error], access: [...access], accessLogged }, files: named, edits, adaptations };
+}
+
+/** "www.example.org (*:80)", or the addresses alone for a vhost without ServerName. */
+function vhostLabel(vhost: EffectiveSection): string {
+  const name = vhost.children.find((node) => node.kind === "directive" && node.key === "servername");
+  const addresses = vhost.args.join(" ");
+  return name?.kind === "directive" && name.args[0] ? `${name.args[0]} (${addresses})` : addresses;
 }

@@ -121,14 +121,15 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     tree: tree.source,
     staged: new Set([mainPath, ...files.map((f) => f.path)]),
     imageMimeTypes: profile.mimeTypes.startsWith("/") ? profile.mimeTypes : `${profile.serverRoot}/${profile.mimeTypes}`,
-    logFiles: [...logs.logs.error, ...logs.logs.access],
+    logFiles: fragment ? [] : logs.files,
   });
   files.push(...stubs.files);
 
   const ports = [...new Set(listeners(config).map((l) => l.port))];
+  const defines = ref.defines.flatMap((d) => ["-D", d]);
   const args = fragment
-    ? modules.startDirectives.flatMap((d) => ["-C", d])
-    : ["-d", config.serverRoot, "-f", mainPath, ...ref.defines.flatMap((d) => ["-D", d]), ...modules.startDirectives.flatMap((d) => ["-C", d])];
+    ? [...defines, ...modules.startDirectives.flatMap((d) => ["-C", d])]
+    : ["-d", config.serverRoot, "-f", mainPath, ...defines, ...modules.startDirectives.flatMap((d) => ["-C", d])];
   return {
     side,
     server: { image: inspection.image, version: version.text, family, profile: profile.id, facts: inspection.source },

@@ -28,8 +28,8 @@ export interface StubContext {
   staged: ReadonlySet<string>;
   /** The image's mime.types, absolute. */
   imageMimeTypes: string;
-  /** Paths whose log files the harness follows (their directories must exist). */
-  logFiles: readonly string[];
+  /** The log files the harness follows, with the directive naming each (their directories must exist). */
+  logFiles: ReadonlyArray<{ path: string; file: string; line: number }>;
 }
 
 const FILE_KINDS: Record<string, Stub["kind"]> = {
@@ -133,6 +133,7 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
           files.push({ path, content: { text: `harness-group: ${TEST_USER.user}\n` } });
           break;
         case "image-file":
+          if (path === context.imageMimeTypes) break;
           setup.push(`[ -e ${quote(path)} ] || cp ${quote(context.imageMimeTypes)} ${quote(path)}`);
           break;
         default:
@@ -151,7 +152,7 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
     if (path === undefined || section.args.length > 1 || /[*?[~]/.test(path)) continue;
     directory(serverPath(path, index), { file: section.span.file, line: section.span.line }, "directory", "a <Directory> section's path");
   }
-  for (const log of context.logFiles) directory(parent(log), { file: config.mainFile, line: 1 }, "directory", `holds the log ${log}`);
+  for (const log of context.logFiles) directory(parent(log.path), { file: log.file, line: log.line }, "directory", `holds the log ${log.path}`);
 
   const made = [...directories.values()];
   if (made.length > 0) setup.unshift(`mkdir -p ${made.map((d) => quote(d.target)).join(" ")}`);
