@@ -103,10 +103,11 @@ export async function runInputs(
   values: { config?: string[]; "candidate-config"?: string[]; layout?: string; define?: string[] },
 ): Promise<{ scenarios: Scenario[]; trees: LoadedTrees }> {
   const configs = values.config ?? [];
-  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
+  // Before treeScenarios, whose count check would otherwise answer "1 --candidate-config for 0 --config".
   if ((values["candidate-config"] ?? []).length > 0 && configs.length === 0) {
     throw new HarnessError("HARNESS_USAGE", "--candidate-config needs a --config: the original the port is compared with", { hint: USAGE });
   }
+  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
   const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
   const trees = await scenarioTrees(files, fromTrees.trees);
   return { scenarios: [...files, ...fromTrees.scenarios], trees };
