@@ -76,8 +76,9 @@ export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: 
     const baseline = await ref(path, "baseline");
     const port = options.candidateConfigs[index];
     const candidate = port === undefined ? baseline : await ref(port, "candidate");
-    let id = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
-    for (let n = 2; ids.has(id); n++) id = `${basename(resolve(path))}-${n}`;
+    const name = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
+    let id = name;
+    for (let n = 2; ids.has(id); n++) id = `${name}-${n}`;
     ids.add(id);
     scenarios.push(treeScenario({ id, baseline, candidate }));
   }
