@@ -40,7 +40,10 @@ export async function readTree(path: string, layout: LayoutId | null, defines: r
     for (const problem of config.problems) if (problem.severity === "error") problems.set(key(problem), problem);
   }
   if (problems.size === 0) return tree;
-  const list = [...problems.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  // Files in the order httpd reads them, lines in order within a file.
+  const fileOrder = new Map<string, number>();
+  for (const problem of problems.values()) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);
+  const list = [...problems.values()].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line || a.column - b.column);
   const first = list[0]!;
   const lines = list.map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}${p.hint ? ` (${p.hint})` : ""}`);
   throw new HarnessError("HARNESS_CONFIG_FILE", `the configuration tree ${path} cannot be read as given (${list.length} problem${list.length > 1 ? "s" : ""}):\n${lines.join("\n")}`, {
@@ -76,8 +79,9 @@ export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: 
     const baseline = await ref(path, "baseline");
     const port = options.candidateConfigs[index];
     const candidate = port === undefined ? baseline : await ref(port, "candidate");
-    let id = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
-    for (let n = 2; ids.has(id); n++) id = `${basename(resolve(path))}-${n}`;
+    const name = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
+    let id = name;
+    for (let n = 2; ids.has(id); n++) id = `${name}-${n}`;
     ids.add(id);
     scenarios.push(treeScenario({ id, baseline, candidate }));
   }
@@ -103,10 +107,11 @@ export async function runInputs(
   values: { config?: string[]; "candidate-config"?: string[]; layout?: string; define?: string[] },
 ): Promise<{ scenarios: Scenario[]; trees: LoadedTrees }> {
   const configs = values.config ?? [];
-  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
+  // Before treeScenarios, whose count check would otherwise answer "1 --candidate-config for 0 --config".
   if ((values["candidate-config"] ?? []).length > 0 && configs.length === 0) {
     throw new HarnessError("HARNESS_USAGE", "--candidate-config needs a --config: the original the port is compared with", { hint: USAGE });
   }
+  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
   const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
   const trees = await scenarioTrees(files, fromTrees.trees);
   return { scenarios: [...files.map((scenario) => withTree(scenario, trees)), ...fromTrees.scenarios], trees };

@@ -41,6 +41,8 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
   let accessLogged = false;
   let captured = 0;
   const named: LogCapture["files"] = [];
+  // A line read more than once (a snippet included in two virtual hosts) is staged once, with one file.
+  const capturedAt = new Map<string, string>();
   const NAMES = { errorlog: "ErrorLog", customlog: "CustomLog", transferlog: "TransferLog", globallog: "GlobalLog" } as const;
   for (const { directive, sections } of directivesNamed(config, "errorlog", "customlog", "transferlog", "globallog")) {
     const target = directive.args[0];
@@ -55,10 +57,13 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
       continue;
     }
     let path: string;
+    const at = `${directive.span.file}:${directive.span.line}`;
     if (kind === "file") path = classified.path ?? target;
+    else if (capturedAt.has(at)) path = capturedAt.get(at)!;
     else {
       captured++;
       path = `${CAPTURE_DIR}/${isError ? "error" : "access"}-${captured}.log`;
+      capturedAt.set(at, path);
       const indent = /^\s*/.exec(directive.node.raw)?.[0] ?? "";
       const rest = directive.node.args.slice(1).map((word) => word.raw).join(" ");
       const now = `${directive.name} "${path}"${rest ? ` ${rest}` : ""}`;

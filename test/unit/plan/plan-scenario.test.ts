@@ -1,9 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { loadTree } from "../../../harness/conf/load-tree.ts";
 import { slotsIn } from "../../../harness/plan/late-binding.ts";
 import { planScenario } from "../../../harness/plan/plan-scenario.ts";
 import type { ScenarioPlan, SidePlan } from "../../../harness/plan/scenario-plan.ts";
 import { BASELINE, CANDIDATE } from "../../../harness/plan/side.ts";
+import { treeScenario, writtenFor } from "../../../harness/plan/tree/tree-scenario.ts";
 import { scenarioVariables } from "../../../harness/plan/variables.ts";
 import { renderPlanText } from "../../../harness/report/plan-text.ts";
 import { interpolate, scanVariables } from "../../../harness/scenario/interpolate.ts";
@@ -291,5 +293,30 @@ requests:
   it("says facts come from an inspection when they do", () => {
     const inspected = { ...OFFLINE_SIDES[1]!, inspection: { ...OFFLINE_SIDES[1]!.inspection, source: "cache" as const } };
     expect(renderPlanText([planScenario(scenario, [inspected])])).toContain("(official layout; facts: from the last inspection (cached))");
+  });
+});
+
+describe("planScenario of a configuration tree", async () => {
+  const path = fileURLToPath(new URL("../../../configs/debian-ssl", import.meta.url));
+  const tree = await loadTree(path);
+  const ref = { at: { file: path, line: 1, column: 1 }, path, layout: null, defines: [], writtenFor: writtenFor(tree, []) };
+  const scenario = treeScenario({ id: "debian-ssl", baseline: { tree, ref }, candidate: { tree, ref } });
+
+  it("plans each side from the tree, asks the smoke requests on both and names the harness's certificate the tree's SSL stubs use", () => {
+    const plan = planScenario(scenario, OFFLINE_SIDES, new Map([[path, tree]]));
+    expect(plan.sides.map((side) => [side.server.family, side.config.path, side.tree?.mount])).toEqual([
+      ["2.2", "/etc/apache2/apache2.conf", "/etc/apache2"],
+      ["2.4", "/etc/apache2/apache2.conf", "/etc/apache2"],
+    ]);
+    expect(plan.serverCertificate).toEqual({ kind: "valid", subject: null });
+    for (const side of plan.sides) expect(side.requests.map((r) => [r.port, r.tls])).toEqual(scenario.requests.map((r) => [r.port, r.tls]));
+    expect(scenario.requests.map((r) => [r.port, r.tls])).toEqual([
+      [80, false],
+      [443, true],
+    ]);
+  });
+
+  it("refuses, as the harness's own fault, a tree that was not loaded before planning", () => {
+    expect(() => planScenario(scenario, OFFLINE_SIDES)).toThrow(expect.objectContaining({ code: "HARNESS_INTERNAL" }));
   });
 });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { evaluateTree } from "../../../../harness/conf/evaluate-tree.ts";
+import { CAPTURE_DIR, captureLogs } from "../../../../harness/plan/tree/log-capture.ts";
+import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
+import { memoryTree } from "../../conf/memory-tree.ts";
+
+function capture(main: string, version = "2.4.68") {
+  const tree = memoryTree({ "conf/httpd.conf": main });
+  const config = evaluateTree(tree, { version: httpdVersion(version), defines: [], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
+  return captureLogs(config);
+}
+
+describe("captureLogs", () => {
+  it("points a piped CustomLog at a file of the harness, keeping the format and the condition after it", () => {
+    const result = capture('Listen 80\n    CustomLog "|/usr/bin/logger -t web" combined env=!quiet\n');
+    expect(result.edits).toEqual([{ file: "conf/httpd.conf", line: 2, endLine: 2, text: `    CustomLog "${CAPTURE_DIR}/access-1.log" combined env=!quiet` }]);
+    expect(result.adaptations).toEqual([
+      expect.objectContaining({ kind: "log-captured", file: "conf/httpd.conf", line: 2, was: 'CustomLog "|/usr/bin/logger -t web" combined env=!quiet' }),
+    ]);
+    expect(result.logs.access).toEqual([`${CAPTURE_DIR}/access-1.log`]);
+    expect(result.logs.accessLogged).toBe(true);
+  });
+
+  it("points `ErrorLog syslog:local1` at a file of the harness and says which virtual host it was", () => {
+    const result = capture("Listen 80\nErrorLog logs/main_error\n<VirtualHost *:80>\n  ErrorLog syslog:local1\n</VirtualHost>\n");
+    expect(result.edits).toEqual([{ file: "conf/httpd.conf", line: 4, endLine: 4, text: `  ErrorLog "${CAPTURE_DIR}/error-1.log"` }]);
+    expect(result.adaptations[0]?.reason).toContain("virtual host *:80");
+    expect(result.logs.error).toEqual(["/usr/local/apache2/logs/main_error", `${CAPTURE_DIR}/error-1.log`]);
+  });
+
+  it("follows file logs where ServerRoot puts them and changes no line", () => {
+    const result = capture("Listen 80\nErrorLog logs/err\nCustomLog /var/log/web/access.log common\nTransferLog logs/transfer\n");
+    expect(result.edits).toEqual([]);
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/err"], access: ["/var/log/web/access.log", "/usr/local/apache2/logs/transfer"], accessLogged: true });
+  });
+
+  it("says no access log is kept when the tree has none, and follows httpd's default error log logs/error_log", () => {
+    const result = capture("Listen 80\n");
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: [], accessLogged: false });
+  });
+
+  it("reads a log written to the container's streams there: no file followed, no default error log", () => {
+    const result = capture("Listen 80\nErrorLog /proc/self/fd/2\nCustomLog /proc/self/fd/1 common\n");
+    expect(result.logs).toEqual({ error: [], access: [], accessLogged: true });
+    expect(result.edits).toEqual([]);
+  });
+
+  it("numbers the captured files so two piped logs never share one", () => {
+    const result = capture('Listen 80\nCustomLog "|/bin/cat" common\n<VirtualHost *:80>\nCustomLog "|/bin/cat" common\n</VirtualHost>\n');
+    expect(result.logs.access).toEqual([`${CAPTURE_DIR}/access-1.log`, `${CAPTURE_DIR}/access-2.log`]);
+  });
+
+  it("captures a piped log on 2.2 as on 2.4", () => {
+    const result = capture('Listen 80\nErrorLog "|/usr/sbin/rotatelogs /var/log/e 86400"\n', "2.2.34");
+    expect(result.edits.map((e) => e.text)).toEqual([`ErrorLog "${CAPTURE_DIR}/error-1.log"`]);
+  });
+});
+
+describe("captureLogs: one piped line read twice", () => {
+  it("gives the line one file, the one its staged text names, when a snippet is included in two virtual hosts", () => {
+    const tree = memoryTree({
+      "conf/httpd.conf": "Listen 80\n<VirtualHost *:80>\nInclude conf/log.conf\n</VirtualHost>\n<VirtualHost *:81>\nInclude conf/log.conf\n</VirtualHost>\n",
+      "conf/log.conf": 'CustomLog "|/bin/cat" common\n',
+    });
+    const config = evaluateTree(tree, { version: httpdVersion("2.4.68"), defines: [], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
+    const result = captureLogs(config);
+    const texts = new Set(result.edits.map((e) => e.text));
+    expect(texts).toEqual(new Set([`CustomLog "${CAPTURE_DIR}/access-1.log" common`]));
+    expect(result.logs.access).toEqual([`${CAPTURE_DIR}/access-1.log`]);
+  });
+});

@@ -1,0 +1,171 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { type ConfigTree, loadTree } from "../../../../harness/conf/load-tree.ts";
+import type { PlannedFile } from "../../../../harness/plan/scenario-plan.ts";
+import { BASELINE, CANDIDATE } from "../../../../harness/plan/side.ts";
+import { planTreeSide } from "../../../../harness/plan/tree/plan-tree-side.ts";
+import { treeScenario, writtenFor } from "../../../../harness/plan/tree/tree-scenario.ts";
+import type { TreeRef } from "../../../../harness/scenario/scenario.ts";
+import { officialDefaults } from "../../../../harness/server/official-defaults.ts";
+import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
+import { memoryTree } from "../../conf/memory-tree.ts";
+
+const CONFIGS = fileURLToPath(new URL("../../../../configs/", import.meta.url));
+const MODULES = "/usr/local/apache2/modules";
+const load = (name: string): string => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`;
+
+/** `plan` without an engine: the official layout's defaults of 2.2.34 and 2.4.68 (offline-facts.ts). */
+const OFFLINE = { "2.2": officialDefaults("httpd:2.2.34", httpdVersion("2.2.34")), "2.4": officialDefaults("httpd:2.4", httpdVersion("2.4.68")) };
+
+async function planned(tree: ConfigTree, path: string, family: "2.2" | "2.4") {
+  const ref: TreeRef = { at: { file: path, line: 1, column: 1 }, path, layout: null, defines: [], writtenFor: writtenFor(tree, []) };
+  const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
+  return planTreeSide(scenario, { side: family === "2.2" ? BASELINE : CANDIDATE, inspection: OFFLINE[family], ref, tree });
+}
+
+function textOf(files: readonly PlannedFile[], path: string): string | undefined {
+  const content = files.find((f) => f.path === path)?.content;
+  return content && "text" in content ? content.text : undefined;
+}
+
+const lineCount = (text: string): number => text.split("\n").length;
+
+describe.each(["2.2", "2.4"] as const)("planTreeSide: configs/debian-ssl on %s (offline facts)", async (family) => {
+  const tree = await loadTree(`${CONFIGS}debian-ssl`);
+  const plan = await planned(tree, `${CONFIGS}debian-ssl`, family);
+
+  it("stages the tree at /etc/apache2 and starts httpd on apache2.conf there with -d and -f", async () => {
+    expect(plan.config.path).toBe("/etc/apache2/apache2.conf");
+    expect(plan.config.text).toBe(await readFile(`${CONFIGS}debian-ssl/apache2.conf`, "utf8"));
+    expect(plan.httpd.args.slice(0, 4)).toEqual(["-d", "/etc/apache2", "-f", "/etc/apache2/apache2.conf"]);
+    expect(plan.tree).toMatchObject({ layout: "debian", mount: "/etc/apache2", mainFile: "/etc/apache2/apache2.conf", problems: [] });
+  });
+
+  it("stages every file of the tree at the mount with as many lines as it has", () => {
+    for (const relative of tree.source.files.keys()) {
+      if (relative === "apache2.conf") continue;
+      const staged = textOf(plan.files, `/etc/apache2/${relative}`);
+      expect(staged, relative).toBeDefined();
+      expect(lineCount(staged!), relative).toBe(lineCount(tree.source.files.get(relative)!.toString("utf8")));
+    }
+  });
+
+  it("stages each a2enmod/a2ensite link as its target's (edited) content", () => {
+    expect(textOf(plan.files, "/etc/apache2/sites-enabled/000-default")).toBe(textOf(plan.files, "/etc/apache2/sites-available/default"));
+    expect(textOf(plan.files, "/etc/apache2/mods-enabled/alias.load")).toBe(`${load("alias")}\n`);
+    expect(textOf(plan.files, "/etc/apache2/mods-enabled/authz_default.load")).toBe(textOf(plan.files, "/etc/apache2/mods-available/authz_default.load"));
+  });
+
+  it("passes the variables envvars exports, as apache2ctl does", () => {
+    expect(plan.httpd.environment).toEqual({
+      APACHE_CONFDIR: "/etc/apache2",
+      APACHE_ENVVARS: "/etc/apache2/envvars",
+      APACHE_RUN_USER: "www-data",
+      APACHE_RUN_GROUP: "www-data",
+      APACHE_PID_FILE: "/var/run/apache2.pid",
+      APACHE_RUN_DIR: "/var/run/apache2",
+      APACHE_LOCK_DIR: "/var/lock/apache2",
+      APACHE_LOG_DIR: "/var/log/apache2",
+      LANG: "C",
+    });
+  });
+
+  it("listens on 80 and 443 with TLS, follows the files the logs go to, and stubs the snakeoil certificate and key", () => {
+    expect(plan.ports).toEqual([80, 443]);
+    expect(plan.listenTls).toBe(true);
+    expect(plan.logs).toEqual({ error: ["/var/log/apache2/error.log"], access: ["/var/log/apache2/access.log", "/var/log/apache2/ssl_access.log"], accessLogged: true });
+    expect(plan.files).toEqual(
+      expect.arrayContaining([
+        { path: "/etc/ssl/certs/ssl-cert-snakeoil.pem", content: { generated: "server-certificate" } },
+        { path: "/etc/ssl/private/ssl-cert-snakeoil.key", content: { generated: "server-key" }, mode: 0o600 },
+      ]),
+    );
+  });
+
+  it(`loads what Debian's ${family === "2.2" ? "2.2 build" : "2.2 build and 2.2's core"} had with -C`, () => {
+    const expected =
+      family === "2.2"
+        ? ["log_config", "logio"]
+        : ["log_config", "logio", "access_compat", "socache_shmcb", "mpm_prefork", "unixd", "authn_core", "filter"];
+    expect(plan.httpd.args.slice(4)).toEqual(expected.flatMap((name) => ["-C", load(name)]));
+  });
+
+  it(`carries mod_authz_default to ${family === "2.2" ? "the image's own file" : "mod_authz_core"}`, () => {
+    expect(textOf(plan.files, "/etc/apache2/mods-available/authz_default.load")).toBe(`${load(family === "2.2" ? "authz_default" : "authz_core")}\n`);
+  });
+});
+
+describe.each(["2.2", "2.4"] as const)("planTreeSide: configs/rhel-balancer on %s (offline facts)", async (family) => {
+  const tree = await loadTree(`${CONFIGS}rhel-balancer`);
+  const plan = await planned(tree, `${CONFIGS}rhel-balancer`, family);
+  const main = plan.config.text.split("\n");
+  const source = tree.source.files.get("conf/httpd.conf")!.toString("utf8");
+
+  it("stages the tree at /etc/httpd, with no environment (a RHEL tree has no envvars file)", () => {
+    expect(plan.config.path).toBe("/etc/httpd/conf/httpd.conf");
+    expect(plan.httpd.environment).toEqual({});
+    expect(plan.files.map((f) => f.path).filter((p) => p.startsWith("/etc/httpd/"))).toEqual([
+      "/etc/httpd/conf.d/balancer.conf",
+      "/etc/httpd/conf.d/cache.conf",
+      "/etc/httpd/conf.d/status.conf",
+      "/etc/httpd/conf.d/welcome.conf",
+    ]);
+  });
+
+  it("keeps the main file's line count and points its module lines at the image", () => {
+    expect(main).toHaveLength(lineCount(source));
+    expect(main[56]).toBe(load("auth_basic"));
+  });
+
+  it("leaves the links out of the tree (logs, modules, run) unstaged and makes the directories they stood for", () => {
+    expect(plan.files.some((f) => /^\/etc\/httpd\/(logs|modules|run)\b/.test(f.path))).toBe(false);
+    expect(plan.setup[0]).toContain("'/etc/httpd/run'");
+    expect(plan.setup[0]).toContain("'/etc/httpd/logs'");
+    expect(plan.logs?.error).toEqual(["/etc/httpd/logs/error_log"]);
+  });
+
+  if (family === "2.2") {
+    it("starts with -d and -f only: RHEL's 2.2 build compiles no module in that the tree leaves out", () => {
+      expect(plan.httpd.args).toEqual(["-d", "/etc/httpd", "-f", "/etc/httpd/conf/httpd.conf"]);
+      expect(main[104]).toBe(load("mem_cache"));
+    });
+  } else {
+    it("carries 2.2's balancer, cache and auth modules to their 2.4 successors", () => {
+      expect(main[59]).toBe(load("authn_core"));
+      expect(main[62]).toBe("# LoadModule authn_default_module modules/mod_authn_default.so  (httpd-upgrade-harness: authn_core is loaded already)");
+      expect(main[68]).toBe(load("authz_core"));
+      expect(main[103]).toBe(load("cache_disk"));
+      expect(main[104]).toBe("# LoadModule mem_cache_module modules/mod_mem_cache.so  (httpd-upgrade-harness: no such module in 2.4)");
+      expect(plan.httpd.args.slice(4)).toEqual(
+        ["access_compat", "slotmem_shm", "lbmethod_byrequests", "lbmethod_bytraffic", "lbmethod_bybusyness", "mpm_prefork", "unixd", "filter"].flatMap((name) => ["-C", load(name)]),
+      );
+    });
+  }
+});
+
+describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
+  it("keeps a CRLF file's line ends and line count when a module line is edited", async () => {
+    const tree = memoryTree({ "conf/httpd.conf": "Listen 80\r\nInclude conf/mods.conf\r\n", "conf/mods.conf": "# mods\r\nLoadModule rewrite_module /opt/httpd/mod_rewrite.so\r\nLoadModule mem_cache_module modules/mod_mem_cache.so\r\n" });
+    const plan = await planned(tree, "/t", "2.4");
+    expect(textOf(plan.files, "/usr/local/apache2/conf/mods.conf")).toBe(
+      `# mods\r\n${load("rewrite")}\r\n# LoadModule mem_cache_module modules/mod_mem_cache.so  (httpd-upgrade-harness: no such module in 2.4)\r\n`,
+    );
+  });
+
+  it("gives a tree written for 2.4 no -C line and changes none of its module lines on 2.4", async () => {
+    const tree = await loadTree(fileURLToPath(new URL("../../../fixtures/plan/tree/official-24", import.meta.url)));
+    const plan = await planned(tree, "/t", "2.4");
+    expect(plan.httpd.args).toEqual(["-d", "/usr/local/apache2", "-f", "/usr/local/apache2/conf/httpd.conf"]);
+    expect(plan.tree?.adaptations).toEqual([]);
+    expect(plan.ports).toEqual([8080]);
+  });
+
+  it("passes the -D names of the tree's reference to httpd", async () => {
+    const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
+    const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
+    const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
+    const plan = planTreeSide(scenario, { side: CANDIDATE, inspection: OFFLINE["2.4"], ref, tree });
+    expect(plan.httpd.args).toEqual(["-d", "/usr/local/apache2", "-f", "/usr/local/apache2/conf/httpd.conf", "-D", "SSL"]);
+  });
+});
