@@ -65,8 +65,18 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     const tree = trees.get(ref.path);
     if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the tree ${ref.path} was not loaded before planning`);
     const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
+    const planned = planTreeSide(scenario, { side, inspection, ref, tree });
+    // The scenario's own files go under the tree's ServerRoot, its prepare steps run after the harness's stubs.
+    const serverRootArg = planned.httpd.args.indexOf("-d");
+    const root = serverRootArg >= 0 ? planned.httpd.args[serverRootArg + 1]! : inspection.profile.serverRoot;
+    const family = inspection.version.family;
     return {
-      ...planTreeSide(scenario, { side, inspection, ref, tree }),
+      ...planned,
+      files: [
+        ...planned.files,
+        ...scenario.server.files.map((file) => ({ path: `${root}/${file.path}`, content: { text: interpolate(file.content, vars, scenario.server.at) }, mode: file.mode })),
+      ],
+      prepare: (forFamily(scenario.server.prepare, family) ?? []).map((command) => interpolate(command, vars, scenario.server.at)),
       localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
       requests: scenario.requests.map((request) => planRequest(request, vars)),
     };
