@@ -287,8 +287,24 @@ function renderServer(
       `<details${fieldAttributes("startupLog", differences)}><summary>startup log, ${plural(server.startupLog.length, "line")}</summary>${renderLogLines(server.startupLog)}</details>`,
       `<details><summary>rendered httpd.conf</summary><pre>${h(server.renderedConfig)}</pre></details>`,
     );
+    if (server.tree !== null) parts.push(renderTree(server.tree));
   }
   return `<div class="side" data-side="${side}">${parts.join("")}</div>`;
+}
+
+/** What the harness did with an operator's tree on this side: every change with its reason, every stub. */
+function renderTree(tree: NonNullable<ReportSideServer["tree"]>): string {
+  const where = (file: string | null, line: number | null): string => (file === null ? "command line (-C)" : `${file}:${line}`);
+  const changes = tree.adaptations.map((a) => `<li><code>${h(where(a.file, a.line))}</code> ${a.was === null ? "" : `<s>${h(a.was)}</s> → `}<code>${h(a.now)}</code>: ${h(a.reason)}</li>`);
+  const stubs = tree.stubs.map((s) => `<li>${h(s.kind)} <code>${h(s.target)}</code> (${h(`${s.file}:${s.line}`)}: ${h(s.note)})</li>`);
+  const problems = tree.problems.map((p) => `<li>${h(p.severity)} <code>${h(`${p.file}:${p.line}:${p.column}`)}</code> ${h(p.message)}</li>`);
+  return [
+    `<p class="tree">${h(tree.layout)} tree <code>${h(tree.origin)}</code> staged at <code>${h(tree.mount)}</code>, main file <code>${h(tree.mainFile)}</code>${tree.defines.length ? `, -D ${h(tree.defines.join(" -D "))}` : ""}</p>`,
+    `<details><summary>${plural(tree.files.length, "file")} read</summary><pre>${h(tree.files.join("\n"))}</pre></details>`,
+    `<details${changes.length ? " open" : ""}><summary>${plural(changes.length, "line")} changed by the harness</summary><ul>${changes.join("")}</ul></details>`,
+    `<details><summary>${plural(stubs.length, "stub")} made by the harness</summary><ul>${stubs.join("")}</ul></details>`,
+    problems.length ? `<details open><summary>${plural(problems.length, "problem")} in the tree</summary><ul>${problems.join("")}</ul></details>` : "",
+  ].join("");
 }
 
 function renderGuide(scenario: ReportScenario): string {

@@ -120,6 +120,28 @@ function differencesSection(scenario: ReportScenario): string[] {
   ];
 }
 
+/** Per tree scenario and side: the lines the harness changed (with reasons) and the stubs it made, so a
+ * reviewer sees every liberty taken with the operator's config. */
+function treeSection(scenario: ReportScenario): string[] {
+  const sides = (["baseline", "candidate"] as const).flatMap((side) => {
+    const tree = scenario.servers[side]?.tree;
+    return tree ? [{ side, tree }] : [];
+  });
+  if (sides.length === 0) return [];
+  const out = ["", `<details><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}</summary>`, ""];
+  for (const { side, tree } of sides) {
+    out.push(`**${side}**: ${tree.layout} tree staged at \`${tree.mount}\`; ${plural(tree.adaptations.length, "line")} changed, ${plural(tree.stubs.length, "stub")}.`, "");
+    if (tree.adaptations.length > 0) {
+      out.push("| where | now | why |", "|---|---|---|");
+      for (const a of tree.adaptations) out.push(`| ${markdownCell(a.file === null ? "command line (-C)" : `${a.file}:${a.line}`)} | ${valueCell(a.now)} | ${markdownCell(a.reason)} |`);
+      out.push("");
+    }
+    if (tree.stubs.length > 0) out.push(`Stubs: ${tree.stubs.map((stub) => `${stub.kind} \`${stub.target.replace(/`/g, "")}\``).join(", ")}.`, "");
+  }
+  out.push("</details>");
+  return out;
+}
+
 export function renderMarkdownReport(report: Report): string {
   const { summary } = report;
   const counts = shownVerdicts(summary.byVerdict).map((verdict) => `${summary.byVerdict[verdict]} ${verdictLabel(verdict)}`).join(" · ");
@@ -147,5 +169,7 @@ export function renderMarkdownReport(report: Report): string {
     return section.length === 0 ? [] : ["", ...section];
   });
   if (details.length > 0) lines.push("", "### Differences", ...details);
+  const trees = report.scenarios.flatMap(treeSection);
+  if (trees.length > 0) lines.push("", "### Configuration trees: what the harness changed and made", ...trees);
   return `${lines.join("\n")}\n`;
 }

@@ -110,6 +110,8 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
       const path = serverPath(first, index);
       if (path.includes("$") || madeFiles.has(path) || inTree(context.tree, path) !== null) continue;
       const kind = FILE_KINDS[key]!;
+      // The image's own file, where the tree points at it: nothing to make.
+      if (kind === "image-file" && path === context.imageMimeTypes) continue;
       madeFiles.add(path);
       directory(parent(path), at, "directory", `holds ${path}`);
       stubs.push({ kind, target: path, file: at.file, line: at.line, note: stubNote(kind) });
@@ -133,7 +135,6 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
           files.push({ path, content: { text: `harness-group: ${TEST_USER.user}\n` } });
           break;
         case "image-file":
-          if (path === context.imageMimeTypes) break;
           setup.push(`[ -e ${quote(path)} ] || cp ${quote(context.imageMimeTypes)} ${quote(path)}`);
           break;
         default:
