@@ -7,6 +7,7 @@ import { judgeScenario } from "../judge/judge-scenario.ts";
 import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harness.ts";
 import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
+import { renderTreeNotes } from "../report/tree-notes.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { parseOptions } from "./parse-options.ts";
 import { runInputs } from "./tree-inputs.ts";
@@ -89,6 +90,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       );
     }
     process.stdout.write(`${renderTerminalTable(report, { color: values.color === true })}\n`);
+    const treeNotes = renderTreeNotes(report);
+    if (treeNotes) process.stdout.write(`\n${treeNotes}\n`);
     writeReports(report, targets);
     for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     if (mode.demo) return EXIT.ok;

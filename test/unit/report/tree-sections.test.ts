@@ -7,6 +7,7 @@ import { renderHtmlReport } from "../../../harness/report/html-report.ts";
 import { renderJsonReport } from "../../../harness/report/json-report.ts";
 import { renderMarkdownReport } from "../../../harness/report/markdown-report.ts";
 import type { Report, ReportTree } from "../../../harness/report/report-model.ts";
+import { renderTreeNotes } from "../../../harness/report/tree-notes.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 
 const TREE: ReportTree = {
@@ -55,5 +56,12 @@ describe("a configuration tree in the reports", () => {
     expect(markdown).toContain("| mods-enabled/authz\\_default.load:1 | `LoadModule authz_core_module /usr/local/apache2/modules/mod_authz_core.so` | 2.4 has no mod\\_authz\\_default |");
     expect(markdown).toContain("Stubs: certificate `/etc/ssl/certs/ssl-cert-snakeoil.pem`.");
     expect(renderMarkdownReport(sampleReport)).not.toContain("Configuration trees");
+  });
+});
+
+describe("the terminal's tree notes", () => {
+  it("count the changed lines, stubs and problems per side, and say nothing without trees", () => {
+    expect(renderTreeNotes(withTree()).split("\n")[1]).toBe(`  ${sampleReport.scenarios[0]!.id}: candidate 2 lines changed, 1 stub`);
+    expect(renderTreeNotes(sampleReport)).toBe("");
   });
 });
