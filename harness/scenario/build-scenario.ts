@@ -197,6 +197,18 @@ class ScenarioBuilder {
         hint: VARIABLE_HINT,
       });
     }
+    // A harness variable in httpd's own ${...} syntax would reach httpd as written (2.4 warns AH00111 and keeps
+    // the text; 2.2 keeps it silently): the scenario means {{name}}, so say so instead of running it.
+    for (const match of text.matchAll(/\$\{([A-Za-z0-9_.-]+)\}/g)) {
+      const name = match[1]!;
+      if (!this.variables.has(name)) continue;
+      this.report(path, `\${${name}} is httpd's own syntax, which the harness passes to httpd untouched; the harness's variable is written ${variableText(name)}`, {
+        expected: variableText(name),
+        example: `Require ip ${variableText("clients.host.ip")}`,
+        received: { value: match[0] },
+        hint: VARIABLE_HINT,
+      });
+    }
   }
 
   private variableReason(name: string): string {

@@ -69,9 +69,9 @@ server:
     <VirtualHost *:443>
         ServerName server
         SSLEngine on
-        SSLCertificateFile \${certs.dir}/server.crt
-        SSLCertificateKeyFile \${certs.dir}/server.key
-        SSLCACertificateFile \${certs.dir}/ca.crt
+        SSLCertificateFile {{certs.dir}}/server.crt
+        SSLCertificateKeyFile {{certs.dir}}/server.key
+        SSLCACertificateFile {{certs.dir}}/ca.crt
         SSLVerifyClient require
         # mod_rewrite's rules are not inherited by a virtual host: the echo goes inside it.${ECHO_REMOTE}
         <Location />

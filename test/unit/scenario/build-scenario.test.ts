@@ -485,3 +485,14 @@ describe("server.config naming a configuration tree", () => {
     expect(parseError(lines(...HEAD, "server:", "  config: { tre: /srv/conf }")).message).toMatch(/server\.config/);
   });
 });
+
+describe("a harness variable written in httpd's ${...} syntax", () => {
+  it("is refused with the {{name}} form to write, since httpd would receive it as written", () => {
+    const error = parseError(lines(...HEAD, "server:", "  config: SSLCertificateFile ${certs.dir}/server.crt"));
+    expect(error.message).toContain("server.config: ${certs.dir} is httpd's own syntax, which the harness passes to httpd untouched; the harness's variable is written {{certs.dir}}");
+  });
+
+  it("leaves httpd's own variables alone", () => {
+    expect(() => parseScenario(lines(...HEAD, "server:", "  config: ErrorLog ${APACHE_LOG_DIR}/error.log"), FILE)).not.toThrow();
+  });
+});
