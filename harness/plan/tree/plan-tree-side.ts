@@ -26,7 +26,7 @@ export interface TreeSideInput {
 }
 
 /** Source files of what is in the binary or loaded before the config is read (-C), as <IfModule> sees them. */
-function builtinSourceFiles(names: Iterable<string>): string[] {
+export function builtinSourceFiles(names: Iterable<string>): string[] {
   const files = new Set(["core.c", "http_core.c", "mod_so.c"]);
   for (const name of names) {
     const file = moduleFileOfId(`${name}_module`);
