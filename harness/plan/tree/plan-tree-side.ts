@@ -89,11 +89,12 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     }
     files.push({ path, content, mode: tree.source.modes.get(relative) ?? 0o644 });
   }
-  // Links are staged as the files they lead to: httpd reads through them either way.
+  // Links are staged as the files they lead to: httpd reads through them either way. A file read through a link
+  // is named by the link's path (the model's spans, as httpd's messages), so the link's copy takes the edits.
   for (const [link, target] of tree.source.links) {
     const bytes = tree.source.files.get(target);
     if (bytes === undefined) continue;
-    files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(target) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+    files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(link) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
   }
   if (fragment) {
     const site = fragmentIsHtaccess
