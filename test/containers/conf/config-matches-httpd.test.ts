@@ -97,7 +97,7 @@ function modelVhosts(config: EffectiveConfig, guessedName: string | null): Dumpe
   });
 }
 
-const byAddress = (a: DumpedAddress, b: DumpedAddress): number => a.address.localeCompare(b.address);
+const byAddress = (a: { address: string }, b: { address: string }): number => a.address.localeCompare(b.address);
 
 const images = inject("images");
 const versions: Array<{ family: Family; image: string | null; skip: string | null }> = [
