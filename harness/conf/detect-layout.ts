@@ -65,7 +65,19 @@ export function detectLayout(input: LayoutInput, override?: LayoutId): DetectedL
     if (override === "official" || override === "rhel") return serverRootLayout("conf/httpd.conf", false);
   }
 
-  return { layout: "fragment", mount: OFFICIAL_SERVER_ROOT, mainFile: fragmentMainFile(input.files), serverRoot: OFFICIAL_SERVER_ROOT };
+  // Snippets a package installs (/etc/tool/apache.conf with its pages in /usr/share/tool) given in the file-system
+  // form sit at /, so the absolute paths they name are their own files, not stubs.
+  const mount = !input.singleFile && fileSystemForm(input.files) ? "/" : OFFICIAL_SERVER_ROOT;
+  return { layout: "fragment", mount, mainFile: fragmentMainFile(input.files), serverRoot: OFFICIAL_SERVER_ROOT };
+}
+
+/** Top directories of a file system that configuration snippets and their files live in. */
+const FILE_SYSTEM_TOPS = new Set(["etc", "usr", "var", "srv", "opt", "home"]);
+
+/** Every file below etc/, usr/, var/ ... and some below etc/: a tree holding the file system's own paths. */
+function fileSystemForm(files: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
+  const tops = [...files.keys()].map((path) => (path.includes("/") ? path.slice(0, path.indexOf("/")) : null));
+  return tops.length > 0 && tops.every((top) => top !== null && FILE_SYSTEM_TOPS.has(top)) && tops.includes("etc");
 }
 
 /** The file a fragment tree is read from: its only file, else its first `.conf` (or `.htaccess`), else its first file. */
