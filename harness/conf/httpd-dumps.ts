@@ -136,3 +136,26 @@ export function parseConfigRefusal(stderr: string): ConfigRefusal | null {
 export function guessedServerName(stderr: string): string | null {
   return /Could not reliably determine the server's fully qualified domain name, using (\S+?)(?:\. Set the| for ServerName)/.exec(stderr)?.[1] ?? null;
 }
+
+/** What 2.4's `-S` prints after the vhosts (core.c's DUMP_RUN_CFG), for the settings the model answers too. */
+export interface DumpedRunSettings {
+  serverRoot: string | null;
+  documentRoot: string | null;
+  errorLog: string | null;
+  pidFile: string | null;
+  user: string | null;
+  group: string | null;
+}
+
+export function parseRunSettings(stdout: string): DumpedRunSettings {
+  const quoted = (label: string): string | null => new RegExp(`^${label}: "([^"]*)"`, "m").exec(stdout)?.[1] ?? null;
+  const named = (label: string): string | null => new RegExp(`^${label}: name="([^"]*)"`, "m").exec(stdout)?.[1] ?? null;
+  return {
+    serverRoot: quoted("ServerRoot"),
+    documentRoot: quoted("Main DocumentRoot"),
+    errorLog: quoted("Main ErrorLog"),
+    pidFile: quoted("PidFile"),
+    user: named("User"),
+    group: named("Group"),
+  };
+}

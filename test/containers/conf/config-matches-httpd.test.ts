@@ -10,11 +10,24 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { treeScenarios } from "../../../harness/cli/tree-inputs.ts";
 import type { EffectiveConfig } from "../../../harness/conf/effective-config.ts";
 import { evaluateTree } from "../../../harness/conf/evaluate-tree.ts";
-import { type DumpedAddress, guessedServerName, parseConfigRefusal, parseIncludesDump, parseModulesDump, parseVhostsDump } from "../../../harness/conf/httpd-dumps.ts";
+import {
+  type DumpedAddress,
+  type DumpedRunSettings,
+  guessedServerName,
+  parseConfigRefusal,
+  parseIncludesDump,
+  parseModulesDump,
+  parseRunSettings,
+  parseVhostsDump,
+} from "../../../harness/conf/httpd-dumps.ts";
 import { treePathOf } from "../../../harness/conf/include-paths.ts";
 import { loadedModules } from "../../../harness/conf/queries/loaded-modules.ts";
+import { hostLogTargets } from "../../../harness/conf/queries/log-targets.ts";
+import { pidFile } from "../../../harness/conf/queries/pid-file.ts";
+import { runAs } from "../../../harness/conf/queries/run-as.ts";
+import { effectiveServerRoot } from "../../../harness/conf/queries/server-root.ts";
 import { isWildcardHost, parseHostPort } from "../../../harness/conf/queries/host-port.ts";
-import { virtualHosts } from "../../../harness/conf/queries/virtual-hosts.ts";
+import { mainServer, virtualHosts } from "../../../harness/conf/queries/virtual-hosts.ts";
 import { directivesNamed, walkConfig } from "../../../harness/conf/queries/walk-config.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
@@ -97,6 +110,20 @@ function modelVhosts(config: EffectiveConfig, guessedName: string | null): Dumpe
   });
 }
 
+/** The model's answers to what 2.4's -S prints after the vhosts; null where it claims no value. */
+function modelRunSettings(config: EffectiveConfig): DumpedRunSettings {
+  const errorLog = hostLogTargets(config, null).errorLog;
+  const { user, group } = runAs(config);
+  return {
+    serverRoot: effectiveServerRoot(config).path,
+    documentRoot: mainServer(config).documentRoot?.path ?? null,
+    errorLog: errorLog === null ? null : (errorLog.path ?? errorLog.value),
+    pidFile: pidFile(config)?.path ?? null,
+    user: user?.value ?? null,
+    group: group?.value ?? null,
+  };
+}
+
 const byAddress = (a: { address: string }, b: { address: string }): number => a.address.localeCompare(b.address);
 
 const images = inject("images");
@@ -123,7 +150,7 @@ describe.each(versions)("the config model against httpd $family", { timeout: 120
     const title = refusal
       ? `${name}: httpd ${family} refuses it (Invalid command '${refusal.command}' at ${refusal.at}), a line the model knows; its included files match, its module and vhost dumps cannot be compared (httpd prints none)`
       : family === "2.4"
-        ? `${name}: httpd 2.4 reads the same files, loads the same modules and sets up the same vhosts as the model says`
+        ? `${name}: httpd 2.4 reads the same files, loads the same modules, sets up the same vhosts and run settings as the model says`
         : `${name}: httpd 2.2 loads the same modules and sets up the same vhosts (files named as the model names them) as the model says; 2.2 has no DUMP_INCLUDES`;
     it(title, async (context) => {
       if (image === null) return context.skip(skip ?? "no baseline image");
@@ -174,6 +201,8 @@ describe.each(versions)("the config model against httpd $family", { timeout: 120
         vhosts: address.vhosts.map((v) => ({ ...v, file: sample.treePath(v.file) })),
       }));
       expect(dumped.sort(byAddress), `httpd -S:\n${vhosts.stdout}`).toEqual(modelVhosts(sample.config, guessedServerName(vhosts.stderr)).sort(byAddress));
+      // 2.4's -S goes on with the run settings (DUMP_RUN_CFG); 2.2's stops at the vhosts.
+      if (family === "2.4") expect(parseRunSettings(vhosts.stdout), `httpd -S:\n${vhosts.stdout}`).toEqual(modelRunSettings(sample.config));
     });
   }
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { guessedServerName, parseConfigRefusal, parseIncludesDump, parseModulesDump, parseVhostsDump } from "../../../harness/conf/httpd-dumps.ts";
+import { guessedServerName, parseConfigRefusal, parseIncludesDump, parseModulesDump, parseRunSettings, parseVhostsDump } from "../../../harness/conf/httpd-dumps.ts";
 
 describe("httpd's dumps read back", () => {
   it("reads -t -D DUMP_INCLUDES with the Include line and depth of every file", () => {
@@ -98,5 +98,30 @@ describe("httpd's dumps read back", () => {
       guessedServerName("AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using 172.17.0.2. Set the 'ServerName' directive globally to suppress this message"),
     ).toBe("172.17.0.2");
     expect(guessedServerName("Syntax OK")).toBeNull();
+  });
+});
+
+describe("2.4's run settings after -S's vhosts", () => {
+  it("reads ServerRoot, the main DocumentRoot and ErrorLog, PidFile, User and Group; null where a line is missing", () => {
+    const stdout = [
+      "VirtualHost configuration:",
+      'ServerRoot: "/usr/local/apache2"',
+      'Main DocumentRoot: "/usr/local/apache2/htdocs"',
+      'Main ErrorLog: "/proc/self/fd/2"',
+      'Mutex default: dir="/usr/local/apache2/logs/" mechanism=default ',
+      'PidFile: "/usr/local/apache2/logs/httpd.pid"',
+      "Define: DUMP_VHOSTS",
+      'User: name="daemon" id=1',
+      'Group: name="daemon" id=1',
+    ].join("\n");
+    expect(parseRunSettings(stdout)).toEqual({
+      serverRoot: "/usr/local/apache2",
+      documentRoot: "/usr/local/apache2/htdocs",
+      errorLog: "/proc/self/fd/2",
+      pidFile: "/usr/local/apache2/logs/httpd.pid",
+      user: "daemon",
+      group: "daemon",
+    });
+    expect(parseRunSettings("VirtualHost configuration:\n").user).toBeNull();
   });
 });
