@@ -26,9 +26,9 @@ import { hostLogTargets } from "../../../harness/conf/queries/log-targets.ts";
 import { pidFile } from "../../../harness/conf/queries/pid-file.ts";
 import { runAs } from "../../../harness/conf/queries/run-as.ts";
 import { effectiveServerRoot } from "../../../harness/conf/queries/server-root.ts";
-import { isWildcardHost, parseHostPort } from "../../../harness/conf/queries/host-port.ts";
-import { mainServer, virtualHosts } from "../../../harness/conf/queries/virtual-hosts.ts";
-import { directivesNamed, walkConfig } from "../../../harness/conf/queries/walk-config.ts";
+import { type DumpVhost, vhostDump } from "../../../harness/conf/queries/vhost-dump.ts";
+import { mainServer } from "../../../harness/conf/queries/virtual-hosts.ts";
+import { walkConfig } from "../../../harness/conf/queries/walk-config.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { planScenario } from "../../../harness/plan/plan-scenario.ts";
@@ -76,37 +76,18 @@ async function planSample(name: string, inspection: ImageInspection): Promise<Sa
   return { plan, config, builtinFiles, firstLoaded: firstLoaded.map((n) => `${n}_module`), treePath: (absolute) => treePathOf(tree.source.mount, absolute) };
 }
 
-/** The model's -S: addresses as httpd prints them, vhosts by reading order, names as httpd would print them. */
+/** The model's -S (vhost-dump.ts) in the parsed dump's shape; a vhost without a name takes the one httpd guessed. */
 function modelVhosts(config: EffectiveConfig, guessedName: string | null): DumpedAddress[] {
-  const family = config.version.family;
-  const key = (host: string | null, port: number | null): string => {
-    const shown = isWildcardHost(host) ? (family === "2.2" && host === "_default_" ? "_default_" : "*") : host!;
-    return `${shown}:${port ?? "*"}`;
-  };
-  const declared = new Set(
-    directivesNamed(config, "namevirtualhost").flatMap((entry) => entry.directive.args.map((text) => key(parseHostPort(text).host, parseHostPort(text).port))),
-  );
-  const groups = new Map<string, DumpedAddress["vhosts"]>();
-  for (const host of virtualHosts(config)) {
-    const name = host.serverName?.host ?? guessedName ?? "(no name)";
-    const plain = host.aliases.map((a) => a.value).filter((a) => !/[*?]/.test(a));
-    const wild = host.aliases.map((a) => a.value).filter((a) => /[*?]/.test(a));
-    for (const address of host.addresses) {
-      const k = key(address.host, address.port);
-      groups.set(k, [...(groups.get(k) ?? []), { name, file: host.span!.file, line: host.span!.line, aliases: plain, wildAliases: wild }]);
-    }
-  }
-  return [...groups].map(([address, vhosts]) => {
-    // 2.4: several vhosts on an address are matched by name; 2.2 only where NameVirtualHost declares it.
-    const nameBased = family === "2.4" ? vhosts.length > 1 : declared.has(address);
-    const first = vhosts[0]!;
-    return {
-      address,
-      nameBased,
-      defaultServer: { name: first.name, file: first.file, line: first.line },
-      // 2.2 prints no aliases; 2.4 only under a name-based address.
-      vhosts: vhosts.map((v) => (family === "2.4" && nameBased ? v : { ...v, aliases: [], wildAliases: [] })),
-    };
+  const shown = (vhost: DumpVhost) => ({
+    name: vhost.name ?? guessedName ?? "(no name)",
+    file: vhost.span.file,
+    line: vhost.span.line,
+    aliases: vhost.aliases,
+    wildAliases: vhost.wildAliases,
+  });
+  return vhostDump(config).map((address) => {
+    const { aliases: _aliases, wildAliases: _wild, ...defaultServer } = shown(address.defaultServer);
+    return { address: address.address, nameBased: address.nameBased, defaultServer, vhosts: address.vhosts.map(shown) };
   });
 }
 
