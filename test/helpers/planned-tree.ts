@@ -17,7 +17,8 @@ function stagedBytes(plan: SidePlan): Map<string, Buffer> {
   return staged;
 }
 
-export function plannedTree(tree: ConfigTree, plan: SidePlan): ConfigTree {
+/** @param serverRoot the image's ServerRoot, which httpd starts with when a fragment's plan passes no -d */
+export function plannedTree(tree: ConfigTree, plan: SidePlan, serverRoot: string): ConfigTree {
   const staged = stagedBytes(plan);
   if (tree.layout === "fragment") {
     const files = new Map<string, Buffer>();
@@ -32,7 +33,7 @@ export function plannedTree(tree: ConfigTree, plan: SidePlan): ConfigTree {
       layout: "official",
       mainFile: plan.config.path.replace(/^\/+/, ""),
       problems: [],
-      serverRoot: posix.dirname(posix.dirname(plan.config.path)),
+      serverRoot,
     };
   }
   const mount = tree.source.mount;

@@ -69,7 +69,7 @@ async function planSample(name: string, inspection: ImageInspection): Promise<Sa
   const { scenarios, trees } = await treeScenarios({ configs: [join(CONFIGS, name)], candidateConfigs: [], layout: undefined, defines: [] });
   const side = inspection.version.family === "2.2" ? BASELINE : CANDIDATE;
   const plan = planScenario(scenarios[0]!, [{ side, inspection }], trees).sides[0]!;
-  const tree = plannedTree([...trees.values()][0]!, plan);
+  const tree = plannedTree([...trees.values()][0]!, plan, inspection.profile.serverRoot);
   const firstLoaded = plan.httpd.args.flatMap((arg) => /^LoadModule (\S+)_module /.exec(arg)?.[1] ?? []);
   const builtinFiles = builtinSourceFiles([...inspection.builtinModules, ...firstLoaded]);
   const config = evaluateTree(tree, { version: inspection.version, defines: plan.tree?.defines ?? [], environment: {}, builtinModules: builtinFiles });
