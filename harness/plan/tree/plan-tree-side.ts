@@ -91,10 +91,20 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   }
   // Links are staged as the files they lead to: httpd reads through them either way. A file read through a link
   // is named by the link's path (the model's spans, as httpd's messages), so the link's copy takes the edits.
+  // A link to a directory of the tree (conf-enabled -> conf-available) is staged as a copy of the files below it.
   for (const [link, target] of tree.source.links) {
     const bytes = tree.source.files.get(target);
-    if (bytes === undefined) continue;
-    files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(link) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+    if (bytes !== undefined) {
+      files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(link) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+      continue;
+    }
+    if (!tree.source.directories.has(target)) continue;
+    const prefix = target === "" ? "" : `${target}/`;
+    for (const [relative, inner] of tree.source.files) {
+      if (!relative.startsWith(prefix)) continue;
+      const through = `${link}/${relative.slice(prefix.length)}`;
+      files.push({ path: joinPath(mount, through), content: fileContent(inner, editsByFile.get(through) ?? []), mode: tree.source.modes.get(relative) ?? 0o644 });
+    }
   }
   if (fragment) {
     const site = fragmentIsHtaccess

@@ -31,3 +31,21 @@ describe("planTreeSide", () => {
     expect(text("/etc/apache2/mods-available/rewrite.load")).toBe("LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so\n");
   });
 });
+
+describe("planTreeSide with a link to a directory", () => {
+  it("stages the files below it at the link's path, with the edits made for the path httpd reads", () => {
+    const tree = memoryTree(
+      {
+        "apache2.conf": "Include conf-enabled/*.conf\n",
+        "conf-available/rewrite.conf": "LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so\n",
+      },
+      { layout: "debian", mount: "/etc/apache2", mainFile: "apache2.conf", serverRoot: "/etc/apache2", links: { "conf-enabled": "conf-available" } },
+    );
+    const ref: TreeRef = { at: { file: "t", line: 1, column: 1 }, path: "/t", layout: null, defines: [], writtenFor: "2.4" };
+    const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
+    const side = planTreeSide(scenario, { side: CANDIDATE, inspection: officialDefaults("httpd:2.4.68", httpdVersion("2.4.68")), ref, tree });
+    expect(side.tree?.files).toEqual(["apache2.conf", "conf-enabled/rewrite.conf"]);
+    const staged = side.files.find((f) => f.path === "/etc/apache2/conf-enabled/rewrite.conf");
+    expect(staged && "text" in staged.content ? staged.content.text : null).toBe("LoadModule rewrite_module /usr/local/apache2/modules/mod_rewrite.so\n");
+  });
+});
