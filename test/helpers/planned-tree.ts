@@ -41,9 +41,15 @@ export function plannedTree(tree: ConfigTree, plan: SidePlan, serverRoot: string
   const files = new Map<string, Buffer>();
   for (const [relative, original] of tree.source.files) files.set(relative, staged.get(at(relative)) ?? original);
   // httpd reads a linked file through its link, which the plan stages with the edits made for the path read.
+  const takeEdits = (through: string, target: string): void => {
+    const bytes = staged.get(at(through));
+    if (bytes !== undefined && files.has(target) && !bytes.equals(tree.source.files.get(target)!)) files.set(target, bytes);
+  };
   for (const [link, target] of tree.source.links) {
-    const throughLink = staged.get(at(link));
-    if (throughLink !== undefined && files.has(target) && !throughLink.equals(tree.source.files.get(target)!)) files.set(target, throughLink);
+    if (tree.source.files.has(target)) takeEdits(link, target);
+    else if (tree.source.directories.has(target)) {
+      for (const relative of tree.source.files.keys()) if (relative.startsWith(`${target}/`)) takeEdits(`${link}/${relative.slice(target.length + 1)}`, relative);
+    }
   }
   return { ...tree, source: { ...tree.source, files } };
 }
