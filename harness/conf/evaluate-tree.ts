@@ -10,7 +10,7 @@ import { CONF_TRAITS, confTraits, type ConfTraits } from "./conf-traits.ts";
 import { resolveVariables, splitWords } from "./config-variables.ts";
 import { evaluateEnvvars } from "./envvars.ts";
 import { testIfVersion } from "./if-version.ts";
-import { expandInclude, indexTree, serverRootRelative, statServerPath, type TreeIndex } from "./include-paths.ts";
+import { expandInclude, indexTree, serverRootRelative, statServerPath, treePathOf, type TreeIndex } from "./include-paths.ts";
 import type { ConfigTree } from "./load-tree.ts";
 import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
@@ -68,7 +68,10 @@ class Evaluation {
   readonly #variables = new Map<string, string>();
   readonly #modules: ModuleSet;
   readonly #macros = new Map<string, Macro>();
-  readonly #reading: string[] = [];
+  /** The files being read, innermost last: the name httpd reads each by, and the tree file it resolves to. */
+  readonly #reading: Array<{ name: string; resolved: string }> = [];
+  /** Every file read by the name it was read by (a link's own path), for its lines. */
+  readonly #bytesByName = new Map<string, Buffer>();
   readonly #macroUses: MacroUse[] = [];
   readonly #environment: Record<string, string>;
   #serverRoot: string;
@@ -92,7 +95,7 @@ class Evaluation {
     const main = this.#tree.mainFile;
     const nodes: EffectiveNode[] = [];
     const bytes = this.#tree.source.files.get(main);
-    if (bytes !== undefined) this.#readFile(main, bytes, [], nodes);
+    if (bytes !== undefined) this.#readFile(main, main, bytes, [], nodes);
     const defines: Record<string, string> = {};
     for (const name of this.#defineNames) defines[name] = this.#variables.get(name) ?? "";
     return {
@@ -120,14 +123,18 @@ class Evaluation {
     return result.environment;
   }
 
-  #readFile(path: string, bytes: Buffer, guards: Guard[], out: EffectiveNode[]): void {
+  /** @param path the name httpd reads the file by (DUMP_INCLUDES, -S and its messages print it): through a
+   *  link, the link's own path, not its target's
+   *  @param resolved the tree file it is */
+  #readFile(path: string, resolved: string, bytes: Buffer, guards: Guard[], out: EffectiveNode[]): void {
     const parsed = parseCached(path, bytes);
     this.#files.push(path);
+    this.#bytesByName.set(path, bytes);
     if (!this.#filesWithProblemsCarried.has(path)) {
       this.#filesWithProblemsCarried.add(path);
       this.#problems.push(...parsed.problems);
     }
-    this.#reading.push(path);
+    this.#reading.push({ name: path, resolved });
     this.#evaluate(parsed.nodes, guards, out);
     this.#reading.pop();
   }
@@ -253,12 +260,16 @@ class Evaluation {
         this.#problem(step.severity, node.span, step.message, step.hint);
         continue;
       }
-      if (this.#reading.includes(step.path)) {
-        const chain = [...this.#reading.slice(this.#reading.indexOf(step.path)), step.path].join(" → ");
+      // httpd opens a file by the path the Include names, links and all (ap_pcfg_openfile), and names it so in
+      // DUMP_INCLUDES, -S and its messages (checked with 2.2.34 and 2.4.68 on a Debian tree's mods-enabled/).
+      const name = treePathOf(this.#tree.source.mount, step.serverPath) ?? step.path;
+      const open = this.#reading.findIndex((reading) => reading.resolved === step.path);
+      if (open >= 0) {
+        const chain = [...this.#reading.slice(open).map((reading) => reading.name), name].join(" → ");
         this.#problem("error", node.span, `${node.name} cycle: ${chain}; httpd would include these files until its depth limit and then refuse to start`, "remove the Include that leads back to a file already being read");
         continue;
       }
-      this.#readFile(step.path, this.#tree.source.files.get(step.path)!, guards, out);
+      this.#readFile(name, step.path, this.#tree.source.files.get(step.path)!, guards, out);
     }
   }
 
@@ -332,7 +343,7 @@ class Evaluation {
   }
 
   #sourceLines(file: string): string[] {
-    const bytes = this.#tree.source.files.get(file);
+    const bytes = this.#bytesByName.get(file) ?? this.#tree.source.files.get(file);
     if (bytes === undefined) return [];
     const parsed = parseCached(file, bytes);
     return bytes.toString(parsed.encoding === "latin1" ? "latin1" : "utf8").replace(/^\uFEFF/, "").split(/\r?\n/);

@@ -202,6 +202,16 @@ export class HarnessContainer {
     return lines;
   }
 
+  /** A file or directory of the container's file system as a tar stream (`docker cp` out); the container need
+   * not be running. Entries are named from the path's last component (`conf/httpd.conf` for /x/conf). */
+  async readArchive(path: string): Promise<NodeJS.ReadableStream> {
+    try {
+      return await this.container.getArchive({ path });
+    } catch (cause) {
+      throw new HarnessError("HARNESS_CONTAINER", `Could not read ${path} from ${this.shortId}: ${(cause as Error).message}`, { cause });
+    }
+  }
+
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id);
   }

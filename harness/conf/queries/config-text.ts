@@ -5,7 +5,6 @@
 import type { EffectiveConfig } from "../effective-config.ts";
 import type { ConfProblem } from "../syntax-tree.ts";
 import { effectiveMpm } from "./effective-mpm.ts";
-import { isWildcardHost, parseHostPort } from "./host-port.ts";
 import { listeners } from "./listeners.ts";
 import { loadedModules } from "./loaded-modules.ts";
 import { hostLogTargets } from "./log-targets.ts";
@@ -13,8 +12,9 @@ import { mutexPaths } from "./mutex-paths.ts";
 import { pidFile } from "./pid-file.ts";
 import { runAs } from "./run-as.ts";
 import { effectiveServerRoot } from "./server-root.ts";
-import { mainServer, type ServerHost, virtualHosts } from "./virtual-hosts.ts";
-import { directivesNamed, sectionLabel, walkConfig } from "./walk-config.ts";
+import { type DumpVhost, vhostDump } from "./vhost-dump.ts";
+import { mainServer } from "./virtual-hosts.ts";
+import { sectionLabel, walkConfig } from "./walk-config.ts";
 
 const where = (span: { file: string; line: number }): string => `${span.file}:${span.line}`;
 
@@ -24,45 +24,25 @@ function quoteArg(arg: string): string {
 }
 
 /** A vhost's name as -S prints it; without one (and none inherited) httpd looks its address up in DNS. */
-function hostName(host: ServerHost): string {
-  return host.serverName?.host ?? "(no ServerName)";
+function hostName(vhost: DumpVhost): string {
+  return vhost.name ?? "(no ServerName)";
 }
 
+/** dump_a_vhost's lines (server/vhost.c), from the grouping -S makes on this version (vhost-dump.ts). */
 function vhostLines(config: EffectiveConfig): string[] {
-  const byAddress = new Map<string, { host: ServerHost; port: number | null }[]>();
-  for (const host of virtualHosts(config)) {
-    for (const address of host.addresses) {
-      const key = `${isWildcardHost(address.host) ? "*" : address.host}:${address.port ?? "*"}`;
-      const hosts = byAddress.get(key);
-      if (hosts) hosts.push({ host, port: address.port });
-      else byAddress.set(key, [{ host, port: address.port }]);
-    }
-  }
-  // 2.2 matches names only on addresses a NameVirtualHost line declares; 2.4 on every address with several
-  // vhosts (vhost.c). Elsewhere each vhost stands alone (2.2 warns that the first one takes the address).
-  const declared = new Set(
-    directivesNamed(config, "namevirtualhost").flatMap((entry) =>
-      entry.directive.args.map((text) => {
-        const { host, port } = parseHostPort(text);
-        return `${isWildcardHost(host) ? "*" : host}:${port ?? "*"}`;
-      }),
-    ),
-  );
   const lines: string[] = [];
-  for (const [key, hosts] of byAddress) {
-    const tls = (host: ServerHost) => (host.tls.on ? " [TLS]" : "");
-    const [first] = hosts;
-    if ((hosts.length === 1 || (config.version.family === "2.2" && !declared.has(key))) && first) {
-      for (const { host } of hosts) lines.push(`${key.padEnd(22)} ${hostName(host)} (${where(host.span!)})${tls(host)}`);
+  const tls = (vhost: DumpVhost): string => (vhost.host.tls.on ? " [TLS]" : "");
+  for (const { address, nameBased, defaultServer, vhosts } of vhostDump(config)) {
+    if (!nameBased) {
+      lines.push(`${address.padEnd(22)} ${hostName(defaultServer)} (${where(defaultServer.span)})${tls(defaultServer)}`);
       continue;
     }
-    lines.push(`${key.padEnd(22)} is a NameVirtualHost`);
-    lines.push(`${"".padEnd(8)} default server ${hostName(first!.host)} (${where(first!.host.span!)})`);
-    for (const { host, port } of hosts) {
-      lines.push(`${"".padEnd(8)} port ${port ?? "*"} namevhost ${hostName(host)} (${where(host.span!)})${tls(host)}`);
-      for (const alias of host.aliases) {
-        lines.push(`${"".padEnd(16)} ${/[*?]/.test(alias.value) ? "wild alias" : "alias"} ${alias.value}`);
-      }
+    lines.push(`${address.padEnd(22)} is a NameVirtualHost`);
+    lines.push(`${"".padEnd(8)} default server ${hostName(defaultServer)} (${where(defaultServer.span)})`);
+    for (const vhost of vhosts) {
+      lines.push(`${"".padEnd(8)} port ${vhost.port ?? "*"} namevhost ${hostName(vhost)} (${where(vhost.span)})${tls(vhost)}`);
+      for (const alias of vhost.aliases) lines.push(`${"".padEnd(16)} alias ${alias}`);
+      for (const alias of vhost.wildAliases) lines.push(`${"".padEnd(16)} wild alias ${alias}`);
     }
   }
   return lines;

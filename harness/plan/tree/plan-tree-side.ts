@@ -26,7 +26,7 @@ export interface TreeSideInput {
 }
 
 /** Source files of what is in the binary or loaded before the config is read (-C), as <IfModule> sees them. */
-function builtinSourceFiles(names: Iterable<string>): string[] {
+export function builtinSourceFiles(names: Iterable<string>): string[] {
   const files = new Set(["core.c", "http_core.c", "mod_so.c"]);
   for (const name of names) {
     const file = moduleFileOfId(`${name}_module`);
@@ -89,11 +89,22 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     }
     files.push({ path, content, mode: tree.source.modes.get(relative) ?? 0o644 });
   }
-  // Links are staged as the files they lead to: httpd reads through them either way.
+  // Links are staged as the files they lead to: httpd reads through them either way. A file read through a link
+  // is named by the link's path (the model's spans, as httpd's messages), so the link's copy takes the edits.
+  // A link to a directory of the tree (conf-enabled -> conf-available) is staged as a copy of the files below it.
   for (const [link, target] of tree.source.links) {
     const bytes = tree.source.files.get(target);
-    if (bytes === undefined) continue;
-    files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(target) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+    if (bytes !== undefined) {
+      files.push({ path: joinPath(mount, link), content: fileContent(bytes, editsByFile.get(link) ?? []), mode: tree.source.modes.get(target) ?? 0o644 });
+      continue;
+    }
+    if (!tree.source.directories.has(target)) continue;
+    const prefix = target === "" ? "" : `${target}/`;
+    for (const [relative, inner] of tree.source.files) {
+      if (!relative.startsWith(prefix)) continue;
+      const through = `${link}/${relative.slice(prefix.length)}`;
+      files.push({ path: joinPath(mount, through), content: fileContent(inner, editsByFile.get(through) ?? []), mode: tree.source.modes.get(relative) ?? 0o644 });
+    }
   }
   if (fragment) {
     const site = fragmentIsHtaccess

@@ -54,6 +54,18 @@ describe("detectLayout", () => {
     expect(detect({ "notes.txt": "", "b.conf": "", "a.conf": "" })).toMatchObject({ layout: "fragment", mainFile: "a.conf" });
   });
 
+  test("a fragment in the file-system form (etc/tool/apache.conf, usr/share/tool/...) sits at /, so its absolute paths are its own", () => {
+    expect(detect({ "etc/tool/apache.conf": "", "etc/tool/htpasswd": "", "usr/share/tool/www/index.html": "" })).toEqual({
+      layout: "fragment",
+      mount: "/",
+      mainFile: "etc/tool/apache.conf",
+      serverRoot: "/usr/local/apache2",
+    });
+    // Loose files beside it, or no etc/: the image's ServerRoot as before.
+    expect(detect({ "etc/tool/apache.conf": "", "README": "" }).mount).toBe("/usr/local/apache2");
+    expect(detect({ "sites/a.conf": "", "sites/b.conf": "" }).mount).toBe("/usr/local/apache2");
+  });
+
   test("the caller's layout wins", () => {
     expect(detect({ "apache2.conf": "", "conf/httpd.conf": "" }, { override: "official" })).toMatchObject({ layout: "official", mainFile: "conf/httpd.conf" });
     expect(detect({ "conf/httpd.conf": "" }, { override: "fragment" })).toMatchObject({ layout: "fragment", mainFile: "conf/httpd.conf" });

@@ -124,7 +124,9 @@ describe("loadTree", () => {
     });
     const config = evaluate24(tree);
     expect(config.nodes.map((n) => n.name)).toEqual(["LoadModule", "ServerName"]);
-    expect(config.files).toEqual(["apache2.conf", "mods-available/ssl.load", "sites-available/default.conf"]);
+    // Named by the path httpd opens, the link's, as its DUMP_INCLUDES and -S print it; read from the target.
+    expect(config.files).toEqual(["apache2.conf", "mods-enabled/ssl.load", "sites-enabled/000-default.conf"]);
+    expect(config.nodes[1]!.span).toMatchObject({ file: "sites-enabled/000-default.conf", line: 1 });
   });
 
   test("links leading out of the tree are recorded, never followed, and named when the config uses them", async () => {
@@ -176,11 +178,11 @@ describe("fixture trees", () => {
     const config = evaluate24(tree);
     expect(config.files).toEqual([
       "apache2.conf",
-      "mods-available/ssl.load",
-      "mods-available/ssl.conf",
+      "mods-enabled/ssl.load",
+      "mods-enabled/ssl.conf",
       "ports.conf",
-      "conf-available/hardening.conf",
-      "sites-available/example.conf",
+      "conf-enabled/hardening.conf",
+      "sites-enabled/example.conf",
     ]);
     const byName = (name: string) => config.nodes.filter((n) => n.name === name).map((n) => n.args.join(" "));
     expect(byName("User")).toEqual(["www-data"]);
@@ -188,7 +190,7 @@ describe("fixture trees", () => {
     expect(byName("Listen")).toEqual(["80", "443"]);
     expect(byName("VirtualHost")).toEqual(["*:80", "*:443"]);
     const sslVhost = config.nodes.filter((n) => n.name === "VirtualHost")[1]!;
-    expect(sslVhost.span).toMatchObject({ file: "sites-available/example.conf", line: 7 });
+    expect(sslVhost.span).toMatchObject({ file: "sites-enabled/example.conf", line: 7 });
     expect(sslVhost.guards.map((g) => g.condition)).toEqual(["mod_ssl.c"]);
     expect(config.problems).toEqual([]);
   });

@@ -34,14 +34,35 @@ NameVirtualHost *:80
   ServerName d.test
 </VirtualHost>
 `, { version: "2.2.34" }), ["core.c", "prefork.c"], []);
+    // 2.2's dump_a_vhost prints no ServerAlias (vhost.c 2.2.34; httpd -S on 2.2.34 agrees).
     expect(text).toContain([
       "*:80                   is a NameVirtualHost",
       "         default server a.test (conf/httpd.conf:2)",
       "         port 80 namevhost a.test (conf/httpd.conf:2)",
-      "                 wild alias *.a.test",
       "         port 80 namevhost b.test (conf/httpd.conf:6)",
       "*:81                   c.test (conf/httpd.conf:9)",
       "*:81                   d.test (conf/httpd.conf:12)",
+    ].join("\n"));
+    expect(text).not.toContain("alias");
+  });
+
+  it("prints 2.4's aliases under a name-based vhost, plain ones first, then the wild ones", () => {
+    const text = renderConfigText(effectiveConfig(`
+<VirtualHost *:80>
+  ServerName a.test
+  ServerAlias *.a.test x.a.test
+</VirtualHost>
+<VirtualHost *:80>
+  ServerName b.test
+</VirtualHost>
+`), ["core.c"], []);
+    expect(text).toContain([
+      "*:80                   is a NameVirtualHost",
+      "         default server a.test (conf/httpd.conf:1)",
+      "         port 80 namevhost a.test (conf/httpd.conf:1)",
+      "                 alias x.a.test",
+      "                 wild alias *.a.test",
+      "         port 80 namevhost b.test (conf/httpd.conf:5)",
     ].join("\n"));
   });
 

@@ -51,10 +51,11 @@ describe.each(["2.2", "2.4"] as const)("planTreeSide: configs/debian-ssl on %s (
     }
   });
 
-  it("stages each a2enmod/a2ensite link as its target's (edited) content", () => {
+  it("stages each a2enmod/a2ensite link with its target's content, edited where httpd reads it: at the link's path", () => {
     expect(textOf(plan.files, "/etc/apache2/sites-enabled/000-default")).toBe(textOf(plan.files, "/etc/apache2/sites-available/default"));
     expect(textOf(plan.files, "/etc/apache2/mods-enabled/alias.load")).toBe(`${load("alias")}\n`);
-    expect(textOf(plan.files, "/etc/apache2/mods-enabled/authz_default.load")).toBe(textOf(plan.files, "/etc/apache2/mods-available/authz_default.load"));
+    // httpd reads mods-enabled/; the mods-available/ file itself is never included and stays as written.
+    expect(textOf(plan.files, "/etc/apache2/mods-available/authz_default.load")).toBe("LoadModule authz_default_module /usr/lib/apache2/modules/mod_authz_default.so\n");
   });
 
   it("passes the variables envvars exports, as apache2ctl does", () => {
@@ -92,7 +93,7 @@ describe.each(["2.2", "2.4"] as const)("planTreeSide: configs/debian-ssl on %s (
   });
 
   it(`carries mod_authz_default to ${family === "2.2" ? "the image's own file" : "mod_authz_core"}`, () => {
-    expect(textOf(plan.files, "/etc/apache2/mods-available/authz_default.load")).toBe(`${load(family === "2.2" ? "authz_default" : "authz_core")}\n`);
+    expect(textOf(plan.files, "/etc/apache2/mods-enabled/authz_default.load")).toBe(`${load(family === "2.2" ? "authz_default" : "authz_core")}\n`);
   });
 });
 
