@@ -51,10 +51,25 @@ interface OpenSection {
 /** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
  * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
  * reads those again. A WeakMap: it holds no tree alive. */
-const asParsed = new WeakMap<object, { raw: string; head: string; values: string[] }>();
+const asParsed = new WeakMap<object, AsParsed>();
 
-function remember(node: object, raw: string, head: string, args: readonly Word[]): void {
-  asParsed.set(node, { raw, head, values: args.map((arg) => arg.value) });
+interface AsParsed {
+  raw: string;
+  head: string;
+  values: string[];
+}
+
+/** `known`: what this file's earlier nodes read as, by raw text. Lines a file repeats (every vhost's
+ * `Order allow,deny`) share one record, not one each. */
+function remember(known: Map<string, AsParsed>, node: object, raw: string, head: string, args: readonly Word[]): void {
+  const seen = known.get(raw);
+  if (seen !== undefined && seen.head === head && seen.values.length === args.length && args.every((arg, i) => arg.value === seen.values[i])) {
+    asParsed.set(node, seen);
+    return;
+  }
+  const record = { raw, head, values: args.map((arg) => arg.value) };
+  if (seen === undefined) known.set(raw, record);
+  asParsed.set(node, record);
 }
 
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
@@ -120,6 +135,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     strings.set(text, text);
     return text;
   };
+  const known = new Map<string, AsParsed>();
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
@@ -222,7 +238,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         span: spanOf(logical, trimStart, trimEnd),
       };
       siblings().push(comment);
-      remember(comment, comment.raw, comment.text, []);
+      remember(known, comment, comment.raw, comment.text, []);
       if (logical.lastLine > logical.firstLine) {
         const at = logical.positionOf(trimStart);
         problem(
@@ -276,7 +292,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       raw: intern(logical.raw),
     };
     siblings().push(directive);
-    remember(directive, directive.raw, directive.name, directive.args);
+    remember(known, directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
@@ -328,7 +344,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       closeSpan: null,
     };
     siblings().push(section);
-    remember(section, section.openRaw, section.name, section.args);
+    remember(known, section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 
