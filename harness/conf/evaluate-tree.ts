@@ -14,7 +14,7 @@ import { expandInclude, indexTree, serverRootRelative, statServerPath, type Tree
 import type { ConfigTree } from "./load-tree.ts";
 import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
-import { parseFile } from "./parse-file.ts";
+import { parseFile, parsedValues } from "./parse-file.ts";
 import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNode, Span, SyntaxNode } from "./syntax-tree.ts";
 
 /** Conditional sections some version's core has; on a version without them they are unknown sections. */
@@ -341,7 +341,7 @@ class Evaluation {
   /** The arguments after ${VAR} substitution; split again only when something was substituted, since a value may
    * hold spaces or quotes (httpd substitutes the whole line before splitting it). */
   #resolvedArgs(node: DirectiveNode | SectionNode): string[] {
-    if (!node.argsText.includes("${")) return node.args.map((word) => word.value);
+    if (!node.argsText.includes("${")) return parsedValues(node) ?? node.args.map((word) => word.value);
     return splitWords(this.#resolvedText(node));
   }
 

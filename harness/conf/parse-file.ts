@@ -63,13 +63,29 @@ interface AsParsed {
  * `Order allow,deny`) share one record, not one each. */
 function remember(known: Map<string, AsParsed>, node: object, raw: string, head: string, args: readonly Word[]): void {
   const seen = known.get(raw);
-  if (seen !== undefined && seen.head === head && seen.values.length === args.length && args.every((arg, i) => arg.value === seen.values[i])) {
+  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) {
     asParsed.set(node, seen);
     return;
   }
-  const record = { raw, head, values: args.map((arg) => arg.value) };
+  // Frozen: parsedValues hands the array out, shared by every node that reads as it.
+  const record = { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[] };
   if (seen === undefined) known.set(raw, record);
   asParsed.set(node, record);
+}
+
+function sameValues(args: readonly Word[], values: readonly string[]): boolean {
+  if (args.length !== values.length) return false;
+  for (let i = 0; i < args.length; i++) if ((args[i] as Word).value !== values[i]) return false;
+  return true;
+}
+
+/** The argument values of a node parseFile made and nobody changed since, as one frozen array that nodes reading
+ * the same share (the evaluator's args without a copy per node and version); undefined otherwise. */
+export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
+  const seen = asParsed.get(node);
+  if (seen === undefined) return undefined;
+  const raw = node.kind === "section" ? node.openRaw : node.raw;
+  return raw === seen.raw && node.name === seen.head && sameValues(node.args, seen.values) ? seen.values : undefined;
 }
 
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
@@ -83,12 +99,7 @@ export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentN
       : node.kind === "directive"
         ? [node.raw, node.name, node.args]
         : [node.raw, node.text, []];
-  return (
-    raw === seen.raw &&
-    head === seen.head &&
-    args.length === seen.values.length &&
-    args.every((arg, i) => arg.value === seen.values[i])
-  );
+  return raw === seen.raw && head === seen.head && sameValues(args, seen.values);
 }
 
 export function parseFile(path: string, bytes: Buffer): ParsedFile {
