@@ -25,6 +25,8 @@ const BUILTIN_MODULES = ["core.c", "http_core.c", "mod_so.c"];
 interface VersionFigures {
   version: string;
   evaluateMs: number;
+  /** CPU time (user + system) of the evaluation: on a shared machine, what the wall time would be alone. */
+  evaluateCpuMs: number;
   virtualHostsMs: number;
   listenersMs: number;
   logTargetsMs: number;
@@ -37,6 +39,9 @@ interface VersionFigures {
 
 interface ChildResult {
   loadMs: number;
+  loadCpuMs: number;
+  /** RSS once the modules are imported, before the tree is read: what the process costs without the model. */
+  baseRssMiB: number;
   versions: VersionFigures[];
   maxRssMiB: number;
 }
@@ -50,18 +55,26 @@ async function child(dir: string, versions: string[]): Promise<void> {
   const { listeners } = await import("../harness/conf/queries/listeners.ts");
   const { logTargets } = await import("../harness/conf/queries/log-targets.ts");
   const { httpdVersion } = await import("../harness/versions/httpd-version.ts");
-  const time = <T>(work: () => T): [T, number] => {
-    const started = performance.now();
-    const result = work();
-    return [result, performance.now() - started];
+  const cpuMs = (since: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
   };
+  const time = <T>(work: () => T): [T, number, number] => {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const result = work();
+    return [result, performance.now() - started, cpuMs(cpu)];
+  };
+  const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const tree = await loadTree(dir);
   const loadMs = performance.now() - started;
+  const loadCpuMs = cpuMs(cpu);
   const kept: unknown[] = [];
   const figures: VersionFigures[] = [];
   for (const version of versions) {
-    const [config, evaluateMs] = time(() => evaluateTree(tree, { version: httpdVersion(version), defines: [], environment: {}, builtinModules: BUILTIN_MODULES }));
+    const [config, evaluateMs, evaluateCpuMs] = time(() => evaluateTree(tree, { version: httpdVersion(version), defines: [], environment: {}, builtinModules: BUILTIN_MODULES }));
     const [hosts, virtualHostsMs] = time(() => virtualHosts(config));
     const [listens, listenersMs] = time(() => listeners(config));
     const [logs, logTargetsMs] = time(() => logTargets(config));
@@ -69,6 +82,7 @@ async function child(dir: string, versions: string[]): Promise<void> {
     figures.push({
       version,
       evaluateMs,
+      evaluateCpuMs,
       virtualHostsMs,
       listenersMs,
       logTargetsMs,
@@ -78,7 +92,7 @@ async function child(dir: string, versions: string[]): Promise<void> {
       problems: config.problems.length,
     });
   }
-  const result: ChildResult = { loadMs, versions: figures, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  const result: ChildResult = { loadMs, loadCpuMs, baseRssMiB, versions: figures, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
   console.log(JSON.stringify(result));
 }
 
@@ -128,11 +142,13 @@ export async function benchConf(): Promise<number> {
       "evaluate ms",
       "load+eval ms",
       `target <${TIME_TARGET_MS}`,
+      "(cpu ms)",
       "virtualHosts ms",
       "listeners ms",
       "logTargets ms",
       "peak RSS MiB",
       `target <${RSS_TARGET_MIB}`,
+      "(before load)",
     ];
     const rows: string[][] = [];
     let misses = 0;
@@ -141,6 +157,7 @@ export async function benchConf(): Promise<number> {
       const rssOk = rss < RSS_TARGET_MIB;
       misses += rssOk ? 0 : 1;
       const load = median(measured.map((r) => r.loadMs));
+      const loadCpu = median(measured.map((r) => r.loadCpuMs));
       measured[0]!.versions.forEach((first, i) => {
         const at = (pick: (v: VersionFigures) => number) => median(measured.map((r) => pick(r.versions[i]!)));
         const evaluate = at((v) => v.evaluateMs);
@@ -158,11 +175,13 @@ export async function benchConf(): Promise<number> {
           evaluate.toFixed(0),
           timed ? total.toFixed(0) : "",
           timed ? (timeOk ? "PASS" : "MISS") : "",
+          timed ? (loadCpu + at((v) => v.evaluateCpuMs)).toFixed(0) : "",
           at((v) => v.virtualHostsMs).toFixed(0),
           at((v) => v.listenersMs).toFixed(1),
           at((v) => v.logTargetsMs).toFixed(0),
           i === 0 ? rss.toFixed(0) : "",
           i === 0 ? (rssOk ? "PASS" : "MISS") : "",
+          i === 0 ? median(measured.map((r) => r.baseRssMiB)).toFixed(0) : "",
         ]);
         if (found !== expectedVhosts) misses++;
       });
@@ -172,7 +191,9 @@ export async function benchConf(): Promise<number> {
     console.log(line(header));
     for (const row of rows) console.log(line(row));
     const problems = [...results.values()].flatMap((measured) => measured[0]!.versions.map((v) => `${v.version}: ${v.problems}`));
-    console.log(`\nproblems the evaluator reported (none expected): ${[...new Set(problems)].join(", ")}`);
+    console.log(`\ncpu ms: user + system time of load + evaluate (on a shared machine, about what the wall time is alone)`);
+    console.log(`before load: the child's RSS with the harness's modules imported (node and tsx), before the tree is read`);
+    console.log(`problems the evaluator reported (none expected): ${[...new Set(problems)].join(", ")}`);
     console.log(`configuration model: ${misses === 0 ? "all PASS" : `${misses} MISS`}`);
     return misses;
   } finally {
