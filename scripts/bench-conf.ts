@@ -25,7 +25,7 @@ const BUILTIN_MODULES = ["core.c", "http_core.c", "mod_so.c"];
 interface VersionFigures {
   version: string;
   evaluateMs: number;
-  /** CPU time (user + system) of the evaluation: on a shared machine, what the wall time would be alone. */
+  /** CPU time (user + system, GC threads included) of the evaluation: less swayed by a shared machine. */
   evaluateCpuMs: number;
   virtualHostsMs: number;
   listenersMs: number;
@@ -191,7 +191,7 @@ export async function benchConf(): Promise<number> {
     console.log(line(header));
     for (const row of rows) console.log(line(row));
     const problems = [...results.values()].flatMap((measured) => measured[0]!.versions.map((v) => `${v.version}: ${v.problems}`));
-    console.log(`\ncpu ms: user + system time of load + evaluate (on a shared machine, about what the wall time is alone)`);
+    console.log(`\ncpu ms: user + system time of load + evaluate, GC threads included: less swayed than wall time by a shared machine`);
     console.log(`before load: the child's RSS with the harness's modules imported (node and tsx), before the tree is read`);
     console.log(`problems the evaluator reported (none expected): ${[...new Set(problems)].join(", ")}`);
     console.log(`configuration model: ${misses === 0 ? "all PASS" : `${misses} MISS`}`);
