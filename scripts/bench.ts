@@ -134,3 +134,8 @@ if (process.env.BENCH_BODIES !== "0") {
   const { benchBodies } = await import("./bench-bodies.ts");
   await benchBodies();
 }
+// The configuration model on 10,000 vhosts: time and memory with their targets (scripts/bench-conf.ts).
+if (process.env.BENCH_CONF !== "0") {
+  const { benchConf } = await import("./bench-conf.ts");
+  await benchConf();
+}

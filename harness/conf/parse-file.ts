@@ -51,10 +51,41 @@ interface OpenSection {
 /** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
  * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
  * reads those again. A WeakMap: it holds no tree alive. */
-const asParsed = new WeakMap<object, { raw: string; head: string; values: string[] }>();
+const asParsed = new WeakMap<object, AsParsed>();
 
-function remember(node: object, raw: string, head: string, args: readonly Word[]): void {
-  asParsed.set(node, { raw, head, values: args.map((arg) => arg.value) });
+interface AsParsed {
+  raw: string;
+  head: string;
+  values: string[];
+}
+
+/** `known`: what this file's earlier nodes read as, by raw text. Lines a file repeats (every vhost's
+ * `Order allow,deny`) share one record, not one each. */
+function remember(known: Map<string, AsParsed>, node: object, raw: string, head: string, args: readonly Word[]): void {
+  const seen = known.get(raw);
+  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) {
+    asParsed.set(node, seen);
+    return;
+  }
+  // Frozen: parsedValues hands the array out, shared by every node that reads as it.
+  const record = { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[] };
+  if (seen === undefined) known.set(raw, record);
+  asParsed.set(node, record);
+}
+
+function sameValues(args: readonly Word[], values: readonly string[]): boolean {
+  if (args.length !== values.length) return false;
+  for (let i = 0; i < args.length; i++) if ((args[i] as Word).value !== values[i]) return false;
+  return true;
+}
+
+/** The argument values of a node parseFile made and nobody changed since, as one frozen array that nodes reading
+ * the same share (the evaluator's args without a copy per node and version); undefined otherwise. */
+export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
+  const seen = asParsed.get(node);
+  if (seen === undefined) return undefined;
+  const raw = node.kind === "section" ? node.openRaw : node.raw;
+  return raw === seen.raw && node.name === seen.head && sameValues(node.args, seen.values) ? seen.values : undefined;
 }
 
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
@@ -68,12 +99,7 @@ export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentN
       : node.kind === "directive"
         ? [node.raw, node.name, node.args]
         : [node.raw, node.text, []];
-  return (
-    raw === seen.raw &&
-    head === seen.head &&
-    args.length === seen.values.length &&
-    args.every((arg, i) => arg.value === seen.values[i])
-  );
+  return raw === seen.raw && head === seen.head && sameValues(args, seen.values);
 }
 
 export function parseFile(path: string, bytes: Buffer): ParsedFile {
@@ -111,6 +137,16 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     );
   }
 
+  // A file repeats its words, names and argument texts (every vhost's `Order allow,deny`): one string each,
+  // not a copy per line (a few hundred MB less on a tree of 10,000 vhosts).
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
+  const known = new Map<string, AsParsed>();
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
@@ -193,14 +229,15 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
           `close the quote; a backslash right before a quote (as in "C:\\dir\\") escapes it`,
         );
       }
-      return { value: word.value, raw: word.raw, quote: word.quote, line: at.line, column: at.column };
+      const raw = intern(word.raw);
+      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line: at.line, column: at.column };
     });
   }
 
   function readLine(logical: LogicalLine): void {
     const { text, trimStart, trimEnd } = logical;
     if (trimStart >= trimEnd) {
-      siblings().push({ kind: "blank", raw: logical.raw, span: wholeSpan(logical) });
+      siblings().push({ kind: "blank", raw: intern(logical.raw), span: wholeSpan(logical) });
       return;
     }
     const line = text.slice(0, trimEnd);
@@ -212,7 +249,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         span: spanOf(logical, trimStart, trimEnd),
       };
       siblings().push(comment);
-      remember(comment, comment.raw, comment.text, []);
+      remember(known, comment, comment.raw, comment.text, []);
       if (logical.lastLine > logical.firstLine) {
         const at = logical.positionOf(trimStart);
         problem(
@@ -245,7 +282,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     let argsStart = first.end;
     while (argsStart < line.length && /[ \t\n\v\f\r]/.test(line[argsStart] as string)) argsStart++;
     const rest = line.slice(argsStart);
-    const name = first.value;
+    const name = intern(first.value);
 
     if (name.startsWith("</")) {
       closeSection(logical, first, name, argsStart);
@@ -259,18 +296,18 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     const directive: DirectiveNode = {
       kind: "directive",
       name,
-      key: name.toLowerCase(),
+      key: intern(name.toLowerCase()),
       args: toWords(logical, readWords(line, argsStart)),
-      argsText: rest,
+      argsText: intern(rest),
       span: spanOf(logical, trimStart, trimEnd),
-      raw: logical.raw,
+      raw: intern(logical.raw),
     };
     siblings().push(directive);
-    remember(directive, directive.raw, directive.name, directive.args);
+    remember(known, directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
-    const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
+    const name = intern(word.endsWith(">") ? word.slice(1, -1) : word.slice(1));
     const at = logical.positionOf(first.start);
     if (name === "") {
       // httpd would open a section named "<" and then refuse it as an unknown command; opening one here would
@@ -308,17 +345,17 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     const section: SectionNode = {
       kind: "section",
       name,
-      key: name.toLowerCase(),
+      key: intern(name.toLowerCase()),
       args: toWords(logical, readWords(line.slice(0, argsEnd), argsStart)),
-      argsText,
+      argsText: intern(argsText),
       children: [],
       span: spanOf(logical, first.start, logical.trimEnd),
-      openRaw: logical.raw,
+      openRaw: intern(logical.raw),
       closeRaw: null,
       closeSpan: null,
     };
     siblings().push(section);
-    remember(section, section.openRaw, section.name, section.args);
+    remember(known, section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 
@@ -405,7 +442,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
     const closeSpan = spanOf(logical, first.start, first.end);
-    open.node.closeRaw = logical.raw;
+    open.node.closeRaw = intern(logical.raw);
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }

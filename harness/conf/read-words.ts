@@ -27,6 +27,9 @@ export function isConfSpace(ch: string | undefined): boolean {
 
 /** substring_conf: take away the backslash before a backslash, or before the quote character when quoted. */
 export function unescapeWord(text: string, quote: '"' | "'" | null): string {
+  // Most words hold no backslash: the word itself, not a copy built a character at a time (each `+=` of one
+  // character is a rope node until flattened: about 40 bytes a character on a large tree).
+  if (!text.includes("\\")) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];

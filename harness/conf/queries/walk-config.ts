@@ -22,8 +22,10 @@ export interface WalkedConfig {
   sections: WalkedSection[];
   /** Directives by lower-case name, each list in reading order: queries ask by name, per vhost, many times. */
   byKey: Map<string, WalkedDirective[]>;
-  /** Server-context directives by server (null: the main server; else its <VirtualHost>), then by name. */
-  byServer: Map<EffectiveSection | null, Map<string, WalkedDirective[]>>;
+  /** Server-context directives by server (null: the main server; else its <VirtualHost>), in reading order. One
+   * list per server, not a map by name: a vhost holds a few dozen lines, and 10,000 vhosts' maps cost more
+   * memory than the whole rest of the walk. */
+  byServer: Map<EffectiveSection | null, WalkedDirective[]>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -38,7 +40,7 @@ const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
 export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const known = cache.get(config);
   if (known) return known;
-  const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, new Map()]]) };
+  const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, []]]) };
   let index = 0;
   const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
     for (const node of nodes) {
@@ -46,11 +48,7 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
         const entry = { directive: node, sections, index: index++ };
         walked.directives.push(entry);
         push(walked.byKey, node.key, entry);
-        if (inServerContext(sections)) {
-          const server = enclosingVirtualHost(sections);
-          if (!walked.byServer.has(server)) walked.byServer.set(server, new Map());
-          push(walked.byServer.get(server)!, node.key, entry);
-        }
+        if (inServerContext(sections)) push(walked.byServer, enclosingVirtualHost(sections), entry);
       } else {
         walked.sections.push({ section: node, sections, index: index++ });
         visit(node.children, [...sections, node]);
@@ -92,10 +90,9 @@ export function directivesNamed(config: EffectiveConfig, ...keys: string[]): Wal
 /** The directives with one of `keys` that configure one server itself: the main server (`vhost` null) or one
  * `<VirtualHost>`, outside any Directory/Location/Files section. */
 export function serverDirectives(config: EffectiveConfig, vhost: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  const named = walkConfig(config).byServer.get(vhost);
-  if (named === undefined) return [];
-  const found = [...new Set(keys)].flatMap((key) => named.get(key) ?? []);
-  return keys.length > 1 ? found.sort((a, b) => a.index - b.index) : found;
+  const own = walkConfig(config).byServer.get(vhost);
+  if (own === undefined) return [];
+  return own.filter((entry) => keys.includes(entry.directive.key));
 }
 
 /** The `<VirtualHost>` sections in reading order. */
