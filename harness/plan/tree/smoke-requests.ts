@@ -11,6 +11,9 @@ export interface SmokeTarget {
   host: string | null;
   port: number;
   tls: boolean;
+  /** Who sends it: the host through the published port, or a local client when httpd listens on a loopback
+   * address only (which the published port cannot reach). */
+  client: "host" | "localhost" | "localhost6";
 }
 
 const SMOKE_TIMEOUT_MS = 10_000;
@@ -18,20 +21,26 @@ const SMOKE_TIMEOUT_MS = 10_000;
 export function smokeTargets(configs: readonly EffectiveConfig[], extra: readonly SmokeTarget[] = []): SmokeTarget[] {
   const targets = new Map<string, SmokeTarget>();
   const add = (target: SmokeTarget): void => {
-    const key = `${target.tls ? "https" : "http"}://${target.host ?? ""}:${target.port}`;
+    const key = `${target.tls ? "https" : "http"}://${target.host ?? ""}:${target.port}@${target.client}`;
     if (!targets.has(key)) targets.set(key, target);
   };
   for (const config of configs) {
     const listens = listeners(config);
+    // A port httpd listens on at loopback addresses only is reached from inside the server's namespace.
+    const clientFor = (port: number): SmokeTarget["client"] => {
+      const addresses = listens.filter((l) => l.port === port).map((l) => l.address);
+      if (addresses.length === 0 || addresses.some((a) => a !== "127.0.0.1" && a !== "[::1]")) return "host";
+      return addresses.includes("127.0.0.1") ? "localhost" : "localhost6";
+    };
     const claimed = new Set<number>();
     for (const vhost of virtualHosts(config)) {
       const ports = vhost.addresses.flatMap((address) => (address.port === null ? listens.map((l) => l.port) : [address.port]));
       for (const port of new Set(ports)) {
         claimed.add(port);
-        add({ host: vhost.serverName && !vhost.serverName.inherited ? vhost.serverName.host : null, port, tls: vhost.tls.on });
+        add({ host: vhost.serverName && !vhost.serverName.inherited ? vhost.serverName.host : null, port, tls: vhost.tls.on, client: clientFor(port) });
       }
     }
-    for (const listen of listens) if (!claimed.has(listen.port)) add({ host: null, port: listen.port, tls: listen.protocol === "https" });
+    for (const listen of listens) if (!claimed.has(listen.port)) add({ host: null, port: listen.port, tls: listen.protocol === "https", client: clientFor(listen.port) });
   }
   for (const target of extra) if (![...targets.values()].some((t) => t.port === target.port)) add(target);
   return [...targets.values()].sort((a, b) => a.port - b.port || (a.host ?? "").localeCompare(b.host ?? ""));
@@ -40,8 +49,8 @@ export function smokeTargets(configs: readonly EffectiveConfig[], extra: readonl
 export function smokeRequests(configs: readonly EffectiveConfig[], at: RequestSpec["at"], extra: readonly SmokeTarget[] = []): RequestSpec[] {
   return smokeTargets(configs, extra).map((target) => ({
     at,
-    name: `GET ${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}/`,
-    client: "host",
+    name: `GET ${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}/${target.client === "host" ? "" : ` from ${target.client}`}`,
+    client: target.client,
     mode: "http",
     method: "GET",
     path: "/",

@@ -28,7 +28,7 @@ export function smokeRequestsFor(trees: readonly { tree: ConfigTree; ref: TreeRe
   );
   // A fragment is read into the image's own config, which listens on 80.
   const fragment = trees.some(({ tree }) => tree.layout === "fragment");
-  return smokeRequests(configs, at, fragment ? [{ host: null, port: 80, tls: false }] : []);
+  return smokeRequests(configs, at, fragment ? [{ host: null, port: 80, tls: false, client: "host" }] : []);
 }
 
 export interface TreeScenarioInput {

@@ -31,27 +31,27 @@ describe("smokeTargets", () => {
       ].join("\n"),
     );
     expect(smokeTargets([config])).toEqual([
-      { host: "blog.example.test", port: 80, tls: false },
-      { host: "www.example.test", port: 80, tls: false },
-      { host: "secure.example.test", port: 443, tls: true },
-      { host: null, port: 8080, tls: false },
+      { host: "blog.example.test", port: 80, tls: false, client: "host" },
+      { host: "www.example.test", port: 80, tls: false, client: "host" },
+      { host: "secure.example.test", port: 443, tls: true, client: "host" },
+      { host: null, port: 8080, tls: false, client: "host" },
     ]);
   });
 
   it("asks a vhost with no ServerName by the client's default name", () => {
-    expect(smokeTargets([configOf("Listen 81\n<VirtualHost *:81>\nDocumentRoot /srv\n</VirtualHost>\n")])).toEqual([{ host: null, port: 81, tls: false }]);
+    expect(smokeTargets([configOf("Listen 81\n<VirtualHost *:81>\nDocumentRoot /srv\n</VirtualHost>\n")])).toEqual([{ host: null, port: 81, tls: false, client: "host" }]);
   });
 
   it("asks a vhost without a port on every port httpd listens on", () => {
     const targets = smokeTargets([configOf("Listen 80\nListen 81\n<VirtualHost *>\nServerName any.example.test\n</VirtualHost>\n")]);
     expect(targets).toEqual([
-      { host: "any.example.test", port: 80, tls: false },
-      { host: "any.example.test", port: 81, tls: false },
+      { host: "any.example.test", port: 80, tls: false, client: "host" },
+      { host: "any.example.test", port: 81, tls: false, client: "host" },
     ]);
   });
 
   it("asks the main server over TLS on a Listen given the https protocol", () => {
-    expect(smokeTargets([configOf("Listen 8443 https\n")])).toEqual([{ host: null, port: 8443, tls: true }]);
+    expect(smokeTargets([configOf("Listen 8443 https\n")])).toEqual([{ host: null, port: 8443, tls: true, client: "host" }]);
   });
 
   it("merges the targets of several configs (both versions) without repeating one", () => {
@@ -62,8 +62,18 @@ describe("smokeTargets", () => {
 
   it("adds an extra target only on a port nothing else asks on", () => {
     const config = configOf("Listen 80\n");
-    expect(smokeTargets([config], [{ host: "x", port: 80, tls: false }])).toEqual([{ host: null, port: 80, tls: false }]);
-    expect(smokeTargets([], [{ host: null, port: 80, tls: false }])).toEqual([{ host: null, port: 80, tls: false }]);
+    expect(smokeTargets([config], [{ host: "x", port: 80, tls: false, client: "host" }])).toEqual([{ host: null, port: 80, tls: false, client: "host" }]);
+    expect(smokeTargets([], [{ host: null, port: 80, tls: false, client: "host" }])).toEqual([{ host: null, port: 80, tls: false, client: "host" }]);
+  });
+
+  it("sends from inside the server to a port httpd listens on at loopback addresses only", () => {
+    const config = configOf("Listen 80\nListen 127.0.0.1:8080\nListen [::1]:8081\n<VirtualHost 127.0.0.1:8080>\nServerName admin.local\n</VirtualHost>\n");
+    expect(smokeTargets([config]).map((t) => [t.port, t.client, t.host])).toEqual([
+      [80, "host", null],
+      [8080, "localhost", "admin.local"],
+      [8081, "localhost6", null],
+    ]);
+    expect(smokeRequests([config], { file: "t", line: 1, column: 1 }).map((r) => r.name)).toContain("GET http://admin.local:8080/ from localhost");
   });
 });
 
