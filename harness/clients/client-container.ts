@@ -55,6 +55,8 @@ export type ContainerHttpPlan = Pick<
   "method" | "path" | "hostHeader" | "headers" | "body" | "auth" | "httpVersion" | "timeoutMs" | "keepAliveRequests"
 > & {
   serverIp: string;
+  /** The server's port; absent: 443 with TLS, else 80. */
+  port?: number;
   tls: boolean;
   clientCertificate: HttpRequestPlan["tlsClient"];
 };
@@ -79,7 +81,7 @@ function urlHost(address: string): string {
 
 /** Pure: the curl command line for a plan. */
 export function curlCommand(plan: ContainerHttpPlan): string[] {
-  const port = plan.tls ? 443 : 80;
+  const port = plan.port ?? (plan.tls ? 443 : 80);
   const server = urlHost(plan.serverIp);
   const name = plan.hostHeader ?? server;
   const url = `${plan.tls ? "https" : "http"}://${plan.tls ? name : server}:${port}${plan.path}`;

@@ -215,6 +215,6 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
     timeoutMs: request.timeoutMs,
     keepAliveRequests: request.keepAliveRequests,
   };
-  if (client) return sendFromContainer(client, { ...fields, serverIp, tls: request.tls, clientCertificate });
+  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
   return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
 }

@@ -119,7 +119,8 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   if (started) {
     // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
     await logs.error.waitForQuiet(150, 1_000);
-    started = await waitForPort(scope.engine.host, await container.mappedPort(publish[0] ?? 80), 5_000);
+    // A server listening on loopback addresses only publishes nothing: its ready line is all there is to wait for.
+    if (publish.length > 0) started = await waitForPort(scope.engine.host, await container.mappedPort(publish[0]!), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);

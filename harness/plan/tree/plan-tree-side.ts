@@ -136,7 +136,10 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   });
   files.push(...stubs.files);
 
-  const ports = [...new Set(listeners(config).map((l) => l.port))];
+  // Ports httpd listens on at loopback addresses only cannot be published; the local client reaches them.
+  const loopback = (address: string | null): boolean => address === "127.0.0.1" || address === "[::1]";
+  const all = listeners(config);
+  const ports = [...new Set(all.filter((l) => !loopback(l.address)).map((l) => l.port))];
   const defines = ref.defines.flatMap((d) => ["-D", d]);
   const args = fragment
     ? [...defines, ...modules.startDirectives.flatMap((d) => ["-C", d])]
@@ -152,7 +155,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     localClient: false,
     httpd: { args, environment: { ...config.environment } },
     setup: stubs.setup,
-    ports: ports.length > 0 ? ports : [80],
+    ports: ports.length > 0 || all.length > 0 ? ports : [80],
     logs: fragment ? null : logs.logs,
     tree: {
       origin: tree.source.origin,

@@ -23,6 +23,13 @@ describe("curlCommand", () => {
     ]);
   });
 
+  it("sends to the port the request names (a tree's vhost on 8080), and resolves the TLS name on it", () => {
+    expect(curlCommand({ ...PLAN, port: 8080 }).at(-1)).toBe("http://172.18.0.2:8080/server-status?auto");
+    const tls = curlCommand({ ...PLAN, port: 8443, tls: true, hostHeader: "admin.example.com" });
+    expect(tls).toContain("https://admin.example.com:8443/server-status?auto");
+    expect(tls).toContain("admin.example.com:8443:172.18.0.2");
+  });
+
   it("writes an IPv6 loopback address in brackets, in the URL and where TLS resolves the server name", () => {
     expect(curlCommand({ ...PLAN, serverIp: "::1" }).at(-1)).toBe("http://[::1]:80/server-status?auto");
     const tls = curlCommand({ ...PLAN, serverIp: "::1", tls: true, hostHeader: "www.example.com" });
