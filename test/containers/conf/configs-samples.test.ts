@@ -68,7 +68,7 @@ describe("the configs/ samples on real servers", { timeout: 600_000 }, () => {
   it("lists every line it changed and every stub it made in the report, with reasons", () => {
     const debian = reports.get("debian-ssl")!.servers.candidate!.tree!;
     expect(debian).toMatchObject({ layout: "debian", mount: "/etc/apache2", mainFile: "/etc/apache2/apache2.conf" });
-    expect(debian.adaptations).toContainEqual(expect.objectContaining({ kind: "module-renamed", file: "mods-available/authz_default.load", now: expect.stringContaining("authz_core_module") }));
+    expect(debian.adaptations).toContainEqual(expect.objectContaining({ kind: "module-renamed", file: "mods-enabled/authz_default.load", now: expect.stringContaining("authz_core_module") }));
     expect(debian.adaptations).toContainEqual(expect.objectContaining({ kind: "module-added", now: expect.stringContaining("mpm_prefork_module") }));
     expect(debian.stubs).toContainEqual(expect.objectContaining({ kind: "certificate", target: "/etc/ssl/certs/ssl-cert-snakeoil.pem" }));
     expect(debian.stubs).toContainEqual(expect.objectContaining({ kind: "user", target: "www-data" }));
