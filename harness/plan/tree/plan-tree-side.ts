@@ -121,6 +121,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     tree: tree.source,
     staged: new Set([mainPath, ...files.map((f) => f.path)]),
     imageMimeTypes: profile.mimeTypes.startsWith("/") ? profile.mimeTypes : `${profile.serverRoot}/${profile.mimeTypes}`,
+    imageMagic: imageMagicFile(profile),
     logFiles: fragment ? [] : logs.files,
   });
   files.push(...stubs.files);
@@ -155,4 +156,11 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       problems: [...config.problems],
     },
   };
+}
+
+/** Where the image keeps mod_mime_magic's file: `make install` puts it beside mime.types in conf/ (seen in both
+ * local images); Debian's package puts it at /etc/apache2/magic. */
+function imageMagicFile(profile: { serverRoot: string; mimeTypes: string }): string {
+  if (profile.mimeTypes.startsWith("/")) return `${profile.serverRoot}/magic`;
+  return `${profile.serverRoot}/${profile.mimeTypes.replace(/[^/]*$/, "")}magic`;
 }
