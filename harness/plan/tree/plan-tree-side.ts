@@ -65,11 +65,21 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   const image = { family, files: inspection.modules, builtin: inspection.builtinModules, modulesDir: profile.modulesDir };
 
   // Read once to learn the tree's modules, then again with what the harness loads first (-C), which the
-  // tree's <IfModule> sections see.
-  const first = evaluateForSide(input);
-  const modules = adaptModules(first, image, fragment ? family : ref.writtenFor, layoutCompiledIn(tree.layout, ref.writtenFor));
-  const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
-  const config = loadedFirst.length === 0 ? first : evaluateForSide(input, loadedFirst);
+  // tree's <IfModule> sections see. The module lines are adapted from that second reading: a LoadModule
+  // only a -C module makes visible (RHEL's `<IfModule prefork.c>` around PHP, on 2.4) is one httpd reads.
+  const writtenForFamily = fragment ? family : ref.writtenFor;
+  const compiledIn = layoutCompiledIn(tree.layout, ref.writtenFor);
+  let config = evaluateForSide(input);
+  let modules = adaptModules(config, image, writtenForFamily, compiledIn);
+  // Until what is loaded first no longer changes what the tree loads (twice at most in practice).
+  for (let round = 0; round < 3 && modules.startDirectives.length > 0; round++) {
+    const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
+    config = evaluateForSide(input, loadedFirst);
+    const again = adaptModules(config, image, writtenForFamily, compiledIn);
+    const settled = again.startDirectives.join("\n") === modules.startDirectives.join("\n");
+    modules = again;
+    if (settled) break;
+  }
   const logs = captureLogs(config);
 
   const editsByFile = new Map<string, LineEdit[]>();

@@ -161,6 +161,21 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     expect(plan.ports).toEqual([8080]);
   });
 
+  it("comments out on 2.4 a module line the image lacks that only the -C MPM makes visible (<IfModule prefork.c>)", async () => {
+    // RHEL 6's php.conf shape: 2.2 has prefork compiled in, 2.4 gets mod_mpm_prefork (source prefork.c) with -C,
+    // so httpd reads the LoadModule inside on both and refuses it where the file is missing.
+    const tree = memoryTree({
+      "conf/httpd.conf": "Listen 80\nInclude conf/php.conf\n",
+      "conf/php.conf": "<IfModule prefork.c>\n  LoadModule php5_module modules/libphp5.so\n</IfModule>\n<IfModule worker.c>\n  LoadModule php5_module modules/libphp5-zts.so\n</IfModule>\n",
+    });
+    const commented = "  # LoadModule php5_module modules/libphp5.so  (httpd-upgrade-harness: libphp5.so is not in this image)";
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(tree, "/t", family);
+      expect(textOf(plan.files, "/usr/local/apache2/conf/php.conf")?.split("\n")[1], family).toBe(commented);
+      expect(plan.tree?.adaptations.filter((a) => a.kind === "module-absent").map((a) => [a.file, a.line]), family).toEqual([["conf/php.conf", 2]]);
+    }
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
