@@ -151,7 +151,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     listenTls: ports.includes(443),
     localClient: false,
     httpd: { args, environment: { ...config.environment } },
-    setup: stubs.setup,
+    setup: [...emptyDirectories(tree.source), ...stubs.setup],
     ports: ports.length > 0 ? ports : [80],
     logs: fragment ? null : logs.logs,
     tree: {
@@ -173,4 +173,14 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
 function imageMagicFile(profile: { serverRoot: string; mimeTypes: string }): string {
   if (profile.mimeTypes.startsWith("/")) return `${profile.serverRoot}/magic`;
   return `${profile.serverRoot}/${profile.mimeTypes.replace(/[^/]*$/, "")}magic`;
+}
+
+/** The tree's directories that hold nothing (an empty conf.d/ or vhosts.d/), made at the mount: files are staged
+ * one by one, so a directory with none would be missing, and 2.2 refuses an Include of a directory that is not
+ * there ('Include directory ... not found') where it reads an empty one as nothing. */
+function emptyDirectories(source: ConfigTree["source"]): string[] {
+  const entries = [...source.files.keys(), ...source.links.keys(), ...source.directories];
+  const empty = [...source.directories].filter((dir) => dir !== "" && !entries.some((entry) => entry.startsWith(`${dir}/`)));
+  if (empty.length === 0) return [];
+  return [`mkdir -p ${empty.map((dir) => `'${joinPath(source.mount, dir).replace(/'/g, "'\\''")}'`).join(" ")}`];
 }

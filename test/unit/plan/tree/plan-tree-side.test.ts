@@ -176,6 +176,18 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     }
   });
 
+  it("makes the tree's empty directories, so an Include of one reads nothing on 2.2 instead of failing", async () => {
+    // /etc/httpd/vhosts.d with no site yet: 2.2 reads `Include vhosts.d/*.conf` as nothing; a directory that
+    // is not there at all is 'Include directory ... not found' on 2.2, a different failure than the tree's.
+    const tree = memoryTree({ "conf/httpd.conf": 'ServerRoot "/etc/httpd"\nListen 80\nInclude vhosts.d/*.conf\n' }, { mount: "/etc/httpd", layout: "rhel", directories: ["vhosts.d", "conf.d/empty/deeper"] });
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(tree, "/t", family);
+      expect(plan.setup, family).toContain("mkdir -p '/etc/httpd/vhosts.d' '/etc/httpd/conf.d/empty/deeper'");
+      // The tree's own directories, not made up: no stub names them.
+      expect(plan.tree?.stubs.map((s) => s.target), family).not.toContain("/etc/httpd/vhosts.d");
+    }
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
