@@ -69,12 +69,14 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   // only a -C module makes visible (RHEL's `<IfModule prefork.c>` around PHP, on 2.4) is one httpd reads.
   const writtenForFamily = fragment ? family : ref.writtenFor;
   const compiledIn = layoutCompiledIn(tree.layout, ref.writtenFor);
-  let config = evaluateForSide(input);
+  // A fragment is read after the image's stock config, whose modules its <IfModule> sections see too.
+  const stockModules = fragment && inspection.stockConfig !== null ? loadedModuleNames(inspection.stockConfig) : [];
+  let config = evaluateForSide(input, stockModules);
   let modules = adaptModules(config, image, writtenForFamily, compiledIn);
   // Until what is loaded first no longer changes what the tree loads (twice at most in practice).
   for (let round = 0; round < 3 && modules.startDirectives.length > 0; round++) {
-    const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
-    config = evaluateForSide(input, loadedFirst);
+    const loadedFirst = loadedModuleNames(modules.startDirectives.join("\n"));
+    config = evaluateForSide(input, [...stockModules, ...loadedFirst]);
     const again = adaptModules(config, image, writtenForFamily, compiledIn);
     const settled = again.startDirectives.join("\n") === modules.startDirectives.join("\n");
     modules = again;
@@ -183,4 +185,9 @@ function emptyDirectories(source: ConfigTree["source"]): string[] {
   const empty = [...source.directories].filter((dir) => dir !== "" && !entries.some((entry) => entry.startsWith(`${dir}/`)));
   if (empty.length === 0) return [];
   return [`mkdir -p ${empty.map((dir) => `'${joinPath(source.mount, dir).replace(/'/g, "'\\''")}'`).join(" ")}`];
+}
+
+/** The module names (`rewrite` for rewrite_module) a config's own LoadModule lines load, commented ones not. */
+function loadedModuleNames(text: string): string[] {
+  return [...text.matchAll(/^[ \t]*LoadModule[ \t]+(\S+)_module[ \t]/gm)].map((match) => match[1]!);
 }

@@ -188,6 +188,23 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     }
   });
 
+  it("reads a fragment's <IfModule> sections with the modules the image's stock config loads", async () => {
+    // phpMyAdmin's snippet guards AuthUserFile with <IfModule mod_authn_file.c>; the stock config it is appended
+    // to loads mod_authn_file, so httpd reads the line and the password file has to be there.
+    const tree = memoryTree(
+      { "etc/app/apache.conf": '<Directory /usr/share/app/setup>\n  <IfModule mod_authn_file.c>\n    AuthType Basic\n    AuthName "setup"\n    AuthUserFile /etc/app/htpasswd.setup\n  </IfModule>\n  Require valid-user\n</Directory>\n' },
+      { layout: "fragment", mount: "/", mainFile: "etc/app/apache.conf" },
+    );
+    const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: [], writtenFor: "2.2" };
+    const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
+    const stock = `ServerRoot "/usr/local/apache2"\nLoadModule authn_file_module modules/mod_authn_file.so\n#LoadModule rewrite_module modules/mod_rewrite.so\n`;
+    const plan = planTreeSide(scenario, { side: BASELINE, inspection: { ...OFFLINE["2.2"], stockConfig: stock }, ref, tree });
+    expect(plan.tree?.stubs).toContainEqual(expect.objectContaining({ kind: "password-file", target: "/etc/app/htpasswd.setup", line: 5 }));
+    // A stock config not known (plan from defaults): nothing is assumed loaded.
+    const offline = planTreeSide(scenario, { side: BASELINE, inspection: OFFLINE["2.2"], ref, tree });
+    expect(offline.tree?.stubs.filter((s) => s.kind === "password-file")).toEqual([]);
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
