@@ -16,6 +16,7 @@ import type { Side } from "../side.ts";
 import { adaptModules } from "./adapt-modules.ts";
 import { applyLineEdits, type LineEdit } from "./line-edit.ts";
 import { captureLogs } from "./log-capture.ts";
+import type { Stub } from "./tree-side-plan.ts";
 import { treeStubs } from "./tree-stubs.ts";
 
 export interface TreeSideInput {
@@ -137,6 +138,14 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     logFiles: fragment ? [] : logs.files,
   });
   files.push(...stubs.files);
+  // A fragment is served from the image's document root, whose sample page differs between the 2.2 and 2.4
+  // images ('It works!' in two markups): both sides get one page instead, unless the fragment brings its own.
+  const samplePage = `${profile.docRoot}/index.html`;
+  const sampleStub: Stub | null =
+    fragment && !files.some((f) => f.path === samplePage)
+      ? { kind: "document-root", target: profile.docRoot, file: tree.mainFile, line: 1, note: "the image's document root, whose sample page differs between versions: one page for both" }
+      : null;
+  if (sampleStub) files.push({ path: samplePage, content: { text: "<html><body><h1>the main server</h1><p>A stub page made by httpd-upgrade-harness in place of the image's sample page.</p></body></html>\n" } });
 
   const ports = [...new Set(listeners(config).map((l) => l.port))];
   const defines = ref.defines.flatMap((d) => ["-D", d]);
@@ -164,7 +173,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       defines: ref.defines,
       files: config.files,
       adaptations: [...modules.adaptations, ...logs.adaptations],
-      stubs: stubs.stubs,
+      stubs: sampleStub ? [...stubs.stubs, sampleStub] : stubs.stubs,
       problems: [...config.problems],
     },
   };

@@ -205,6 +205,24 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     expect(offline.tree?.stubs.filter((s) => s.kind === "password-file")).toEqual([]);
   });
 
+  it("gives a fragment's document root one index page on both sides, unless the fragment holds its own", async () => {
+    // The 2.2 and 2.4 images' sample pages differ ('It works!' in two markups): a snippet with an Alias only
+    // would otherwise be judged on them.
+    const snippet = memoryTree({ "etc/tool/apache.conf": "Alias /tool /usr/share/tool\n", "usr/share/tool/index.html": "<p>tool</p>\n" }, { layout: "fragment", mount: "/", mainFile: "etc/tool/apache.conf" });
+    const pages = [];
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(snippet, "/t", family);
+      pages.push(textOf(plan.files, "/usr/local/apache2/htdocs/index.html"));
+      expect(plan.tree?.stubs, family).toContainEqual(expect.objectContaining({ kind: "document-root", target: "/usr/local/apache2/htdocs", file: "etc/tool/apache.conf", line: 1 }));
+    }
+    expect(pages[0]).toContain("httpd-upgrade-harness");
+    expect(pages[1]).toBe(pages[0]);
+    const own = memoryTree({ "app.conf": "Listen 8080\n", "htdocs/index.html": "<p>mine</p>\n" }, { layout: "fragment", mainFile: "app.conf" });
+    const plan = await planned(own, "/t", "2.4");
+    expect(textOf(plan.files, "/usr/local/apache2/htdocs/index.html")).toBe("<p>mine</p>\n");
+    expect(plan.tree?.stubs.filter((s) => s.kind === "document-root")).toEqual([]);
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
