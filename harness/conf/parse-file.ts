@@ -250,7 +250,10 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       };
       siblings().push(comment);
       remember(known, comment, comment.raw, comment.text, []);
-      if (logical.lastLine > logical.firstLine) {
+      // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
+      // a multi-line SSLRequire line by line, backslashes kept).
+      const swallowed = logical.raw.split("\n").slice(1);
+      if (swallowed.some((physical) => !/^\s*(#|$)/.test(physical))) {
         const at = logical.positionOf(trimStart);
         problem(
           "warning",

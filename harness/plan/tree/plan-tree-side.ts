@@ -16,6 +16,7 @@ import type { Side } from "../side.ts";
 import { adaptModules } from "./adapt-modules.ts";
 import { applyLineEdits, type LineEdit } from "./line-edit.ts";
 import { captureLogs } from "./log-capture.ts";
+import type { Stub } from "./tree-side-plan.ts";
 import { treeStubs } from "./tree-stubs.ts";
 
 export interface TreeSideInput {
@@ -65,11 +66,23 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   const image = { family, files: inspection.modules, builtin: inspection.builtinModules, modulesDir: profile.modulesDir };
 
   // Read once to learn the tree's modules, then again with what the harness loads first (-C), which the
-  // tree's <IfModule> sections see.
-  const first = evaluateForSide(input);
-  const modules = adaptModules(first, image, fragment ? family : ref.writtenFor, layoutCompiledIn(tree.layout, ref.writtenFor));
-  const loadedFirst = modules.startDirectives.map((line) => /^LoadModule\s+(\S+)_module\s/.exec(line)?.[1]).filter((n): n is string => n !== undefined);
-  const config = loadedFirst.length === 0 ? first : evaluateForSide(input, loadedFirst);
+  // tree's <IfModule> sections see. The module lines are adapted from that second reading: a LoadModule
+  // only a -C module makes visible (RHEL's `<IfModule prefork.c>` around PHP, on 2.4) is one httpd reads.
+  const writtenForFamily = fragment ? family : ref.writtenFor;
+  const compiledIn = layoutCompiledIn(tree.layout, ref.writtenFor);
+  // A fragment is read after the image's stock config, whose modules its <IfModule> sections see too.
+  const stockModules = fragment && inspection.stockConfig !== null ? loadedModuleNames(inspection.stockConfig) : [];
+  let config = evaluateForSide(input, stockModules);
+  let modules = adaptModules(config, image, writtenForFamily, compiledIn);
+  // Until what is loaded first no longer changes what the tree loads (twice at most in practice).
+  for (let round = 0; round < 3 && modules.startDirectives.length > 0; round++) {
+    const loadedFirst = loadedModuleNames(modules.startDirectives.join("\n"));
+    config = evaluateForSide(input, [...stockModules, ...loadedFirst]);
+    const again = adaptModules(config, image, writtenForFamily, compiledIn);
+    const settled = again.startDirectives.join("\n") === modules.startDirectives.join("\n");
+    modules = again;
+    if (settled) break;
+  }
   const logs = captureLogs(config);
 
   const editsByFile = new Map<string, LineEdit[]>();
@@ -132,9 +145,18 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     tree: tree.source,
     staged: new Set([mainPath, ...files.map((f) => f.path)]),
     imageMimeTypes: profile.mimeTypes.startsWith("/") ? profile.mimeTypes : `${profile.serverRoot}/${profile.mimeTypes}`,
+    imageMagic: imageMagicFile(profile),
     logFiles: fragment ? [] : logs.files,
   });
   files.push(...stubs.files);
+  // A fragment is served from the image's document root, whose sample page differs between the 2.2 and 2.4
+  // images ('It works!' in two markups): both sides get one page instead, unless the fragment brings its own.
+  const samplePage = `${profile.docRoot}/index.html`;
+  const sampleStub: Stub | null =
+    fragment && !files.some((f) => f.path === samplePage)
+      ? { kind: "document-root", target: profile.docRoot, file: tree.mainFile, line: 1, note: "the image's document root, whose sample page differs between versions: one page for both" }
+      : null;
+  if (sampleStub) files.push({ path: samplePage, content: { text: "<html><body><h1>the main server</h1><p>A stub page made by httpd-upgrade-harness in place of the image's sample page.</p></body></html>\n" } });
 
   // Ports httpd listens on at loopback addresses only cannot be published; the local client reaches them.
   const loopback = (address: string | null): boolean => address === "127.0.0.1" || address === "[::1]";
@@ -154,7 +176,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     listenTls: ports.includes(443),
     localClient: false,
     httpd: { args, environment: { ...config.environment } },
-    setup: stubs.setup,
+    setup: [...emptyDirectories(tree.source), ...stubs.setup],
     ports: ports.length > 0 || all.length > 0 ? ports : [80],
     logs: fragment ? null : logs.logs,
     tree: {
@@ -165,8 +187,30 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       defines: ref.defines,
       files: config.files,
       adaptations: [...modules.adaptations, ...logs.adaptations],
-      stubs: stubs.stubs,
+      stubs: sampleStub ? [...stubs.stubs, sampleStub] : stubs.stubs,
       problems: [...config.problems],
     },
   };
+}
+
+/** Where the image keeps mod_mime_magic's file: `make install` puts it beside mime.types in conf/ (seen in both
+ * local images); Debian's package puts it at /etc/apache2/magic. */
+function imageMagicFile(profile: { serverRoot: string; mimeTypes: string }): string {
+  if (profile.mimeTypes.startsWith("/")) return `${profile.serverRoot}/magic`;
+  return `${profile.serverRoot}/${profile.mimeTypes.replace(/[^/]*$/, "")}magic`;
+}
+
+/** The tree's directories that hold nothing (an empty conf.d/ or vhosts.d/), made at the mount: files are staged
+ * one by one, so a directory with none would be missing, and 2.2 refuses an Include of a directory that is not
+ * there ('Include directory ... not found') where it reads an empty one as nothing. */
+function emptyDirectories(source: ConfigTree["source"]): string[] {
+  const entries = [...source.files.keys(), ...source.links.keys(), ...source.directories];
+  const empty = [...source.directories].filter((dir) => dir !== "" && !entries.some((entry) => entry.startsWith(`${dir}/`)));
+  if (empty.length === 0) return [];
+  return [`mkdir -p ${empty.map((dir) => `'${joinPath(source.mount, dir).replace(/'/g, "'\\''")}'`).join(" ")}`];
+}
+
+/** The module names (`rewrite` for rewrite_module) a config's own LoadModule lines load, commented ones not. */
+function loadedModuleNames(text: string): string[] {
+  return [...text.matchAll(/^[ \t]*LoadModule[ \t]+(\S+)_module[ \t]/gm)].map((match) => match[1]!);
 }

@@ -1,7 +1,7 @@
 // Pure: what a tree names but does not hold, made up so the server can start: document roots (with a page
 // naming the host, so a smoke request has something to answer), log, lock and run directories, certificates
 // (issued by the harness's CA), password files holding the harness's test user, the image's own mime.types
-// where the tree points at a distribution path, and the users and groups httpd switches to. Each stub is
+// and magic where the tree points at a distribution path, and the users and groups httpd switches to. Each stub is
 // listed, so an operator sees what came from the harness and not from their tree.
 import { createHash } from "node:crypto";
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
@@ -28,6 +28,8 @@ export interface StubContext {
   staged: ReadonlySet<string>;
   /** The image's mime.types, absolute. */
   imageMimeTypes: string;
+  /** The image's mod_mime_magic file, absolute: MIMEMagicFile needs magic entries, and mime.types is none. */
+  imageMagic: string;
   /** The log files the harness follows, with the directive naming each (their directories must exist). */
   logFiles: ReadonlyArray<{ path: string; file: string; line: number }>;
 }
@@ -110,11 +112,13 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
       const path = serverPath(first, index);
       if (path.includes("$") || madeFiles.has(path) || inTree(context.tree, path) !== null) continue;
       const kind = FILE_KINDS[key]!;
+      const image = key === "mimemagicfile" ? context.imageMagic : context.imageMimeTypes;
       // The image's own file, where the tree points at it: nothing to make.
-      if (kind === "image-file" && path === context.imageMimeTypes) continue;
+      if (kind === "image-file" && path === image) continue;
       madeFiles.add(path);
       directory(parent(path), at, "directory", `holds ${path}`);
-      stubs.push({ kind, target: path, file: at.file, line: at.line, note: stubNote(kind) });
+      const note = kind === "image-file" ? `a copy of the image's own ${image.replace(/^.*\//, "")}` : stubNote(kind);
+      stubs.push({ kind, target: path, file: at.file, line: at.line, note });
       switch (kind) {
         case "certificate":
           files.push({ path, content: { generated: "server-certificate" } });
@@ -135,7 +139,7 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
           files.push({ path, content: { text: `harness-group: ${TEST_USER.user}\n` } });
           break;
         case "image-file":
-          setup.push(`[ -e ${quote(path)} ] || cp ${quote(context.imageMimeTypes)} ${quote(path)}`);
+          setup.push(`[ -e ${quote(path)} ] || cp ${quote(image)} ${quote(path)}`);
           break;
         default:
           break;
@@ -183,8 +187,6 @@ function stubNote(kind: Stub["kind"]): string {
       return `holds the harness's test user ${TEST_USER.user}`;
     case "group-file":
       return `group harness-group holding ${TEST_USER.user}`;
-    case "image-file":
-      return "a copy of the image's own mime.types";
     default:
       return "";
   }

@@ -96,6 +96,15 @@ describe("parseFile: continuation lines", () => {
     expect(messages(file)).toEqual([expect.stringMatching(/^warning 1:1 this comment ends in a backslash, so httpd reads line 2/)]);
   });
 
+  it("does not warn when every line a backslashed comment swallows is a comment or blank (nothing is lost)", () => {
+    // Debian's default-ssl comments out a multi-line SSLRequire whose lines end in backslashes.
+    const file = parse("\t#SSLRequire ( %{SSL_CIPHER} !~ m/^(EXP|NULL)/ \\\n\t#   and %{TIME_WDAY} >= 1 \\\n\t#   or %{REMOTE_ADDR} =~ m/^10/\nListen 80\n");
+    expect(file.nodes.map((node) => node.kind)).toEqual(["comment", "directive"]);
+    expect(messages(file)).toEqual([]);
+    // One real directive among them is lost, and warned about.
+    expect(messages(parse("#a \\\n#b \\\nListen 80\nListen 81\n"))).toEqual([expect.stringMatching(/^warning 1:1 this comment ends in a backslash, so httpd reads lines 2-3/)]);
+  });
+
   it("follows 2.4 for two backslashes at a line end (continued) and warns that 2.2 reads it otherwise", () => {
     const file = parse("Foo a\\\\\nb\n");
     expect(only(file.nodes, "directive")[0]?.args.map((arg) => arg.value)).toEqual(["a\\b"]);

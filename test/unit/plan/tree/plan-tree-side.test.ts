@@ -162,6 +162,68 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     expect(plan.ports).toEqual([8080]);
   });
 
+  it("comments out on 2.4 a module line the image lacks that only the -C MPM makes visible (<IfModule prefork.c>)", async () => {
+    // RHEL 6's php.conf shape: 2.2 has prefork compiled in, 2.4 gets mod_mpm_prefork (source prefork.c) with -C,
+    // so httpd reads the LoadModule inside on both and refuses it where the file is missing.
+    const tree = memoryTree({
+      "conf/httpd.conf": "Listen 80\nInclude conf/php.conf\n",
+      "conf/php.conf": "<IfModule prefork.c>\n  LoadModule php5_module modules/libphp5.so\n</IfModule>\n<IfModule worker.c>\n  LoadModule php5_module modules/libphp5-zts.so\n</IfModule>\n",
+    });
+    const commented = "  # LoadModule php5_module modules/libphp5.so  (httpd-upgrade-harness: libphp5.so is not in this image)";
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(tree, "/t", family);
+      expect(textOf(plan.files, "/usr/local/apache2/conf/php.conf")?.split("\n")[1], family).toBe(commented);
+      expect(plan.tree?.adaptations.filter((a) => a.kind === "module-absent").map((a) => [a.file, a.line]), family).toEqual([["conf/php.conf", 2]]);
+    }
+  });
+
+  it("makes the tree's empty directories, so an Include of one reads nothing on 2.2 instead of failing", async () => {
+    // /etc/httpd/vhosts.d with no site yet: 2.2 reads `Include vhosts.d/*.conf` as nothing; a directory that
+    // is not there at all is 'Include directory ... not found' on 2.2, a different failure than the tree's.
+    const tree = memoryTree({ "conf/httpd.conf": 'ServerRoot "/etc/httpd"\nListen 80\nInclude vhosts.d/*.conf\n' }, { mount: "/etc/httpd", layout: "rhel", directories: ["vhosts.d", "conf.d/empty/deeper"] });
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(tree, "/t", family);
+      expect(plan.setup, family).toContain("mkdir -p '/etc/httpd/vhosts.d' '/etc/httpd/conf.d/empty/deeper'");
+      // The tree's own directories, not made up: no stub names them.
+      expect(plan.tree?.stubs.map((s) => s.target), family).not.toContain("/etc/httpd/vhosts.d");
+    }
+  });
+
+  it("reads a fragment's <IfModule> sections with the modules the image's stock config loads", async () => {
+    // phpMyAdmin's snippet guards AuthUserFile with <IfModule mod_authn_file.c>; the stock config it is appended
+    // to loads mod_authn_file, so httpd reads the line and the password file has to be there.
+    const tree = memoryTree(
+      { "etc/app/apache.conf": '<Directory /usr/share/app/setup>\n  <IfModule mod_authn_file.c>\n    AuthType Basic\n    AuthName "setup"\n    AuthUserFile /etc/app/htpasswd.setup\n  </IfModule>\n  Require valid-user\n</Directory>\n' },
+      { layout: "fragment", mount: "/", mainFile: "etc/app/apache.conf" },
+    );
+    const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: [], writtenFor: "2.2" };
+    const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
+    const stock = `ServerRoot "/usr/local/apache2"\nLoadModule authn_file_module modules/mod_authn_file.so\n#LoadModule rewrite_module modules/mod_rewrite.so\n`;
+    const plan = planTreeSide(scenario, { side: BASELINE, inspection: { ...OFFLINE["2.2"], stockConfig: stock }, ref, tree });
+    expect(plan.tree?.stubs).toContainEqual(expect.objectContaining({ kind: "password-file", target: "/etc/app/htpasswd.setup", line: 5 }));
+    // A stock config not known (plan from defaults): nothing is assumed loaded.
+    const offline = planTreeSide(scenario, { side: BASELINE, inspection: OFFLINE["2.2"], ref, tree });
+    expect(offline.tree?.stubs.filter((s) => s.kind === "password-file")).toEqual([]);
+  });
+
+  it("gives a fragment's document root one index page on both sides, unless the fragment holds its own", async () => {
+    // The 2.2 and 2.4 images' sample pages differ ('It works!' in two markups): a snippet with an Alias only
+    // would otherwise be judged on them.
+    const snippet = memoryTree({ "etc/tool/apache.conf": "Alias /tool /usr/share/tool\n", "usr/share/tool/index.html": "<p>tool</p>\n" }, { layout: "fragment", mount: "/", mainFile: "etc/tool/apache.conf" });
+    const pages = [];
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(snippet, "/t", family);
+      pages.push(textOf(plan.files, "/usr/local/apache2/htdocs/index.html"));
+      expect(plan.tree?.stubs, family).toContainEqual(expect.objectContaining({ kind: "document-root", target: "/usr/local/apache2/htdocs", file: "etc/tool/apache.conf", line: 1 }));
+    }
+    expect(pages[0]).toContain("httpd-upgrade-harness");
+    expect(pages[1]).toBe(pages[0]);
+    const own = memoryTree({ "app.conf": "Listen 8080\n", "htdocs/index.html": "<p>mine</p>\n" }, { layout: "fragment", mainFile: "app.conf" });
+    const plan = await planned(own, "/t", "2.4");
+    expect(textOf(plan.files, "/usr/local/apache2/htdocs/index.html")).toBe("<p>mine</p>\n");
+    expect(plan.tree?.stubs.filter((s) => s.kind === "document-root")).toEqual([]);
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };

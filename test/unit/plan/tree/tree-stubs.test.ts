@@ -7,10 +7,11 @@ import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
 import { memoryTree } from "../../conf/memory-tree.ts";
 
 const MIME = "/usr/local/apache2/conf/mime.types";
+const MAGIC = "/usr/local/apache2/conf/magic";
 
 function stubsOf(tree: ConfigTree, logFiles: string[] = []) {
   const config = evaluateTree(tree, { version: httpdVersion("2.4.68"), defines: [], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
-  return treeStubs(config, { tree: tree.source, staged: new Set(), imageMimeTypes: MIME, logFiles: logFiles.map((path) => ({ path, file: "conf/httpd.conf", line: 1 })) });
+  return treeStubs(config, { tree: tree.source, staged: new Set(), imageMimeTypes: MIME, imageMagic: MAGIC, logFiles: logFiles.map((path) => ({ path, file: "conf/httpd.conf", line: 1 })) });
 }
 
 const stubsFor = (main: string, logFiles: string[] = []) => stubsOf(memoryTree({ "conf/httpd.conf": main }), logFiles);
@@ -68,6 +69,19 @@ describe("treeStubs", () => {
     expect(result.stubs).toContainEqual(expect.objectContaining({ kind: "image-file", target: "/etc/mime.types", line: 2 }));
     // /etc is in every image: no directory made for it.
     expect(result.setup.some((line) => line.startsWith("mkdir"))).toBe(false);
+  });
+
+  it("copies the image's own magic, not its mime.types, to a MIMEMagicFile the tree lacks (RHEL's conf/magic)", () => {
+    const result = stubsFor('ServerRoot "/etc/httpd"\nListen 80\nMIMEMagicFile conf/magic\nTypesConfig /etc/mime.types\n');
+    expect(result.setup).toContain(`[ -e '/etc/httpd/conf/magic' ] || cp '${MAGIC}' '/etc/httpd/conf/magic'`);
+    expect(result.setup).toContain(`[ -e '/etc/mime.types' ] || cp '${MIME}' '/etc/mime.types'`);
+    expect(result.stubs).toContainEqual(expect.objectContaining({ kind: "image-file", target: "/etc/httpd/conf/magic", line: 3, note: "a copy of the image's own magic" }));
+    expect(result.stubs).toContainEqual(expect.objectContaining({ kind: "image-file", target: "/etc/mime.types", note: "a copy of the image's own mime.types" }));
+  });
+
+  it("makes nothing for a MIMEMagicFile naming the image's own magic", () => {
+    const result = stubsFor("Listen 80\nMIMEMagicFile conf/magic\n");
+    expect(result.stubs.filter((s) => s.kind === "image-file")).toEqual([]);
   });
 
   it("adds the users and groups httpd switches to, each once, when the image lacks them", () => {
