@@ -1,3 +1,4 @@
+import { extract } from "tar-stream";
 import { PassThrough } from "node:stream";
 import type Dockerode from "dockerode";
 import { HarnessError } from "../errors.ts";
@@ -210,6 +211,32 @@ export class HarnessContainer {
     } catch (cause) {
       throw new HarnessError("HARNESS_CONTAINER", `Could not read ${path} from ${this.shortId}: ${(cause as Error).message}`, { cause });
     }
+  }
+
+  /** The text of one file of the container (running or exited), at most `limit` bytes of its end; null when it
+   * is not there. */
+  async readTextFile(path: string, limit = 64 * 1024): Promise<string | null> {
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.container.getArchive({ path });
+    } catch {
+      return null;
+    }
+    const unpack = extract();
+    let text: string | null = null;
+    const done = (async () => {
+      for await (const entry of unpack) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of entry) chunks.push(chunk as Buffer);
+        if (text === null && entry.header.type === "file") {
+          const bytes = Buffer.concat(chunks);
+          text = bytes.subarray(Math.max(0, bytes.length - limit)).toString("utf8");
+        }
+      }
+    })();
+    stream.pipe(unpack);
+    await done;
+    return text;
   }
 
   async remove(): Promise<void> {

@@ -137,7 +137,11 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       },
       started: boot.started,
       startFailure:
-        boot.started || !configTest.ok ? null : { exitCode: boot.exitCode, logTail: httpd.container.stderr.lines.slice(-20) },
+        boot.started || !configTest.ok
+          ? null
+          : // What httpd said on its stderr and, for a tree logging to files, in its error log (where mod_ssl's
+            // start-up errors go).
+            { exitCode: boot.exitCode, logTail: [...httpd.container.stderr.lines.slice(-20), ...boot.startupLines.slice(-20).filter((line) => !httpd.container.stderr.lines.includes(line))] },
       startupLog: boot.startupLines.map((line) => parseErrorLogLine(line, dialect)),
       requests,
       trailingLog: trailing.map((line) => parseErrorLogLine(line, dialect)),

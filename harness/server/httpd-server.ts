@@ -11,6 +11,8 @@ import { followScript, logTargets } from "./log-targets.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
 
+const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:/;
+
 /** How long the error log must stay quiet after a request was logged before its lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
 
@@ -115,6 +117,8 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const exited = container.stderr.waitForLine(() => false, { timeoutMs });
   const ready = await Promise.race([logs.error.waitForLine((line) => readyLog.test(line), { timeoutMs }), exited.then(() => -1)]);
   let exitCode: number | null = null;
+  const exitedLogLines: string[] = [];
+  let readFromFiles = false;
   let started = ready >= 0;
   if (started) {
     // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
@@ -124,10 +128,24 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);
+    // httpd can exit before following its log files has caught up (mod_ssl refusing its ciphers at start): the
+    // files in the exited container are complete, so they are what the startup log is read from.
+    const paths: readonly string[] = targets.errorLog === null ? [] : typeof targets.errorLog === "string" ? [targets.errorLog] : targets.errorLog;
+    if (logs.error !== container.stderr) {
+      for (const path of paths) {
+        const text = await container.readTextFile(path);
+        if (text !== null) {
+          readFromFiles = true;
+          exitedLogLines.push(...text.split("\n").filter((line) => line !== ""));
+        }
+      }
+    }
   }
   const phases = splitStartPhases(container.stderr.lines);
-  const startupLines =
-    logs.error === container.stderr ? container.stderr.lines.slice(phases.errorLogStart) : [...container.stderr.lines.slice(phases.errorLogStart), ...logs.error.lines];
+  // Following a log file in a container that has just exited makes the engine answer with its own error line
+  // ("OCI runtime exec failed: ..."), which is the engine's, not httpd's.
+  const followed = logs.error === container.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
+  const startupLines = [...container.stderr.lines.slice(phases.errorLogStart), ...followed, ...exitedLogLines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const published = new Map<number, number>();
   if (started) for (const port of publish) published.set(port, await container.mappedPort(port));
