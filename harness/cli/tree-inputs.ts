@@ -79,7 +79,8 @@ export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: 
     const baseline = await ref(path, "baseline");
     const port = options.candidateConfigs[index];
     const candidate = port === undefined ? baseline : await ref(port, "candidate");
-    const name = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-") || "config";
+    // Named after the path given; a dot file (.htaccess) by its name without the dot.
+    const name = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^\.+/, "") || "config";
     let id = name;
     for (let n = 2; ids.has(id); n++) id = `${name}-${n}`;
     ids.add(id);

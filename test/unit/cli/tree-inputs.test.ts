@@ -162,3 +162,12 @@ describe("runInputs", () => {
     expect(error.code).toBe("HARNESS_CONFIG_FILE");
   });
 });
+
+describe("treeScenarios names", () => {
+  it("names a lone .htaccess after itself without the leading dot", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "htaccess-"));
+    await writeFile(join(dir, ".htaccess"), "Options -Indexes\n");
+    const { scenarios } = await treeScenarios({ configs: [join(dir, ".htaccess")], candidateConfigs: [], layout: undefined, defines: [] });
+    expect(scenarios[0]!.id).toBe("htaccess");
+  });
+});
