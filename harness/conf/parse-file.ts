@@ -17,7 +17,7 @@
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
-import { readWord, readWords, type ReadWord } from "./read-words.ts";
+import { isConfSpace, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
   ConfProblem,
@@ -153,7 +153,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
-    if (Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines are short enough not to be measured.
+    if (logical.text.length * 3 > shortLineLimit && Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
       problem(
         "warning",
         logical.firstLine,
@@ -264,7 +265,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
 
     // Commenting out one line of a continued directive does not work: the line is joined first.
-    const rawLines = logical.raw.split("\n");
+    const rawLines = logical.lastLine > logical.firstLine ? logical.raw.split("\n") : [];
     for (let i = 1; i < rawLines.length; i++) {
       const hash = /^[ \t]*#/.exec(rawLines[i] as string);
       if (hash !== null) {
@@ -280,7 +281,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
     const first = readWord(line, trimStart) as ReadWord;
     let argsStart = first.end;
-    while (argsStart < line.length && /[ \t\n\v\f\r]/.test(line[argsStart] as string)) argsStart++;
+    while (argsStart < line.length && isConfSpace(line[argsStart])) argsStart++;
     const rest = line.slice(argsStart);
     const name = intern(first.value);
 
@@ -340,7 +341,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
     }
     let trimmedEnd = argsEnd;
-    while (trimmedEnd > argsStart && /[ \t\n\v\f\r]/.test(line[trimmedEnd - 1] as string)) trimmedEnd--;
+    while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const section: SectionNode = {
       kind: "section",
