@@ -49,28 +49,103 @@ interface OpenSection {
 }
 
 /** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
- * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
- * reads those again. A WeakMap: it holds no tree alive. */
-const asParsed = new WeakMap<object, AsParsed>();
-
+ * comparison instead of reading its raw text again. Kept in a private field of the node classes below, not in a
+ * WeakMap by node: a large tree has hundreds of thousands of nodes, and a WeakMap's entries cost more memory and
+ * garbage-collection time than a field. A field no spread or structuredClone copies, so a copy, as a node a
+ * rewrite builds, is not "as parsed": the printer reads those again. */
 interface AsParsed {
   raw: string;
   head: string;
   values: string[];
 }
 
+class ParsedDirective implements DirectiveNode {
+  kind = "directive" as const;
+  name: string;
+  key: string;
+  args: Word[];
+  argsText: string;
+  span: Span;
+  raw: string;
+  readonly #parsed: AsParsed;
+
+  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
+    this.name = name;
+    this.key = key;
+    this.args = args;
+    this.argsText = argsText;
+    this.span = span;
+    this.raw = raw;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedDirective).#parsed : undefined;
+  }
+}
+
+class ParsedSection implements SectionNode {
+  kind = "section" as const;
+  name: string;
+  key: string;
+  args: Word[];
+  argsText: string;
+  children: SyntaxNode[] = [];
+  span: Span;
+  openRaw: string;
+  closeRaw: string | null = null;
+  closeSpan: Span | null = null;
+  readonly #parsed: AsParsed;
+
+  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
+    this.name = name;
+    this.key = key;
+    this.args = args;
+    this.argsText = argsText;
+    this.span = span;
+    this.openRaw = openRaw;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedSection).#parsed : undefined;
+  }
+}
+
+class ParsedComment implements CommentNode {
+  kind = "comment" as const;
+  text: string;
+  raw: string;
+  span: Span;
+  readonly #parsed: AsParsed;
+
+  constructor(text: string, raw: string, span: Span, parsed: AsParsed) {
+    this.text = text;
+    this.raw = raw;
+    this.span = span;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedComment).#parsed : undefined;
+  }
+}
+
+function asParsedOf(node: DirectiveNode | SectionNode | CommentNode): AsParsed | undefined {
+  return node.kind === "directive" ? ParsedDirective.parsedOf(node) : node.kind === "section" ? ParsedSection.parsedOf(node) : ParsedComment.parsedOf(node);
+}
+
+const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
+
 /** `known`: what this file's earlier nodes read as, by raw text. Lines a file repeats (every vhost's
  * `Order allow,deny`) share one record, not one each. */
-function remember(known: Map<string, AsParsed>, node: object, raw: string, head: string, args: readonly Word[]): void {
+function remember(known: Map<string, AsParsed>, raw: string, head: string, args: readonly Word[]): AsParsed {
   const seen = known.get(raw);
-  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) {
-    asParsed.set(node, seen);
-    return;
-  }
+  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) return seen;
   // Frozen: parsedValues hands the array out, shared by every node that reads as it.
-  const record = { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[] };
+  const record = { raw, head, values: args.length === 0 ? NO_VALUES : (Object.freeze(args.map((arg) => arg.value)) as string[]) };
   if (seen === undefined) known.set(raw, record);
-  asParsed.set(node, record);
+  return record;
 }
 
 function sameValues(args: readonly Word[], values: readonly string[]): boolean {
@@ -82,7 +157,7 @@ function sameValues(args: readonly Word[], values: readonly string[]): boolean {
 /** The argument values of a node parseFile made and nobody changed since, as one frozen array that nodes reading
  * the same share (the evaluator's args without a copy per node and version); undefined otherwise. */
 export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
-  const seen = asParsed.get(node);
+  const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
   return raw === seen.raw && node.name === seen.head && sameValues(node.args, seen.values) ? seen.values : undefined;
@@ -91,7 +166,7 @@ export function parsedValues(node: DirectiveNode | SectionNode): string[] | unde
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
  * parseFile, or made by it and then copied). */
 export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
-  const seen = asParsed.get(node);
+  const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
   const [raw, head, args] =
     node.kind === "section"
@@ -243,14 +318,9 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
-      const comment: CommentNode = {
-        kind: "comment",
-        text: line.slice(trimStart + 1),
-        raw: logical.raw,
-        span: spanOf(logical, trimStart, trimEnd),
-      };
+      const commentText = line.slice(trimStart + 1);
+      const comment = new ParsedComment(commentText, logical.raw, spanOf(logical, trimStart, trimEnd), remember(known, logical.raw, commentText, []));
       siblings().push(comment);
-      remember(known, comment, comment.raw, comment.text, []);
       if (logical.lastLine > logical.firstLine) {
         const at = logical.positionOf(trimStart);
         problem(
@@ -294,17 +364,10 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       return;
     }
     if (first.unterminated) toWords(logical, [first]);
-    const directive: DirectiveNode = {
-      kind: "directive",
-      name,
-      key: intern(name.toLowerCase()),
-      args: toWords(logical, readWords(line, argsStart)),
-      argsText: intern(rest),
-      span: spanOf(logical, trimStart, trimEnd),
-      raw: intern(logical.raw),
-    };
+    const args = toWords(logical, readWords(line, argsStart));
+    const raw = intern(logical.raw);
+    const directive = new ParsedDirective(name, intern(name.toLowerCase()), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
     siblings().push(directive);
-    remember(known, directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
@@ -343,20 +406,10 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     let trimmedEnd = argsEnd;
     while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const section: SectionNode = {
-      kind: "section",
-      name,
-      key: intern(name.toLowerCase()),
-      args: toWords(logical, readWords(line.slice(0, argsEnd), argsStart)),
-      argsText: intern(argsText),
-      children: [],
-      span: spanOf(logical, first.start, logical.trimEnd),
-      openRaw: intern(logical.raw),
-      closeRaw: null,
-      closeSpan: null,
-    };
+    const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart));
+    const openRaw = intern(logical.raw);
+    const section = new ParsedSection(name, intern(name.toLowerCase()), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
     siblings().push(section);
-    remember(known, section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 
