@@ -269,7 +269,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return {
     path,
-    nodes: top,
+    nodes: exactLists(top),
     problems,
     lineEnd: split.lineEnd,
     finalLineEnd: split.finalLineEnd,
@@ -500,6 +500,13 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
+}
+
+/** `nodes` and every section's children as arrays of their exact length: an array grown by push keeps room for
+ * more (17 places for a section of 2 lines), and a large tree's sections would keep megabytes of it. */
+function exactLists(nodes: SyntaxNode[]): SyntaxNode[] {
+  for (const node of nodes) if (node.kind === "section") node.children = exactLists(node.children);
+  return nodes.slice();
 }
 
 function swallowedMessage(from: number, to: number): string {
