@@ -505,7 +505,16 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 /** `nodes` and every section's children as arrays of their exact length: an array grown by push keeps room for
  * more (17 places for a section of 2 lines), and a large tree's sections would keep megabytes of it. */
 function exactLists(nodes: SyntaxNode[]): SyntaxNode[] {
-  for (const node of nodes) if (node.kind === "section") node.children = exactLists(node.children);
+  // A loop, not recursion: sections nested without end must not overflow the stack (parseFile never throws).
+  const pending: SectionNode[] = [];
+  const enqueue = (list: readonly SyntaxNode[]): void => {
+    for (const node of list) if (node.kind === "section") pending.push(node);
+  };
+  enqueue(nodes);
+  for (let section = pending.pop(); section !== undefined; section = pending.pop()) {
+    section.children = section.children.slice();
+    enqueue(section.children);
+  }
   return nodes.slice();
 }
 
