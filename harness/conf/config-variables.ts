@@ -1,6 +1,7 @@
 // `${NAME}` in a configuration line, replaced as ap_resolve_env does (server/core.c on 2.4, server/util.c on
 // 2.2) before the line is split into words: from the first `${` to the next `}`; a name with no value stays
 // as written. Which sources hold values (Define, environment) is the caller's, from conf-traits.
+import { isConfSpace, unescapeWord } from "./read-words.ts";
 
 export interface Resolved {
   text: string;
@@ -41,29 +42,24 @@ export function resolveVariables(text: string, lookup: (name: string) => string 
 export function splitWords(line: string): string[] {
   const words: string[] = [];
   let i = 0;
-  const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";
   for (;;) {
-    while (i < line.length && isSpace(line[i])) i++;
-    if (i >= line.length) return words;
+    while (i < line.length && isConfSpace(line[i])) i++;
+    // Exact length: an array grown by push keeps room for 17 words, and the evaluator keeps these.
+    if (i >= line.length) return words.slice();
     const quote = line[i];
     if (quote === '"' || quote === "'") {
       i++;
-      let word = "";
+      const start = i;
       while (i < line.length && line[i] !== quote) {
-        if (line[i] === "\\" && (line[i + 1] === quote || line[i + 1] === "\\") && i + 1 < line.length) {
-          // substring_conf keeps the escaped quote or backslash without the escaping backslash.
-          word += line[i + 1];
-          i += 2;
-          continue;
-        }
-        word += line[i];
-        i++;
+        // An escaped quote or backslash does not end the word (substring_conf then drops the escaping backslash).
+        i += line[i] === "\\" && (line[i + 1] === quote || line[i + 1] === "\\") && i + 1 < line.length ? 2 : 1;
       }
+      // One slice, unescaped, not a string built a character at a time (a rope node per character).
+      words.push(unescapeWord(line.slice(start, i), quote));
       i++;
-      words.push(word);
     } else {
       const start = i;
-      while (i < line.length && !isSpace(line[i])) i++;
+      while (i < line.length && !isConfSpace(line[i])) i++;
       // substring_conf without a quote: only `\\` is an escape.
       words.push(line.slice(start, i).replace(/\\\\/g, "\\"));
     }

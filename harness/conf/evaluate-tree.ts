@@ -104,7 +104,7 @@ class Evaluation {
       serverRoot: this.#serverRoot,
       mainFile: main,
       files: this.#files,
-      nodes,
+      nodes: nodes.slice(),
       defines,
       environment: this.#environment,
       problems: this.#problems,
@@ -224,6 +224,8 @@ class Evaluation {
     if (use !== undefined) section.viaMacro = use;
     out.push(section);
     this.#evaluate(node.children, guards, children);
+    // Exact length: an array grown by push keeps room for more, megabytes over 10,000 vhosts' sections.
+    section.children = children.slice();
   }
 
   /** <IfModule>, <IfDefine>, <IfFile>: `!` negates; a section that does not hold is skipped unread (soaked). */
@@ -235,7 +237,8 @@ class Evaluation {
       this.#problem("refusal", node.span, `<${node.name}> directive requires additional arguments`);
       return;
     }
-    if (test(word) !== negated) this.#evaluate(node.children, [...guards, guardOf(node)], out);
+    // concat, not a spread: the array a spread makes keeps room for 17 guards, and every line inside keeps it.
+    if (test(word) !== negated) this.#evaluate(node.children, guards.concat(guardOf(node)), out);
   }
 
   #ifVersion(node: SectionNode, guards: Guard[], out: EffectiveNode[]): void {
@@ -245,7 +248,7 @@ class Evaluation {
       this.#problem("refusal", node.span, result.error);
       return;
     }
-    if (result.holds) this.#evaluate(node.children, [...guards, guardOf(node)], out);
+    if (result.holds) this.#evaluate(node.children, guards.concat(guardOf(node)), out);
   }
 
   #include(node: DirectiveNode, args: string[], optional: boolean, guards: Guard[], out: EffectiveNode[]): void {

@@ -65,17 +65,38 @@ export interface SplitText {
 
 export function splitLines(text: string): SplitText {
   if (text.length === 0) return { lines: [], lineEnd: "\n", finalLineEnd: false };
-  const parts = text.split("\n");
-  const finalLineEnd = parts[parts.length - 1] === "";
-  if (finalLineEnd) parts.pop();
-  const ended = finalLineEnd ? parts : parts.slice(0, -1);
-  const crlf = ended.length > 0 && ended.every((part) => part.endsWith("\r"));
-  const lines = parts.map((part, index): PhysicalLine => {
-    const hasEol = index < parts.length - 1 || finalLineEnd;
-    if (!hasEol) return { number: index + 1, text: part, eol: "", body: part };
-    if (crlf) return { number: index + 1, text: part.slice(0, -1), eol: "\r\n", body: part.slice(0, -1) };
-    return { number: index + 1, text: part, eol: "\n", body: part.endsWith("\r") ? part.slice(0, -1) : part };
-  });
+  // One pass over the text with indexOf, no array of parts to walk again: a large tree has hundreds of thousands
+  // of lines.
+  const finalLineEnd = text.charCodeAt(text.length - 1) === 10;
+  let crlf = true;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+    if (text.charCodeAt(at - 1) !== 13) {
+      crlf = false;
+      break;
+    }
+  }
+  // No line end at all: nothing ended is CR LF (as `every` on no ended line would not say).
+  if (!text.includes("\n")) crlf = false;
+  const lines: PhysicalLine[] = [];
+  let start = 0;
+  let number = 1;
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    if (end < 0) {
+      if (start < text.length) lines.push({ number, text: text.slice(start), eol: "", body: text.slice(start) });
+      break;
+    }
+    const cr = text.charCodeAt(end - 1) === 13 && end > start;
+    if (crlf) {
+      const part = text.slice(start, end - 1);
+      lines.push({ number, text: part, eol: "\r\n", body: part });
+    } else {
+      const part = text.slice(start, end);
+      lines.push({ number, text: part, eol: "\n", body: cr ? text.slice(start, end - 1) : part });
+    }
+    number++;
+    start = end + 1;
+  }
   return { lines, lineEnd: crlf ? "\r\n" : "\n", finalLineEnd };
 }
 
@@ -115,24 +136,77 @@ interface Segment {
   line: number;
 }
 
+/** Shared by the lines without notes (nearly all): nothing adds to a line's notes after it is made. */
+const NO_NOTES: LineNote[] = Object.freeze([]) as unknown as LineNote[];
+
+/** A class, not an object literal with a closure per line: positionOf lives once on the prototype, and a line
+ * made of one physical line (nearly all) keeps no segments. */
+class JoinedLine implements LogicalLine {
+  readonly firstLine: number;
+  readonly lastLine: number;
+  readonly raw: string;
+  readonly text: string;
+  readonly trimStart: number;
+  readonly trimEnd: number;
+  readonly lastLineLength: number;
+  readonly notes: LineNote[];
+  /** Null for a line of one physical line: its text starts at column 1 of firstLine. */
+  readonly #segments: Segment[] | null;
+
+  constructor(firstLine: number, lastLine: number, raw: string, text: string, lastLineLength: number, notes: LineNote[], segments: Segment[] | null) {
+    let trimStart = 0;
+    while (trimStart < text.length && isConfSpace(text[trimStart])) trimStart++;
+    let trimEnd = text.length;
+    while (trimEnd > trimStart && isConfSpace(text[trimEnd - 1])) trimEnd--;
+    this.firstLine = firstLine;
+    this.lastLine = lastLine;
+    this.raw = raw;
+    this.text = text;
+    this.trimStart = trimStart;
+    this.trimEnd = trimEnd;
+    this.lastLineLength = lastLineLength;
+    this.notes = notes;
+    this.#segments = segments;
+  }
+
+  positionOf(at: number): LinePosition {
+    const segments = this.#segments;
+    if (segments === null) return { line: this.firstLine, column: at + 1 };
+    let segment = segments[0] as Segment;
+    for (const candidate of segments) {
+      if (candidate.start <= at) segment = candidate;
+      else break;
+    }
+    return { line: segment.line, column: at - segment.start + 1 };
+  }
+}
+
+const BACKSLASH = 92;
+
 export function joinLogicalLines(lines: readonly PhysicalLine[]): LogicalLine[] {
   const out: LogicalLine[] = [];
   let index = 0;
   while (index < lines.length) {
     const first = index;
-    const segments: Segment[] = [];
-    const notes: LineNote[] = [];
+    let segments: Segment[] | null = null;
+    let notes = NO_NOTES;
     let text = "";
     let raw = "";
     for (;;) {
       const line = lines[index] as PhysicalLine;
       const body = line.body;
-      segments.push({ start: text.length, line: line.number });
-      raw += (index > first ? (lines[index - 1] as PhysicalLine).eol : "") + line.text;
-      const continues = line.eol !== "" && body.endsWith("\\");
+      if (index > first) {
+        (segments ??= [{ start: 0, line: (lines[first] as PhysicalLine).number }]).push({ start: text.length, line: line.number });
+        raw += (lines[index - 1] as PhysicalLine).eol + line.text;
+      } else {
+        raw = line.text;
+      }
+      const endsInBackslash = body.charCodeAt(body.length - 1) === BACKSLASH;
+      const continues = line.eol !== "" && endsInBackslash;
       if (continues) {
         text += body.slice(0, -1);
-        if (body.endsWith("\\\\")) {
+        if (body.charCodeAt(body.length - 2) === BACKSLASH) {
+          if (notes === NO_NOTES) notes = [];
           notes.push({
             line: line.number,
             column: body.length - 1,
@@ -143,8 +217,10 @@ export function joinLogicalLines(lines: readonly PhysicalLine[]): LogicalLine[] 
         }
       } else {
         text += body;
-        const spaced = /\\[ \t\v\f]+$/.exec(body);
-        if (spaced !== null && line.eol !== "") {
+        // Only a line holding a backslash can have one followed by whitespace at its end.
+        const spaced = line.eol !== "" && body.includes("\\") ? /\\[ \t\v\f]+$/.exec(body) : null;
+        if (spaced !== null) {
+          if (notes === NO_NOTES) notes = [];
           notes.push({
             line: line.number,
             column: spaced.index + 1,
@@ -158,29 +234,7 @@ export function joinLogicalLines(lines: readonly PhysicalLine[]): LogicalLine[] 
       if (!continues || index >= lines.length) break;
     }
     const last = lines[index - 1] as PhysicalLine;
-    let trimStart = 0;
-    while (trimStart < text.length && isConfSpace(text[trimStart])) trimStart++;
-    let trimEnd = text.length;
-    while (trimEnd > trimStart && isConfSpace(text[trimEnd - 1])) trimEnd--;
-    const frozen = segments;
-    out.push({
-      firstLine: (lines[first] as PhysicalLine).number,
-      lastLine: last.number,
-      raw,
-      text,
-      trimStart,
-      trimEnd,
-      lastLineLength: last.body.length,
-      notes,
-      positionOf(at: number): LinePosition {
-        let segment = frozen[0] as Segment;
-        for (const candidate of frozen) {
-          if (candidate.start <= at) segment = candidate;
-          else break;
-        }
-        return { line: segment.line, column: at - segment.start + 1 };
-      },
-    });
+    out.push(new JoinedLine((lines[first] as PhysicalLine).number, last.number, raw, text, last.body.length, notes, segments));
   }
   return out;
 }

@@ -17,7 +17,7 @@
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
-import { readWord, readWords, type ReadWord } from "./read-words.ts";
+import { isConfSpace, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
   ConfProblem,
@@ -49,28 +49,103 @@ interface OpenSection {
 }
 
 /** What each node read as when the parser made it, so the printer can tell an untouched node at the cost of a
- * comparison instead of reading its raw text again. Nodes a rewrite builds (or copies) are not here; the printer
- * reads those again. A WeakMap: it holds no tree alive. */
-const asParsed = new WeakMap<object, AsParsed>();
-
+ * comparison instead of reading its raw text again. Kept in a private field of the node classes below, not in a
+ * WeakMap by node: a large tree has hundreds of thousands of nodes, and a WeakMap's entries cost more memory and
+ * garbage-collection time than a field. A field no spread or structuredClone copies, so a copy, as a node a
+ * rewrite builds, is not "as parsed": the printer reads those again. */
 interface AsParsed {
   raw: string;
   head: string;
   values: string[];
 }
 
+class ParsedDirective implements DirectiveNode {
+  kind = "directive" as const;
+  name: string;
+  key: string;
+  args: Word[];
+  argsText: string;
+  span: Span;
+  raw: string;
+  readonly #parsed: AsParsed;
+
+  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
+    this.name = name;
+    this.key = key;
+    this.args = args;
+    this.argsText = argsText;
+    this.span = span;
+    this.raw = raw;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedDirective).#parsed : undefined;
+  }
+}
+
+class ParsedSection implements SectionNode {
+  kind = "section" as const;
+  name: string;
+  key: string;
+  args: Word[];
+  argsText: string;
+  children: SyntaxNode[] = [];
+  span: Span;
+  openRaw: string;
+  closeRaw: string | null = null;
+  closeSpan: Span | null = null;
+  readonly #parsed: AsParsed;
+
+  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
+    this.name = name;
+    this.key = key;
+    this.args = args;
+    this.argsText = argsText;
+    this.span = span;
+    this.openRaw = openRaw;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedSection).#parsed : undefined;
+  }
+}
+
+class ParsedComment implements CommentNode {
+  kind = "comment" as const;
+  text: string;
+  raw: string;
+  span: Span;
+  readonly #parsed: AsParsed;
+
+  constructor(text: string, raw: string, span: Span, parsed: AsParsed) {
+    this.text = text;
+    this.raw = raw;
+    this.span = span;
+    this.#parsed = parsed;
+  }
+
+  static parsedOf(node: object): AsParsed | undefined {
+    return #parsed in node ? (node as ParsedComment).#parsed : undefined;
+  }
+}
+
+function asParsedOf(node: DirectiveNode | SectionNode | CommentNode): AsParsed | undefined {
+  return node.kind === "directive" ? ParsedDirective.parsedOf(node) : node.kind === "section" ? ParsedSection.parsedOf(node) : ParsedComment.parsedOf(node);
+}
+
+const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
+
 /** `known`: what this file's earlier nodes read as, by raw text. Lines a file repeats (every vhost's
  * `Order allow,deny`) share one record, not one each. */
-function remember(known: Map<string, AsParsed>, node: object, raw: string, head: string, args: readonly Word[]): void {
+function remember(known: Map<string, AsParsed>, raw: string, head: string, args: readonly Word[]): AsParsed {
   const seen = known.get(raw);
-  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) {
-    asParsed.set(node, seen);
-    return;
-  }
+  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) return seen;
   // Frozen: parsedValues hands the array out, shared by every node that reads as it.
-  const record = { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[] };
+  const record = { raw, head, values: args.length === 0 ? NO_VALUES : (Object.freeze(args.map((arg) => arg.value)) as string[]) };
   if (seen === undefined) known.set(raw, record);
-  asParsed.set(node, record);
+  return record;
 }
 
 function sameValues(args: readonly Word[], values: readonly string[]): boolean {
@@ -82,7 +157,7 @@ function sameValues(args: readonly Word[], values: readonly string[]): boolean {
 /** The argument values of a node parseFile made and nobody changed since, as one frozen array that nodes reading
  * the same share (the evaluator's args without a copy per node and version); undefined otherwise. */
 export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
-  const seen = asParsed.get(node);
+  const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
   return raw === seen.raw && node.name === seen.head && sameValues(node.args, seen.values) ? seen.values : undefined;
@@ -91,7 +166,7 @@ export function parsedValues(node: DirectiveNode | SectionNode): string[] | unde
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
  * parseFile, or made by it and then copied). */
 export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
-  const seen = asParsed.get(node);
+  const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
   const [raw, head, args] =
     node.kind === "section"
@@ -153,7 +228,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
-    if (Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines are short enough not to be measured.
+    if (logical.text.length * 3 > shortLineLimit && Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
       problem(
         "warning",
         logical.firstLine,
@@ -193,7 +269,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return {
     path,
-    nodes: top,
+    nodes: exactLists(top),
     problems,
     lineEnd: split.lineEnd,
     finalLineEnd: split.finalLineEnd,
@@ -242,18 +318,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
-      const comment: CommentNode = {
-        kind: "comment",
-        text: line.slice(trimStart + 1),
-        raw: logical.raw,
-        span: spanOf(logical, trimStart, trimEnd),
-      };
+      const commentText = line.slice(trimStart + 1);
+      const comment = new ParsedComment(commentText, logical.raw, spanOf(logical, trimStart, trimEnd), remember(known, logical.raw, commentText, []));
       siblings().push(comment);
-      remember(known, comment, comment.raw, comment.text, []);
       // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
       // a multi-line SSLRequire line by line, backslashes kept).
-      const swallowed = logical.raw.split("\n").slice(1);
-      if (swallowed.some((physical) => !/^\s*(#|$)/.test(physical))) {
+      if (logical.lastLine > logical.firstLine && logical.raw.split("\n").slice(1).some((physical) => !/^\s*(#|$)/.test(physical))) {
         const at = logical.positionOf(trimStart);
         problem(
           "warning",
@@ -267,7 +337,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
 
     // Commenting out one line of a continued directive does not work: the line is joined first.
-    const rawLines = logical.raw.split("\n");
+    const rawLines = logical.lastLine > logical.firstLine ? logical.raw.split("\n") : [];
     for (let i = 1; i < rawLines.length; i++) {
       const hash = /^[ \t]*#/.exec(rawLines[i] as string);
       if (hash !== null) {
@@ -283,7 +353,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
     const first = readWord(line, trimStart) as ReadWord;
     let argsStart = first.end;
-    while (argsStart < line.length && /[ \t\n\v\f\r]/.test(line[argsStart] as string)) argsStart++;
+    while (argsStart < line.length && isConfSpace(line[argsStart])) argsStart++;
     const rest = line.slice(argsStart);
     const name = intern(first.value);
 
@@ -296,17 +366,10 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       return;
     }
     if (first.unterminated) toWords(logical, [first]);
-    const directive: DirectiveNode = {
-      kind: "directive",
-      name,
-      key: intern(name.toLowerCase()),
-      args: toWords(logical, readWords(line, argsStart)),
-      argsText: intern(rest),
-      span: spanOf(logical, trimStart, trimEnd),
-      raw: intern(logical.raw),
-    };
+    const args = toWords(logical, readWords(line, argsStart));
+    const raw = intern(logical.raw);
+    const directive = new ParsedDirective(name, intern(name.toLowerCase()), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
     siblings().push(directive);
-    remember(known, directive, directive.raw, directive.name, directive.args);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
@@ -343,22 +406,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
     }
     let trimmedEnd = argsEnd;
-    while (trimmedEnd > argsStart && /[ \t\n\v\f\r]/.test(line[trimmedEnd - 1] as string)) trimmedEnd--;
+    while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const section: SectionNode = {
-      kind: "section",
-      name,
-      key: intern(name.toLowerCase()),
-      args: toWords(logical, readWords(line.slice(0, argsEnd), argsStart)),
-      argsText: intern(argsText),
-      children: [],
-      span: spanOf(logical, first.start, logical.trimEnd),
-      openRaw: intern(logical.raw),
-      closeRaw: null,
-      closeSpan: null,
-    };
+    const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart));
+    const openRaw = intern(logical.raw);
+    const section = new ParsedSection(name, intern(name.toLowerCase()), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
     siblings().push(section);
-    remember(known, section, section.openRaw, section.name, section.args);
     stack.push({ node: section, line: at.line, column: at.column });
   }
 
@@ -449,6 +502,22 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
+}
+
+/** `nodes` and every section's children as arrays of their exact length: an array grown by push keeps room for
+ * more (17 places for a section of 2 lines), and a large tree's sections would keep megabytes of it. */
+function exactLists(nodes: SyntaxNode[]): SyntaxNode[] {
+  // A loop, not recursion: sections nested without end must not overflow the stack (parseFile never throws).
+  const pending: SectionNode[] = [];
+  const enqueue = (list: readonly SyntaxNode[]): void => {
+    for (const node of list) if (node.kind === "section") pending.push(node);
+  };
+  enqueue(nodes);
+  for (let section = pending.pop(); section !== undefined; section = pending.pop()) {
+    section.children = section.children.slice();
+    enqueue(section.children);
+  }
+  return nodes.slice();
 }
 
 function swallowedMessage(from: number, to: number): string {

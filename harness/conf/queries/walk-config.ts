@@ -51,7 +51,8 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
         if (inServerContext(sections)) push(walked.byServer, enclosingVirtualHost(sections), entry);
       } else {
         walked.sections.push({ section: node, sections, index: index++ });
-        visit(node.children, [...sections, node]);
+        // concat, not a spread: a spread's array keeps room for 17 sections, and every line inside keeps it.
+        visit(node.children, sections.concat(node));
       }
     }
   };
