@@ -2,11 +2,8 @@
 // --candidate-config Y). The port is taken as written for 2.4: the harness carries none of its module lines.
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { treeScenarios } from "../../../harness/cli/tree-inputs.ts";
-import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
-import { runHarness } from "../../../harness/observe/run-harness.ts";
-import { buildScenarioReport } from "../../../harness/report/build-report.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";
+import { runTrees } from "../../helpers/run-trees.ts";
 
 const ORIGINAL = fileURLToPath(new URL("../../../configs/name-vhosts", import.meta.url));
 const PORT = fileURLToPath(new URL("../../fixtures/conf/ports/name-vhosts-24", import.meta.url));
@@ -16,18 +13,7 @@ describe("a hand port on the candidate, the original on the baseline", { timeout
   let report: ReportScenario;
 
   beforeAll(async () => {
-    const images = inject("images");
-    const { scenarios, trees } = await treeScenarios({ configs: [ORIGINAL], candidateConfigs: [PORT], layout: undefined, defines: [] });
-    const result = await runHarness({
-      scenarios,
-      trees,
-      baselineImage: images.baseline ?? "httpd-upgrade-harness-test/no-baseline:2.2",
-      candidateImage: images.candidate,
-      allowMissingBaseline: true,
-      concurrency: 2,
-      learnNoise: false,
-    });
-    report = buildScenarioReport(judgeScenario(result.runs[0]!));
+    report = [...(await runTrees([ORIGINAL], { candidateConfigs: [PORT] })).values()][0]!;
   }, 300_000);
 
   it("boots the port as written on 2.4: no module line carried, no 2.2 warning left", () => {

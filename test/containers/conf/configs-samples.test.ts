@@ -5,13 +5,10 @@ import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { treeScenarios } from "../../../harness/cli/tree-inputs.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
-import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
-import { runHarness } from "../../../harness/observe/run-harness.ts";
-import { buildScenarioReport } from "../../../harness/report/build-report.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
+import { runTrees } from "../../helpers/run-trees.ts";
 
 const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
 const SAMPLES = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -22,19 +19,8 @@ describe("the configs/ samples on real servers", { timeout: 600_000 }, () => {
   const session = `test-configs-${randomBytes(4).toString("hex")}`;
 
   beforeAll(async () => {
-    const images = inject("images");
     process.env.HARNESS_SESSION = session;
-    const { scenarios, trees } = await treeScenarios({ configs: SAMPLES.map((name) => `${CONFIGS}${name}`), candidateConfigs: [], layout: undefined, defines: [] });
-    const result = await runHarness({
-      scenarios,
-      trees,
-      baselineImage: images.baseline ?? "httpd-upgrade-harness-test/no-baseline:2.2",
-      candidateImage: images.candidate,
-      allowMissingBaseline: true,
-      concurrency: 3,
-      learnNoise: false,
-    });
-    for (const run of result.runs) reports.set(run.scenario.id, buildScenarioReport(judgeScenario(run)));
+    for (const [id, report] of await runTrees(SAMPLES.map((name) => `${CONFIGS}${name}`), { concurrency: 3 })) reports.set(id, report);
   }, 600_000);
 
   it("has a report for every sample, with smoke requests made from its virtual hosts and none written by hand", () => {

@@ -4,10 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { treeScenarios } from "../../../harness/cli/tree-inputs.ts";
-import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
-import { runHarness } from "../../../harness/observe/run-harness.ts";
-import { buildScenarioReport } from "../../../harness/report/build-report.ts";
+import { runTrees } from "../../helpers/run-trees.ts";
 
 const CONFIG = `ServerRoot "/usr/local/apache2"
 Listen 80
@@ -39,17 +36,8 @@ describe("a tree that passes its config test and exits at start", { timeout: 120
     mkdirSync(join(root, "conf"));
     writeFileSync(join(root, "conf", "httpd.conf"), CONFIG);
     const images = inject("images");
-    const { scenarios, trees } = await treeScenarios({ configs: [root], candidateConfigs: [], layout: undefined, defines: [] });
-    const { runs } = await runHarness({
-      scenarios,
-      trees,
-      baselineImage: images.candidate,
-      candidateImage: images.candidate,
-      allowMissingBaseline: false,
-      concurrency: 1,
-      learnNoise: false,
-    });
-    const server = buildScenarioReport(judgeScenario(runs[0]!)).servers.candidate!;
+    const [report] = (await runTrees([root], { baseline: images.candidate, concurrency: 1 })).values();
+    const server = report!.servers.candidate!;
     expect(server.started).toBe(false);
     expect(server.startFailure?.logTail).toContainEqual(expect.stringContaining("AH01898: Unable to configure permitted SSL ciphers"));
     expect(server.startupLog.map((line) => line.raw).join("\n")).not.toContain("OCI runtime exec failed");

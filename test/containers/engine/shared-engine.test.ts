@@ -136,9 +136,12 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     expect(await listHarnessResources(engine, { session: killed })).toEqual(left);
 
     await new Promise((resolve) => setTimeout(resolve, 4_500));
+    // Other test files run the harness at the same time, and any run's start sweeps expired leases: the victim's
+    // resources may be gone already. When they are still there, the next run must say it removed them.
+    const stillThere = (await listHarnessResources(engine, { session: killed })).containers.length > 0;
     const next = await startCli(["run", scenarios(1), "--baseline", image(), "--candidate", image()], {}).done;
     expect(next.status).toBe(0);
-    expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by runs? [\w.-]+(, [\w.-]+)*, whose lease expired/);
+    if (stillThere) expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by runs? [\w.-]+(, [\w.-]+)*, whose lease expired/);
     expect(await listHarnessResources(engine, { session: killed })).toEqual({ containers: [], networks: [] });
     expect(await leases()).toBe(0);
   });

@@ -1,0 +1,29 @@
+// Test helper: runs configuration trees through the real harness (real engine, real images), as `run --config`
+// does, and returns each tree's report. The baseline is the real 2.2 image when one is given
+// (HTTPD_BASELINE_IMAGE); without one, the candidate runs alone.
+import { inject } from "vitest";
+import { treeScenarios } from "../../harness/cli/tree-inputs.ts";
+import { judgeScenario } from "../../harness/judge/judge-scenario.ts";
+import { runHarness } from "../../harness/observe/run-harness.ts";
+import { buildScenarioReport } from "../../harness/report/build-report.ts";
+import type { ReportScenario } from "../../harness/report/report-model.ts";
+
+export async function runTrees(
+  configs: readonly string[],
+  options: { candidateConfigs?: readonly string[]; baseline?: string | null; concurrency?: number } = {},
+): Promise<Map<string, ReportScenario>> {
+  const images = inject("images");
+  const { scenarios, trees } = await treeScenarios({ configs, candidateConfigs: options.candidateConfigs ?? [], layout: undefined, defines: [] });
+  const baseline = options.baseline === undefined ? images.baseline : options.baseline;
+  const { runs } = await runHarness({
+    scenarios,
+    trees,
+    // A name no engine has: the run then goes on with the candidate alone (allowMissingBaseline).
+    baselineImage: baseline ?? "httpd-upgrade-harness-test/no-baseline:2.2",
+    candidateImage: images.candidate,
+    allowMissingBaseline: true,
+    concurrency: options.concurrency ?? 2,
+    learnNoise: false,
+  });
+  return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run))]));
+}
