@@ -67,8 +67,10 @@ export function classifyLogTarget(config: EffectiveConfig, directive: LogTarget[
 
 function targets(config: EffectiveConfig, vhost: EffectiveSection | null, keys: string[], inherited: boolean): LogTarget[] {
   return serverDirectives(config, vhost, ...keys).flatMap((entry) => {
-    const [value, ...format] = entry.directive.args;
+    const value = entry.directive.args[0];
     if (value === undefined) return [];
+    // slice, not a rest element: the rest's array keeps room for 17, one per log line of 10,000 vhosts.
+    const format = entry.directive.args.slice(1);
     const directive = ({ errorlog: "ErrorLog", customlog: "CustomLog", transferlog: "TransferLog", globallog: "GlobalLog" } as const)[
       entry.directive.key as "errorlog" | "customlog" | "transferlog" | "globallog"
     ];

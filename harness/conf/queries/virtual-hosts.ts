@@ -118,9 +118,10 @@ export function virtualHosts(config: EffectiveConfig): ServerHost[] {
       span: section.span,
       addresses,
       serverName: own ?? (inherit ? { ...main, inherited: true } : null),
-      aliases: serverDirectives(config, section, "serveralias").flatMap((entry) =>
-        entry.directive.args.map((value) => ({ value, span: entry.directive.span })),
-      ),
+      // Exact length: flatMap's array is grown and keeps room for 17; every vhost's result keeps it.
+      aliases: serverDirectives(config, section, "serveralias")
+        .flatMap((entry) => entry.directive.args.map((value) => ({ value, span: entry.directive.span })))
+        .slice(),
       tls: tlsState(config, section, addresses),
       documentRoot: documentRoot(config, section),
     };

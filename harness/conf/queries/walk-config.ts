@@ -57,6 +57,13 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
     }
   };
   visit(config.nodes, []);
+  // Exact length: a list grown by push keeps up to half again its length in room (17 places for a vhost's list
+  // of 2), and the walk lives as long as its config.
+  walked.directives = walked.directives.slice();
+  walked.sections = walked.sections.slice();
+  for (const lists of [walked.byKey, walked.byServer] as Array<Map<unknown, WalkedDirective[]>>) {
+    for (const [key, list] of lists) lists.set(key, list.slice());
+  }
   cache.set(config, walked);
   return walked;
 }
