@@ -67,8 +67,7 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
     const planned = planTreeSide(scenario, { side, inspection, ref, tree });
     // The scenario's own files go under the tree's ServerRoot, its prepare steps run after the harness's stubs.
-    const serverRootArg = planned.httpd.args.indexOf("-d");
-    const root = serverRootArg >= 0 ? planned.httpd.args[serverRootArg + 1]! : inspection.profile.serverRoot;
+    const root = planned.tree?.serverRoot ?? inspection.profile.serverRoot;
     const family = inspection.version.family;
     return {
       ...planned,

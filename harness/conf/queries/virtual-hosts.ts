@@ -59,7 +59,8 @@ export function parseServerName(value: string): { host: string; port: number | n
   return { host: host ?? rest, port };
 }
 
-function ownServerName(config: EffectiveConfig, vhost: EffectiveSection | null): ServerNameValue | null {
+/** The ServerName a server sets itself (the last one, as httpd takes it), or null. */
+export function ownServerName(config: EffectiveConfig, vhost: EffectiveSection | null): ServerNameValue | null {
   const last = serverDirectives(config, vhost, "servername").at(-1);
   const value = last?.directive.args[0];
   if (last === undefined || value === undefined) return null;
@@ -136,4 +137,12 @@ export function serverHosts(config: EffectiveConfig): ServerHost[] {
 /** A host's names: ServerName's host part, then the aliases. */
 export function hostNames(host: ServerHost): string[] {
   return [...(host.serverName ? [host.serverName.host] : []), ...host.aliases.map((alias) => alias.value)];
+}
+
+/** "www.example.org (*:80)" for a vhost, its addresses alone without a ServerName of its own: how messages name
+ * a virtual host to an operator. */
+export function vhostLabel(config: EffectiveConfig, vhost: EffectiveSection): string {
+  const name = ownServerName(config, vhost);
+  const addresses = vhost.args.join(" ");
+  return name ? `${name.value} (${addresses})` : addresses;
 }

@@ -2,8 +2,9 @@
 // them. Files are followed where the effective config puts them; a piped or syslog target cannot be followed,
 // so its line is pointed at a file of the harness's own (and the report says so); the container's streams are
 // read as they are.
-import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
+import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
+import { vhostLabel } from "../../conf/queries/virtual-hosts.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
 import { directivesNamed, enclosingVirtualHost } from "../../conf/queries/walk-config.ts";
 import type { LineEdit } from "./line-edit.ts";
@@ -74,7 +75,7 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
         line: directive.span.line,
         was: directive.node.raw.trim(),
         now,
-        reason: `a ${kind} ${isError ? "error" : "access"} log${vhost ? ` (virtual host ${vhostLabel(vhost)})` : ""} cannot be followed; the harness writes it to a file it reads`,
+        reason: `a ${kind} ${isError ? "error" : "access"} log${vhost ? ` (virtual host ${vhostLabel(config, vhost)})` : ""} cannot be followed; the harness writes it to a file it reads`,
       });
     }
     (isError ? error : access).add(path);
@@ -86,11 +87,4 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     named.push({ path, file: config.mainFile, line: 1 });
   }
   return { logs: { error: [...error], access: [...access], accessLogged }, files: named, edits, adaptations };
-}
-
-/** "www.example.org (*:80)", or the addresses alone for a vhost without ServerName. */
-function vhostLabel(vhost: EffectiveSection): string {
-  const name = vhost.children.find((node) => node.kind === "directive" && node.key === "servername");
-  const addresses = vhost.args.join(" ");
-  return name?.kind === "directive" && name.args[0] ? `${name.args[0]} (${addresses})` : addresses;
 }

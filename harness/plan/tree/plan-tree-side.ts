@@ -184,6 +184,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       layout: tree.layout,
       mount,
       mainFile: mainPath,
+      serverRoot: fragment ? profile.serverRoot : config.serverRoot,
       defines: ref.defines,
       files: config.files,
       adaptations: [...modules.adaptations, ...logs.adaptations],

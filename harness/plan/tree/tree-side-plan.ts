@@ -36,6 +36,8 @@ export interface TreeSidePlan {
   mount: string;
   /** The main config file, absolute inside the server. */
   mainFile: string;
+  /** The effective ServerRoot, where the scenario's own files go. */
+  serverRoot: string;
   /** -D names given. */
   defines: string[];
   /** Every file httpd reads, in order, as tree paths. */

@@ -8,6 +8,7 @@ import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import type { SourceTree } from "../../conf/source-tree.ts";
 import type { PlannedFile } from "../scenario-plan.ts";
 import { mutexPaths } from "../../conf/queries/mutex-paths.ts";
+import { ownServerName } from "../../conf/queries/virtual-hosts.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
 import { enclosingVirtualHost, walkConfig } from "../../conf/queries/walk-config.ts";
 import type { Stub } from "./tree-side-plan.ts";
@@ -92,7 +93,7 @@ export function treeStubs(config: EffectiveConfig, context: StubContext): TreeSt
       directory(path, at, "document-root", `document root${vhost ? ` of ${vhost.args.join(" ")}` : ""}`);
       const page = `${path}/index.html`;
       if (!madeFiles.has(page) && inTree(context.tree, path) === null) {
-        const name = vhostName(vhost) ?? "the main server";
+        const name = vhost === null ? "the main server" : (ownServerName(config, vhost)?.host ?? vhost.args.join(" "));
         files.push({ path: page, content: { text: `<html><body><h1>${name}</h1><p>A stub page made by httpd-upgrade-harness: the tree does not hold ${path}.</p></body></html>\n` } });
         madeFiles.add(page);
       }
@@ -192,11 +193,6 @@ function stubNote(kind: Stub["kind"]): string {
   }
 }
 
-function vhostName(vhost: { children: EffectiveConfig["nodes"]; args: string[] } | null): string | null {
-  if (vhost === null) return null;
-  const name = vhost.children.find((n) => n.kind === "directive" && n.key === "servername");
-  return name?.kind === "directive" ? (name.args[0] ?? null) : vhost.args.join(" ");
-}
 
 /** Whether an absolute server path is a file or directory of the tree (through its mount), or neither. */
 export function inTree(tree: SourceTree, path: string): "file" | "directory" | null {
