@@ -109,7 +109,8 @@ export function evaluateEnvvars(text: string, file: string, initial: Readonly<Re
   return { environment, problems };
 }
 
-function stripComment(line: string): string {
+/** The indexes of the characters of a shell line that stand outside quotes and escapes, in order. */
+function* unquoted(line: string): Generator<number> {
   let quote: string | null = null;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
@@ -118,27 +119,23 @@ function stripComment(line: string): string {
       else if (c === "\\" && quote === '"') i++;
     } else if (c === '"' || c === "'") quote = c;
     else if (c === "\\") i++;
-    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i);
+    else yield i;
   }
+}
+
+function stripComment(line: string): string {
+  for (const i of unquoted(line)) if (line[i] === "#" && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i);
   return line;
 }
 
 /** Splits at `;` outside quotes, and `then`/`else` that start a command after it. */
 function splitStatements(line: string): string[] {
   const parts: string[] = [];
-  let quote: string | null = null;
   let start = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === "\\" && quote === '"') i++;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === "\\") i++;
-    else if (c === ";") {
-      parts.push(line.slice(start, i));
-      start = i + 1;
-    }
+  for (const i of unquoted(line)) {
+    if (line[i] !== ";") continue;
+    parts.push(line.slice(start, i));
+    start = i + 1;
   }
   parts.push(line.slice(start));
   // `then A=b` and `else A=b` on one line.
