@@ -72,6 +72,9 @@ export interface EffectiveConfig {
   mainFile: string;
   /** Every file read, in the order httpd reads them (DUMP_INCLUDES order), as tree paths. */
   files: string[];
+  /** The Include (or IncludeOptional) line that first read each file, by file; the main file has none. Lint
+   * gives a finding the chain of Includes that reached it. */
+  includedBy: ReadonlyMap<string, Span>;
   nodes: EffectiveNode[];
   /** Define'd variables at the end of the config (2.4), and the command line's -D names. */
   defines: Readonly<Record<string, string>>;

@@ -63,6 +63,8 @@ class Evaluation {
   readonly #index: TreeIndex;
   readonly #problems: ConfProblem[];
   readonly #files: string[] = [];
+  /** The Include line that first read each file (the main file has none). */
+  readonly #includedBy = new Map<string, Span>();
   readonly #filesWithProblemsCarried = new Set<string>();
   readonly #defineNames: string[] = [];
   readonly #variables = new Map<string, string>();
@@ -104,6 +106,7 @@ class Evaluation {
       serverRoot: this.#serverRoot,
       mainFile: main,
       files: this.#files,
+      includedBy: this.#includedBy,
       nodes: nodes.slice(),
       defines,
       environment: this.#environment,
@@ -275,6 +278,7 @@ class Evaluation {
         this.#problem("error", node.span, `${node.name} cycle: ${chain}; httpd would include these files until its depth limit and then refuse to start`, "remove the Include that leads back to a file already being read");
         continue;
       }
+      if (!this.#includedBy.has(name)) this.#includedBy.set(name, node.span);
       this.#readFile(name, step.path, this.#tree.source.files.get(step.path)!, guards, out);
     }
   }

@@ -81,6 +81,7 @@ export function effectiveConfig(text: string, options: BuildOptions = {}): Effec
     serverRoot: options.serverRoot ?? "/usr/local/apache2",
     mainFile,
     files,
+    includedBy: new Map(),
     nodes: root,
     defines: {},
     environment: {},

@@ -1,0 +1,76 @@
+// The pass behind most blocking findings: every line of the tree that the 2.4 target, with the modules the tree
+// loads there, would refuse as "Invalid command" (AH00526), and every LoadModule of a module file 2.4 does not
+// have. Which row explains it is data on the rules (Rule.owns); what no row owns falls to the generic rules
+// (a module the target does not load: B4; a directive no 2.4 module has: V1 when 2.2 had none either).
+import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
+import type { LintContext } from "./lint-context.ts";
+import type { Detection, Rule } from "./rule.ts";
+
+// Read by the evaluator itself (conditional sections, Include, Define, ...), never "Invalid command" here.
+const EVALUATOR_KEYS = new Set(["include", "includeoptional", "ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection", "macro", "use", "undefmacro", "define", "undefine", "serverroot", "loadmodule", "loadfile"]);
+
+export interface OwnedDetection {
+  rule: string;
+  detection: Detection;
+}
+
+function ownerOf(rules: readonly Rule[], key: string, homes: readonly string[]): Rule | undefined {
+  return (
+    rules.find((rule) => rule.owns?.directives?.some((name) => name.toLowerCase() === key)) ??
+    rules.find((rule) => rule.owns?.modules?.some((id) => homes.includes(id)))
+  );
+}
+
+function describe(node: EffectiveDirective | EffectiveSection, homes: readonly string[], existed22: boolean): { message: string; fix: string } {
+  const name = node.kind === "section" ? `<${node.name}>` : node.name;
+  if (homes.length > 0) {
+    const module = homes[0]!;
+    return {
+      message: `2.4 refuses to start: Invalid command '${name}' (AH00526): it belongs to ${module.replace(/_module$/, "")}, which this tree does not load on 2.4`,
+      fix: `LoadModule ${module} modules/mod_${module.replace(/_module$/, "")}.so`,
+    };
+  }
+  return existed22
+    ? { message: `2.4 refuses to start: Invalid command '${name}' (AH00526): 2.4 has no such directive`, fix: `remove ${name}; see the rule for its 2.4 replacement` }
+    : { message: `2.4 refuses to start: Invalid command '${name}' (AH00526): no module of httpd has it (a third-party module must be built for 2.4 and loaded)`, fix: `load a 2.4 build of the module that provides ${name}, or remove it` };
+}
+
+export function invalidCommands(context: LintContext, rules: readonly Rule[]): OwnedDetection[] {
+  const found: OwnedDetection[] = [];
+  const { target, loaded, directives } = context;
+  const walked = walkConfig(target);
+  const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): void => {
+    if (EVALUATOR_KEYS.has(node.key)) return;
+    const homes24 = directives["2.4"].modulesOf(node.key);
+    if (homes24.some((id) => loaded.target.has(id))) return;
+    const homes22 = directives["2.2"].modulesOf(node.key);
+    // A directive neither line knows, in a tree that loads a module 2.4 has no file for: that module's (V1).
+    const owner = ownerOf(rules, node.key, homes24.length > 0 ? homes24 : homes22);
+    const generic = homes24.length > 0 ? "B4" : homes22.length > 0 ? "removed-directive" : "V1";
+    const { message, fix } = describe(node, homes24, homes22.length > 0);
+    found.push({ rule: owner?.id ?? generic, detection: { node, sections, message, fix } });
+  };
+  for (const entry of walked.directives) consider(entry.directive, entry.sections);
+  for (const entry of walked.sections) consider(entry.section, entry.sections);
+
+  // LoadModule of a file the 2.4 build does not install.
+  for (const entry of walked.byKey.get("loadmodule") ?? []) {
+    const file = entry.directive.args[1]?.split("/").pop();
+    if (file === undefined || directives["2.4"].moduleFiles.has(file)) continue;
+    const owner = rules.find((rule) => rule.owns?.moduleFiles?.includes(file));
+    const known22 = directives["2.2"].moduleFiles.has(file);
+    found.push({
+      rule: owner?.id ?? "V1",
+      detection: {
+        node: entry.directive,
+        sections: entry.sections,
+        message: known22
+          ? `2.4 refuses to start: 2.4 has no ${file} (Cannot load ... into server)`
+          : `2.4 refuses to start: ${file} is not a module of httpd 2.4; a module built for 2.2 does not load into 2.4 (module magic number)`,
+        fix: known22 ? `remove this LoadModule line; see the rule for what replaces ${file}` : `load a build of this module made for 2.4, or remove it`,
+      },
+    });
+  }
+  return found;
+}

@@ -1,0 +1,118 @@
+// Pure: every rule's detect face over one tree, at once. The engine turns detections into findings: the rule's
+// id and severity, the include chain, the section path, a fingerprint that survives moved lines, and drops what
+// sits in a dual-syntax config's 2.2 branch. Sorted by file (in reading order), line, column.
+import { createHash } from "node:crypto";
+import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
+import type { ConfProblem } from "../conf/syntax-tree.ts";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import { sectionLabel } from "../conf/queries/walk-config.ts";
+import type { LintFinding, SourcePlace } from "./finding.ts";
+import { invalidCommands } from "./invalid-commands.ts";
+import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
+import { RULES, ruleById } from "./all-rules.ts";
+import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
+
+export interface LintResult {
+  findings: LintFinding[];
+  /** Every file the tree's configuration reads (on 2.2, then those only 2.4 reads), as tree paths. */
+  files: string[];
+  /** What the configuration model found wrong with the input itself (severity "error": bad input). */
+  problems: ConfProblem[];
+  context: LintContext;
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").replace(/\r$/, "").trim();
+}
+
+function includeChain(config: EffectiveConfig, other: EffectiveConfig, file: string): SourcePlace[] {
+  const chain: SourcePlace[] = [];
+  const seen = new Set<string>();
+  let current = file;
+  for (;;) {
+    const span = config.includedBy.get(current) ?? other.includedBy.get(current);
+    if (span === undefined || seen.has(span.file)) break;
+    seen.add(current);
+    chain.unshift({ file: span.file, line: span.line, column: span.column });
+    current = span.file;
+  }
+  return chain;
+}
+
+function normalised(text: string): string {
+  return text.trim().replace(/\s+/g, " ").replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
+}
+
+function fingerprint(rule: string, file: string, sections: readonly string[], directive: string): string {
+  return createHash("sha256").update([rule, file, ...sections.map(normalised), normalised(directive)].join("\u0000")).digest("hex").slice(0, 32);
+}
+
+function toFinding(rule: Rule, detection: Detection, context: LintContext): LintFinding {
+  const { node } = detection;
+  const span = node.span;
+  const directive = firstLine(node.kind === "section" ? node.node.openRaw : node.node.raw);
+  const sections = detection.sections.map((section: EffectiveSection) => sectionLabel(section));
+  return {
+    rule: rule.id,
+    severity: detection.severity ?? rule.severity,
+    security: rule.security ?? false,
+    seed: [...rule.seed],
+    file: span.file,
+    line: span.line,
+    column: span.column,
+    endLine: node.kind === "section" ? span.line : span.endLine,
+    endColumn: node.kind === "section" ? span.column + directive.length - 1 : span.endColumn,
+    directive,
+    message: detection.message,
+    fix: detection.fix,
+    fingerprint: fingerprint(rule.id, span.file, sections, directive),
+    sections,
+    includeChain: includeChain(context.source, context.target, span.file),
+    related: (detection.related ?? []).map((s) => ({ file: s.file, line: s.line, column: s.column })),
+  };
+}
+
+export function lintContextFindings(context: LintContext, rules: readonly Rule[] = RULES): LintFinding[] {
+  const detections: Array<{ rule: Rule; detection: Detection }> = [];
+  for (const owned of invalidCommands(context, rules)) {
+    const rule = rules.find((r) => r.id === owned.rule) ?? ruleById(owned.rule);
+    if (rule) detections.push({ rule, detection: owned.detection });
+  }
+  for (const rule of rules) for (const detection of rule.detect?.(context) ?? []) detections.push({ rule, detection });
+
+  const byPlace = new Map<string, LintFinding>();
+  for (const { rule, detection } of detections) {
+    if (context.legacyBranch(detection.node.guards)) continue;
+    const finding = toFinding(rule, detection, context);
+    const key = `${finding.rule}\u0000${finding.file}\u0000${finding.line}\u0000${finding.column}`;
+    if (!byPlace.has(key)) byPlace.set(key, finding);
+  }
+  const order = new Map([...context.source.files, ...context.target.files].map((file, index) => [file, index] as const));
+  const findings = [...byPlace.values()].sort(
+    (a, b) =>
+      (order.get(a.file) ?? Infinity) - (order.get(b.file) ?? Infinity) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+      a.rule.localeCompare(b.rule),
+  );
+  // The same directive twice in one section path: the second keeps a fingerprint of its own.
+  const seen = new Map<string, number>();
+  for (const finding of findings) {
+    const count = seen.get(finding.fingerprint) ?? 0;
+    seen.set(finding.fingerprint, count + 1);
+    if (count > 0) finding.fingerprint = `${finding.fingerprint}:${count + 1}`;
+  }
+  return findings;
+}
+
+export function lintTree(tree: ConfigTree, options: LintContextOptions, rules: readonly Rule[] = RULES): LintResult {
+  const context = lintContext(tree, options);
+  const findings = lintContextFindings(context, rules);
+  const files = [...new Set([...context.source.files, ...context.target.files])];
+  const problems = [...context.source.problems, ...context.target.problems.filter((p) => !context.source.problems.includes(p))].filter(
+    (problem, index, all) => all.findIndex((other) => other.file === problem.file && other.line === problem.line && other.message === problem.message) === index,
+  );
+  return { findings, files, problems, context };
+}

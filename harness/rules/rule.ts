@@ -1,0 +1,75 @@
+// A rule: what the harness knows about one row of the upgrade guide (or one benign difference), in up to three
+// faces. detect finds the row's construct in an evaluated configuration (lint); recognise claims a run's
+// difference as the row's evidence (triage); fix is the 2.4 text (a hint in lint, applied by migrate).
+// Rules are data where they can be: most are a table of directives, codes and messages read by the engine.
+import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import type { Span } from "../conf/syntax-tree.ts";
+import type { Evidence } from "./evidence.ts";
+import type { LintContext } from "./lint-context.ts";
+import type { Severity } from "./severity.ts";
+export { SEVERITIES, atLeast, type Severity } from "./severity.ts";
+
+/** What detect reports: the construct and what to say about it. The engine adds the rule's id and severity,
+ * the section path, the include chain and the fingerprint. */
+export interface Detection {
+  /** The directive or section found (its span is the finding's place). */
+  node: EffectiveDirective | EffectiveSection;
+  /** Enclosing sections, outermost first (from walkConfig). */
+  sections: readonly EffectiveSection[];
+  /** In an operator's words: what 2.4 does with it. */
+  message: string;
+  /** The 2.4 replacement text, or what to do; null when there is nothing to write. */
+  fix: string | null;
+  /** A narrower severity than the rule's own (a rule whose construct is sometimes only behaviour). */
+  severity?: Severity;
+  /** Lines that take part in the finding besides `node` (the Order line of an Allow finding). */
+  related?: Span[];
+}
+
+/** A claim on one piece of evidence: the rule explains it. */
+export interface Claim {
+  /** What the evidence shows, in an operator's words ("403 on 2.4: client denied by server configuration"). */
+  summary: string;
+  /** Config lines named by the evidence itself (AH00526's "line N of FILE", AH00117's "in line N of FILE"). */
+  lines?: Array<{ file: string; line: number }>;
+  severity?: Severity;
+}
+
+/** A sample configuration for the container test that runs every rule's sample on real servers: `config` is
+ * appended to a minimal config that loads the modules it names on each version. */
+export interface RuleSample {
+  /** Lines of a 2.2 config showing the construct. */
+  config: string;
+  /** Logical module names the sample needs besides the minimal set (as scenarios write them). */
+  modules?: string[];
+  /** A request path to send once it started. */
+  request?: string;
+  /** What 2.4 does with it; a blocking rule's sample fails 2.4's config test, the others start. */
+  on24: "refuses" | "starts";
+  /** Files the sample needs, by path under the server root. */
+  files?: Record<string, string>;
+}
+
+export interface Rule {
+  /** The seed row's id ("R9"), or a kebab-case id for a harness fact the guide has no row for. */
+  id: string;
+  /** Seed rows the rule enforces (its own id for a row rule). */
+  seed: readonly string[];
+  title: string;
+  severity: Severity;
+  /** Whether a finding of this rule is a security change (2.4 grants or shows more). */
+  security?: boolean;
+  /** What the engine's "Invalid command on 2.4" pass (rules/invalid-commands.ts) credits to this rule: lines of
+   * these directives, of directives whose 2.4 module is one of these ids, and LoadModule lines of these module
+   * files, when the 2.4 target would refuse them. Data instead of a detect function for most blocking rows. */
+  owns?: { directives?: readonly string[]; modules?: readonly string[]; moduleFiles?: readonly string[] };
+  /** Static: the rule's construct in a configuration. */
+  detect?: (context: LintContext) => Detection[];
+  /** Dynamic: whether a run's evidence is this rule's; null when not. */
+  recognise?: (evidence: Evidence) => Claim | null;
+  /** The rule's fix in general terms, for SARIF rule metadata and `lint --explain`. */
+  fix?: string;
+  /** Where the guide (or the recorded real servers) says it. */
+  help?: string;
+  sample?: RuleSample;
+}
