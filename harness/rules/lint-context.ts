@@ -20,6 +20,18 @@ const SOURCE_COMPILED_IN: Readonly<Record<string, readonly string[]>> = {
   default: ["core.c", "prefork.c", "http_core.c", "mod_so.c"],
 };
 
+// The official 2.2.34 image's stock httpd.conf loads every module it has (fixtures/real-httpd/stock-conf): a
+// fragment included into it could use any of them.
+const SOURCE_STOCK_22 = [
+  "authn_file", "authn_dbm", "authn_anon", "authn_dbd", "authn_default", "authn_alias", "authz_host", "authz_groupfile", "authz_user",
+  "authz_dbm", "authz_owner", "authnz_ldap", "authz_default", "auth_basic", "auth_digest", "file_cache", "cache", "disk_cache", "mem_cache",
+  "dbd", "dumpio", "reqtimeout", "ext_filter", "include", "filter", "substitute", "charset_lite", "deflate", "ldap", "log_config",
+  "log_forensic", "logio", "env", "mime_magic", "cern_meta", "expires", "headers", "ident", "usertrack", "unique_id", "setenvif", "version",
+  "proxy", "proxy_connect", "proxy_ftp", "proxy_http", "proxy_scgi", "proxy_ajp", "proxy_balancer", "ssl", "mime", "dav", "status",
+  "autoindex", "asis", "info", "cgi", "dav_fs", "dav_lock", "vhost_alias", "negotiation", "dir", "imagemap", "actions", "speling", "userdir",
+  "alias", "rewrite",
+].map((name) => `mod_${name}.c`);
+
 export interface LintContext {
   /** The tree as it runs today, on 2.2. */
   source: EffectiveConfig;
@@ -76,7 +88,8 @@ export function legacyBranch(guards: readonly Guard[]): boolean {
 }
 
 export function lintContext(tree: ConfigTree, options: LintContextOptions): LintContext {
-  const sourceBuiltin = SOURCE_COMPILED_IN[tree.layout] ?? SOURCE_COMPILED_IN.default!;
+  const compiled22 = SOURCE_COMPILED_IN[tree.layout] ?? SOURCE_COMPILED_IN.default!;
+  const sourceBuiltin = tree.layout === "fragment" ? [...compiled22, ...SOURCE_STOCK_22] : compiled22;
   // Around a fragment the target's stock config has loaded its modules already.
   const targetBuiltin = tree.layout === "fragment"
     ? [...options.target.compiledIn, ...options.target.stock.map((id) => moduleFileOfId(id) ?? id)]
