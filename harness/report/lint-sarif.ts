@@ -30,7 +30,7 @@ function ruleName(rule: Pick<Rule, "id" | "title">): string {
 
 function describeRule(rule: Rule): Json {
   const help = [rule.fix ? `Fix: ${rule.fix}` : null, rule.help ?? null].filter((text): text is string => text !== null);
-  const tags = ["httpd-2.4-upgrade", rule.severity, ...(rule.security ? ["security"] : []), ...rule.seed.map((seed) => `seed:${seed}`)];
+  const tags = [...new Set(["httpd-2.4-upgrade", rule.severity, ...(rule.security ? ["security"] : []), ...rule.seed.map((seed) => `seed:${seed}`)])];
   return {
     id: rule.id,
     name: ruleName(rule),

@@ -35,7 +35,7 @@ function lineAt(text: string, pointer: Pointer): number {
 }
 
 function fail(path: string, line: number, message: string): never {
-  throw new HarnessError("HARNESS_USAGE", `--baseline ${path}:${line}: ${message}`, { position: { file: path, line, column: 1 }, hint: HINT });
+  throw new HarnessError("HARNESS_USAGE", `--baseline ${path}:${line}: ${message}`, { hint: HINT });
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -77,10 +77,15 @@ export function parseBaseline(text: string, path: string): LintBaseline {
   try {
     data = JSON.parse(text);
   } catch (error) {
+    // Node names the offset ("at position 38") or the line itself ("(line 3 column 20)"), by version.
+    const message = (error as Error).message;
+    const line = /\(line (\d+) column \d+\)/.exec(message)?.[1];
+    const offset = /position (\d+)/.exec(message)?.[1];
+    // Else where YAML (of which JSON is a subset) stops reading it.
     const lineCounter = new LineCounter();
-    const document = parseDocument(text, { lineCounter });
-    const offset = document.errors[0]?.pos[0] ?? Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? 0);
-    fail(path, lineCounter.linePos(offset).line, `not JSON: ${(error as Error).message}`);
+    const at = line === undefined ? (offset !== undefined ? Number(offset) : parseDocument(text, { lineCounter }).errors[0]?.pos[0]) : undefined;
+    if (line === undefined && offset !== undefined) parseDocument(text, { lineCounter });
+    fail(path, line !== undefined ? Number(line) : at !== undefined ? lineCounter.linePos(at).line : 1, `not JSON: ${message}`);
   }
   const collected = collect(data);
   if ("at" in collected) fail(path, lineAt(text, collected.at), collected.message);
