@@ -1,8 +1,10 @@
 // `lint --format sarif`: the findings as one SARIF 2.1.0 run, for code-scanning views. Each rule is described
 // once (tool.driver.rules); each finding is a result at its directive's region, with the lint fingerprint as a
 // partial fingerprint, the include chain and the lines read with it as related locations, and a fix when the
-// rule's fix is literal 2.4 config text that replaces the directive. File URIs are relative to their tree;
-// each tree is a uriBaseId whose location run.originalUriBaseIds gives.
+// rule's fix is literal 2.4 config text that replaces the directive. A file of a tree inside the working
+// directory is named relative to it (uriBaseId %SRCROOT%): code scanning reads relative URIs as relative to the
+// repository's root and ignores originalUriBaseIds, so a URI relative to the tree would name the wrong file
+// there. A tree outside it is named by absolute file URIs. Each result keeps the tree and the tree path.
 import { pathToFileURL } from "node:url";
 import { DIRECTIVES } from "../rules/directive-knowledge.ts";
 import { SARIF_FINGERPRINT_KEY } from "../rules/lint-baseline.ts";
@@ -69,35 +71,32 @@ export function literalFix(finding: Pick<TreeFinding, "fix" | "directive">): str
   return lines.join("\n");
 }
 
-function baseId(index: number): string {
-  return index === 0 ? "TREE" : `TREE${index + 1}`;
+/** How a tree's files are named: under a prefix relative to the working directory, or by absolute file URI. */
+type Naming = { prefix: string } | { root: string };
+
+function naming(tree: LintedTree, cwd: string): Naming {
+  if (tree.root === cwd) return { prefix: "" };
+  return tree.root.startsWith(`${cwd}/`) ? { prefix: `${tree.root.slice(cwd.length + 1)}/` } : { root: tree.root };
 }
 
-/** A tree's location for originalUriBaseIds: relative to the working directory's %SRCROOT% when inside it. */
-function treeLocation(tree: LintedTree, cwd: string): Json {
-  const relative = tree.root === cwd ? "" : tree.root.startsWith(`${cwd}/`) ? tree.root.slice(cwd.length + 1) : null;
-  if (relative === null) return { uri: pathToFileURL(`${tree.root}/`).href };
-  return relative === "" ? { uri: "./", uriBaseId: "%SRCROOT%" } : { uri: `${encodeURI(relative)}/`, uriBaseId: "%SRCROOT%" };
-}
-
-function artifact(file: string, base: string): Json {
-  return { uri: encodeURI(file), uriBaseId: base };
+function artifact(file: string, named: Naming): Json {
+  return "prefix" in named ? { uri: encodeURI(`${named.prefix}${file}`), uriBaseId: "%SRCROOT%" } : { uri: pathToFileURL(`${named.root}/${file}`).href };
 }
 
 export interface SarifOptions {
   toolVersion: string;
-  /** The working directory trees under it are located from. */
+  /** The working directory (%SRCROOT%): files of trees inside it are named relative to it. */
   cwd: string;
 }
 
 export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json {
-  const bases = new Map(outcome.trees.map((tree, index) => [tree.path, baseId(index)] as const));
+  const names = new Map(outcome.trees.map((tree) => [tree.path, naming(tree, options.cwd)] as const));
   const described: Rule[] = [...rules];
   for (const finding of outcome.findings) if (!described.some((rule) => rule.id === finding.rule)) described.push(ruleOfFinding(finding));
   const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
 
   const results = outcome.findings.map((finding) => {
-    const base = bases.get(finding.tree)!;
+    const base = names.get(finding.tree)!;
     const region = { startLine: finding.line, startColumn: finding.column, endLine: finding.endLine, endColumn: finding.endColumn + 1 };
     let id = 0;
     const related = [
@@ -137,7 +136,7 @@ export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options:
               },
             ],
           }),
-      properties: { tree: finding.tree, severity: finding.severity, security: finding.security, seed: finding.seed, sections: finding.sections },
+      properties: { tree: finding.tree, file: finding.file, severity: finding.severity, security: finding.security, seed: finding.seed, sections: finding.sections },
     };
   });
 
@@ -147,7 +146,7 @@ export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options:
     runs: [
       {
         tool: { driver: { name: TOOL_NAME, version: options.toolVersion, semanticVersion: options.toolVersion, rules: described.map(describeRule) } },
-        originalUriBaseIds: Object.fromEntries(outcome.trees.map((tree) => [bases.get(tree.path)!, treeLocation(tree, options.cwd)])),
+        originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(`${options.cwd}/`).href } },
         columnKind: "utf16CodeUnits",
         results,
         properties: {

@@ -89,24 +89,40 @@ describe("lint --format sarif", () => {
     const results = runs[0]!.results as Array<Record<string, any>>;
     const b4 = results.find((result) => result.ruleId === "B4")!;
     expect(rules[b4.ruleIndex]!.id).toBe("B4");
+    // The temp tree lies outside the working directory: absolute file URIs.
     expect(b4.locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: "sites-enabled/000-default.conf", uriBaseId: "TREE" },
+      artifactLocation: { uri: `file://${debian}/sites-enabled/000-default.conf` },
       region: { startLine: 3, startColumn: 5, endLine: 3, endColumn: 21, snippet: { text: "RewriteEngine on" } },
     });
     expect(b4.relatedLocations).toEqual([
-      { id: 1, physicalLocation: { artifactLocation: { uri: "apache2.conf", uriBaseId: "TREE" }, region: { startLine: 6, startColumn: 1 } }, message: { text: "sites-enabled/000-default.conf is included here" } },
+      { id: 1, physicalLocation: { artifactLocation: { uri: `file://${debian}/apache2.conf` }, region: { startLine: 6, startColumn: 1 } }, message: { text: "sites-enabled/000-default.conf is included here" } },
     ]);
     expect(Object.values(b4.partialFingerprints as object)[0]).toMatch(/^[0-9a-f]{32}$/);
     // A LoadModule line is added elsewhere, never written over the directive: no fix object.
     expect(b4.fixes).toBeUndefined();
-    expect(runs[0]!.originalUriBaseIds.TREE.uri).toMatch(/^file:\/\/\/.*\/$/);
+    expect(runs[0]!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: `file://${process.cwd()}/` } });
   });
 
   it("is valid with several trees and nothing found", async () => {
     const { status, document } = await lintOutput("sarif", writeTree(PORTED_TREE), writeTree(PORTED_TREE));
     expect(status).toBe(0);
     expect(check(validateSarif, document)).toEqual([]);
-    expect(Object.keys((document.runs as Array<Record<string, any>>)[0]!.originalUriBaseIds)).toEqual(["TREE", "TREE2"]);
+    expect((document.runs as Array<Record<string, any>>)[0]!.results).toEqual([]);
+  });
+
+  it("names files of a tree inside the working directory relative to it, as code scanning reads them", async () => {
+    const repo = writeTree(Object.fromEntries(Object.entries(DEBIAN_TREE).map(([path, text]) => [`configs/debian/${path}`, text])));
+    const cwd = process.cwd();
+    process.chdir(repo);
+    try {
+      const { document } = await lintOutput("sarif", "configs/debian");
+      expect(check(validateSarif, document)).toEqual([]);
+      const result = (document.runs as Array<Record<string, any>>)[0]!.results.find((r: { ruleId: string }) => r.ruleId === "R9");
+      expect(result.locations[0].physicalLocation.artifactLocation).toEqual({ uri: "configs/debian/apache2.conf", uriBaseId: "%SRCROOT%" });
+      expect(result.properties).toMatchObject({ tree: "configs/debian", file: "apache2.conf" });
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("rejects what breaks SARIF (the check can fail)", async () => {

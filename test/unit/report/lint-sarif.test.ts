@@ -61,17 +61,18 @@ describe("lintSarif", () => {
     const result = sarif([{ tree, findings: [allow] }]).runs[0].results[0];
     expect(result).toMatchObject({ ruleId: "A1", ruleIndex: 0, level: "error", message: { text: "2.4 opens this to everyone. Fix: Require all granted" } });
     const region = { startLine: 7, startColumn: 5, endLine: 7, endColumn: 19 };
-    expect(result.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: "sites-enabled/x.conf", uriBaseId: "TREE" }, region: { ...region, snippet: { text: "Allow from all" } } } }]);
+    const x = { uri: "configs/a/sites-enabled/x.conf", uriBaseId: "%SRCROOT%" };
+    expect(result.locations).toEqual([{ physicalLocation: { artifactLocation: x, region: { ...region, snippet: { text: "Allow from all" } } } }]);
     expect(result.partialFingerprints).toEqual({ [SARIF_FINGERPRINT_KEY]: "f".repeat(32) });
     expect(result.relatedLocations.map((l: { id: number; message: { text: string }; physicalLocation: { artifactLocation: { uri: string } } }) => [l.id, l.physicalLocation.artifactLocation.uri, l.message.text])).toEqual([
-      [1, "apache2.conf", "include chain"],
-      [2, "sites-enabled/all.conf", "sites-enabled/x.conf is included here"],
-      [3, "sites-enabled/x.conf", "read together with the finding's line"],
+      [1, "configs/a/apache2.conf", "include chain"],
+      [2, "configs/a/sites-enabled/all.conf", "sites-enabled/x.conf is included here"],
+      [3, "configs/a/sites-enabled/x.conf", "read together with the finding's line"],
     ]);
     expect(result.fixes).toEqual([
-      { description: { text: "Replace with: Require all granted" }, artifactChanges: [{ artifactLocation: { uri: "sites-enabled/x.conf", uriBaseId: "TREE" }, replacements: [{ deletedRegion: region, insertedContent: { text: "Require all granted" } }] }] },
+      { description: { text: "Replace with: Require all granted" }, artifactChanges: [{ artifactLocation: x, replacements: [{ deletedRegion: region, insertedContent: { text: "Require all granted" } }] }] },
     ]);
-    expect(result.properties).toEqual({ tree: "configs/a", severity: "security", security: true, seed: ["R9"], sections: [] });
+    expect(result.properties).toEqual({ tree: "configs/a", file: "sites-enabled/x.conf", severity: "security", security: true, seed: ["R9"], sections: [] });
   });
 
   it("indents a fix of several lines as the directive is, and leaves fixes out when the fix is no config text", () => {
@@ -89,18 +90,18 @@ describe("lintSarif", () => {
     expect(results[1].relatedLocations).toBeUndefined();
   });
 
-  it("gives each tree a base id located relative to the working directory, or by file URI outside it", () => {
+  it("names files relative to the working directory (code scanning's root), or by file URI outside it", () => {
     const log = sarif([
       { tree, findings: [finding()] },
-      { tree: lintedTree({ path: "/etc/apache2", root: "/etc/apache2" }), findings: [finding()] },
-      { tree: lintedTree({ path: ".", root: "/srv/repo" }), findings: [] },
+      { tree: lintedTree({ path: "/etc/apache 2", root: "/etc/apache 2" }), findings: [finding()] },
+      { tree: lintedTree({ path: ".", root: "/srv/repo" }), findings: [finding()] },
     ]);
-    expect(log.runs[0].originalUriBaseIds).toEqual({
-      TREE: { uri: "configs/a/", uriBaseId: "%SRCROOT%" },
-      TREE2: { uri: "file:///etc/apache2/" },
-      TREE3: { uri: "./", uriBaseId: "%SRCROOT%" },
-    });
-    expect(log.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: { uriBaseId: string } } }> }) => r.locations[0]!.physicalLocation.artifactLocation.uriBaseId)).toEqual(["TREE", "TREE2"]);
+    expect(log.runs[0].originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///srv/repo/" } });
+    expect(log.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: unknown } }> }) => r.locations[0]!.physicalLocation.artifactLocation)).toEqual([
+      { uri: "configs/a/apache2.conf", uriBaseId: "%SRCROOT%" },
+      { uri: "file:///etc/apache%202/apache2.conf" },
+      { uri: "apache2.conf", uriBaseId: "%SRCROOT%" },
+    ]);
   });
 
   it("describes a rule it was not given from its findings", () => {
