@@ -49,6 +49,38 @@ describe("lint: text output", () => {
     expect(both.stdout.indexOf(clean)).toBeLessThan(both.stdout.indexOf(debian));
   });
 
+  it("colours on request (FORCE_COLOR) but never with NO_COLOR set, nor into --output", async ({ onTestFinished }) => {
+    const root = writeTree(DEBIAN_TREE);
+    const saved = { force: process.env.FORCE_COLOR, no: process.env.NO_COLOR };
+    onTestFinished(() => {
+      for (const [name, value] of [["FORCE_COLOR", saved.force], ["NO_COLOR", saved.no]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+    delete process.env.NO_COLOR;
+    process.env.FORCE_COLOR = "1";
+    const coloured = await runCli("lint", root);
+    expect(coloured.stdout).toContain("\u001b[31m");
+    const out = join(root, "lint.txt");
+    await runCli("lint", root, "--output", out);
+    expect(readFileSync(out, "utf8")).not.toContain("\u001b[");
+    process.env.NO_COLOR = "1";
+    expect((await runCli("lint", root)).stdout).not.toContain("\u001b[");
+  });
+
+  it("follows -D into <IfDefine>, and reads one site file as a fragment", async () => {
+    const root = writeTree({ "site.conf": "<IfDefine LEGACY>\n    LockFile /var/lock/accept.lock\n</IfDefine>\nServerName site.example.test\n" });
+    const file = join(root, "site.conf");
+    const plain = await runCli("lint", file, "--format", "json");
+    expect(plain.status).toBe(0);
+    const defined = await runCli("lint", file, "-D", "LEGACY", "--format", "json");
+    expect(defined.status).toBe(1);
+    const json = JSON.parse(defined.stdout) as { trees: unknown; findings: Array<{ rule: string; file: string; line: number }> };
+    expect(json.trees).toEqual([{ path: file, layout: "fragment", targetModules: "official" }]);
+    expect(json.findings).toContainEqual(expect.objectContaining({ rule: "R9", file: "site.conf", line: 2, column: 5 }));
+  });
+
   it("writes to --output instead of standard output", async () => {
     const root = writeTree(DEBIAN_TREE);
     const out = join(root, "lint.json");
