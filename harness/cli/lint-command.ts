@@ -94,7 +94,11 @@ export async function runLintCommand(args: string[], rules: readonly Rule[] = RU
 
   const linted: Array<{ tree: LintedTree; findings: LintFinding[] }> = [];
   const unreadable: Array<{ path: string; problems: ConfProblem[] }> = [];
+  const seen = new Set<string>();
   for (const path of positionals) {
+    // The same tree named twice is linted once.
+    if (seen.has(treeLabel(path, cwd))) continue;
+    seen.add(treeLabel(path, cwd));
     const tree = await loadTree(path, layout === null ? {} : { layout });
     const target = await targetModules(values["target-modules"] ?? defaultTargetModules(tree.layout));
     const result = lintTree(tree, { defines, target }, rules);

@@ -147,6 +147,8 @@ export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options:
       {
         tool: { driver: { name: TOOL_NAME, version: options.toolVersion, semanticVersion: options.toolVersion, rules: described.map(describeRule) } },
         originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(`${options.cwd}/`).href } },
+        // Where code scanning takes the repository root from, were a tree's file named by absolute URI.
+        invocations: [{ executionSuccessful: true, workingDirectory: { uri: pathToFileURL(`${options.cwd}/`).href } }],
         columnKind: "utf16CodeUnits",
         results,
         properties: {

@@ -47,6 +47,10 @@ describe("lint: text output", () => {
     const both = await runCli("lint", clean, debian);
     expect(both.status).toBe(1);
     expect(both.stdout.indexOf(clean)).toBeLessThan(both.stdout.indexOf(debian));
+
+    // The same tree named twice is linted once.
+    const twice = await runCli("lint", debian, `${debian}/`);
+    expect(twice.stdout.split(`${debian}  (layout`)).toHaveLength(2);
   });
 
   it("colours on request (FORCE_COLOR) but never with NO_COLOR set, nor into --output", async ({ onTestFinished }) => {

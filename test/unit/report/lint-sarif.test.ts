@@ -97,6 +97,7 @@ describe("lintSarif", () => {
       { tree: lintedTree({ path: ".", root: "/srv/repo" }), findings: [finding()] },
     ]);
     expect(log.runs[0].originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///srv/repo/" } });
+    expect(log.runs[0].invocations).toEqual([{ executionSuccessful: true, workingDirectory: { uri: "file:///srv/repo/" } }]);
     expect(log.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: unknown } }> }) => r.locations[0]!.physicalLocation.artifactLocation)).toEqual([
       { uri: "configs/a/apache2.conf", uriBaseId: "%SRCROOT%" },
       { uri: "file:///etc/apache%202/apache2.conf" },
