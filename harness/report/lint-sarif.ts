@@ -60,13 +60,17 @@ function ruleOfFinding(finding: TreeFinding): Rule {
 export function literalFix(finding: Pick<TreeFinding, "fix" | "directive">): string | null {
   const fix = finding.fix?.trim();
   if (!fix || fix === finding.directive.trim()) return null;
-  const lines = fix.split("\n").map((line) => line.trim());
+  // Lines keep their indentation relative to the least indented one (a section's body stays inside it).
+  const raw = fix.split("\n").map((line) => line.trimEnd());
+  const indent = Math.min(...raw.filter((line) => line.trim() !== "").map((line) => line.length - line.trimStart().length));
+  const lines = raw.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)));
   const directiveName = /^<?\/?([A-Za-z][\w-]*)/.exec(finding.directive.trim())?.[1]?.toLowerCase();
-  for (const line of lines) {
-    const name = /^<?\/?([A-Za-z][\w-]*)/.exec(line)?.[1];
+  for (const line of lines.map((text) => text.trim()).filter((text) => text !== "")) {
+    const match = /^<?\/?([A-Za-z][\w-]*)/.exec(line);
+    const name = match?.[1];
     if (name === undefined || DIRECTIVES["2.4"].modulesOf(name).length === 0) return null;
     if (name.toLowerCase() === "loadmodule" && directiveName !== "loadmodule") return null;
-    if (/\b[A-Z]{3,}\b/.test(line.slice(name.length + 1)) || /[;→…]|\.\.\./.test(line)) return null;
+    if (/\b[A-Z]{3,}\b/.test(line.slice(match![0].length)) || /[;→…]|\.\.\./.test(line)) return null;
   }
   return lines.join("\n");
 }

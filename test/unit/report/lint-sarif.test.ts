@@ -24,6 +24,9 @@ describe("literalFix", () => {
     expect(literalFix({ directive: "RewriteEngine on", fix: "LoadModule rewrite_module modules/mod_rewrite.so" })).toBeNull();
     expect(literalFix({ directive: "LoadModule authz_default_module x.so", fix: "LoadModule authz_core_module modules/mod_authz_core.so" })).toBe("LoadModule authz_core_module modules/mod_authz_core.so");
     expect(literalFix({ directive: "X", fix: "Order allow,deny" })).toBe("Order allow,deny");
+    expect(literalFix({ directive: "<Location /x>", fix: "<Location /x>\n    Require all denied\n</Location>" })).toBe("<Location /x>\n    Require all denied\n</Location>");
+    expect(literalFix({ directive: "<Location /x>", fix: "<Location PATH>" })).toBeNull();
+    expect(literalFix({ directive: "LockFile x", fix: "Mutex file:${APACHE_LOCK_DIR} default" })).toBe("Mutex file:${APACHE_LOCK_DIR} default");
     expect(literalFix({ directive: "X", fix: "AuthzLDAPAuthoritative off" })).toBeNull();
     expect(literalFix({ directive: "X", fix: null })).toBeNull();
     expect(literalFix({ directive: "Require all granted", fix: "Require all granted" })).toBeNull();
