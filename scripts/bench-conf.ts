@@ -4,7 +4,9 @@
 // /etc/apache2 (scripts/bench-conf-tree.ts). For each case, the time of each phase — loadTree (reading the
 // files), evaluateTree (parsing and evaluating, for one version), then the queries a tree's plan runs on the
 // result (virtualHosts, listeners, logTargets) — and the process's peak RSS. Targets: load + evaluate of one
-// version < 2 s, peak RSS < 200 MiB.
+// version < 2 s, peak RSS < 200 MiB. Then lint on the same tree: the lint context (the tree evaluated for 2.2
+// and for the 2.4 target) is built first, and every rule's detect face (lintContextFindings) is timed on it
+// alone. Target: < 1 s after parsing.
 //
 // Each run is a child process (this script with --child), so its peak RSS (resourceUsage().maxRSS) is the
 // model's and not this script's; the median of BENCH_CONF_RUNS runs (5 unless set). One case per version read
@@ -17,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { BENCH_TREE_SHAPE, writeBenchTree } from "./bench-conf-tree.ts";
 
 const TIME_TARGET_MS = 2_000;
+const LINT_TARGET_MS = 1_000;
 const RSS_TARGET_MIB = 200;
 const VERSIONS = ["2.2.34", "2.4.68"];
 /** What <IfModule> sees before the tree's LoadModule lines, as the config command passes it. */
@@ -44,6 +47,34 @@ interface ChildResult {
   baseRssMiB: number;
   versions: VersionFigures[];
   maxRssMiB: number;
+}
+
+interface LintChildResult {
+  /** lintContext: the tree evaluated for 2.2 and for the 2.4 target (parsing included). */
+  contextMs: number;
+  /** lintContextFindings on that context: every rule's detect face and the invalid-command pass. */
+  findingsMs: number;
+  findingsCpuMs: number;
+  findings: number;
+}
+
+/** In the child, `--lint`: load the tree, build its lint context, then time the rules on it; JSON on the last line. */
+async function lintChild(dir: string): Promise<void> {
+  const { loadTree } = await import("../harness/conf/load-tree.ts");
+  const { lintContext } = await import("../harness/rules/lint-context.ts");
+  const { lintContextFindings } = await import("../harness/rules/lint-tree.ts");
+  const { TARGET_PROFILES } = await import("../harness/rules/target-modules.ts");
+  const tree = await loadTree(dir);
+  let started = performance.now();
+  const context = lintContext(tree, { defines: [], target: TARGET_PROFILES.debian });
+  const contextMs = performance.now() - started;
+  started = performance.now();
+  const cpu = process.cpuUsage();
+  const findings = lintContextFindings(context);
+  const findingsMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const result: LintChildResult = { contextMs, findingsMs, findingsCpuMs: (used.user + used.system) / 1000, findings: findings.length };
+  console.log(JSON.stringify(result));
 }
 
 /** In the child: load the tree, then per version evaluate it and run the queries; prints JSON on the last line.
@@ -96,7 +127,9 @@ async function child(dir: string, versions: string[]): Promise<void> {
   console.log(JSON.stringify(result));
 }
 
-function runChild(dir: string, versions: string[]): Promise<ChildResult> {
+function runChild(dir: string, versions: ["--lint"]): Promise<LintChildResult>;
+function runChild(dir: string, versions: string[]): Promise<ChildResult>;
+function runChild(dir: string, versions: string[]): Promise<ChildResult | LintChildResult> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url);
     const proc = spawn(process.execPath, [...(process.env.BENCH_CONF_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", script, "--child", dir, ...versions], {
@@ -107,7 +140,7 @@ function runChild(dir: string, versions: string[]): Promise<ChildResult> {
     proc.on("exit", (code) => {
       const last = out.trim().split("\n").at(-1) ?? "";
       if (code !== 0) reject(new Error(`child ${versions.join(" ")} exited ${code}: ${out.slice(-2000)}`));
-      else resolve(JSON.parse(last) as ChildResult);
+      else resolve(JSON.parse(last) as ChildResult | LintChildResult);
     });
   });
 }
@@ -195,12 +228,39 @@ export async function benchConf(): Promise<number> {
     console.log(`before load: the child's RSS with the harness's modules imported (node and tsx), before the tree is read`);
     console.log(`problems the evaluator reported (none expected): ${[...new Set(problems)].join(", ")}`);
     console.log(`configuration model: ${misses === 0 ? "all PASS" : `${misses} MISS`}`);
-    return misses;
+    return misses + (await benchLint(dir, runs, generated.vhosts));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** lint on the generated tree: the rules' time once the tree is parsed and evaluated; returns the misses. */
+async function benchLint(dir: string, runs: number, vhosts: number): Promise<number> {
+  const measured: LintChildResult[] = [];
+  for (let run = 0; run < runs; run++) measured.push(await runChild(dir, ["--lint"]));
+  const findingsMs = median(measured.map((r) => r.findingsMs));
+  const ok = findingsMs < LINT_TARGET_MS;
+  const header = ["case", "vhosts", "context ms", "findings ms", `target <${LINT_TARGET_MS}`, "(cpu ms)", "findings"];
+  const row = [
+    "lint (2.4 target debian)",
+    String(vhosts),
+    median(measured.map((r) => r.contextMs)).toFixed(0),
+    findingsMs.toFixed(0),
+    ok ? "PASS" : "MISS",
+    median(measured.map((r) => r.findingsCpuMs)).toFixed(0),
+    String(measured[0]!.findings),
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, row[i]!.length));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(`\nlint: every rule on the same tree, median of ${runs} runs; context: the tree evaluated for 2.2 and the 2.4 target`);
+  console.log(`(parsing included, not timed against the target); findings: lintContextFindings on that context\n`);
+  console.log(line(header));
+  console.log(line(row));
+  console.log(`lint: ${ok ? "all PASS" : "1 MISS"}`);
+  return ok ? 0 : 1;
+}
+
 const entry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-if (entry && process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
+if (entry && process.argv[2] === "--child" && process.argv[4] === "--lint") await lintChild(process.argv[3]!);
+else if (entry && process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
 else if (entry) await benchConf();

@@ -7,6 +7,7 @@ import { runCatalogueCommand } from "./catalogue-command.ts";
 import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
 import { runImagesCommand } from "./images-command.ts";
+import { runLintCommand } from "./lint-command.ts";
 import { USAGE } from "./parse-options.ts";
 import { runPlanCommand } from "./plan-command.ts";
 import { runRunCommand } from "./run-command.ts";
@@ -29,6 +30,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runCatalogueCommand(rest);
       case "config":
         return await runConfigCommand(rest);
+      case "lint":
+        return await runLintCommand(rest);
       case undefined:
       case "help":
       case "--help":

@@ -20,6 +20,12 @@ export const USAGE = `Usage:
                             [--format text|json]
                                           what one httpd version reads from a config tree, offline: files, modules,
                                           virtual hosts, every directive with file:line (status 2 on an error)
+  httpd-upgrade-harness lint PATH... [--format text|json|sarif] [-D NAME]... [--layout L]
+                            [--target-modules official|debian|rhel|FILE]
+                            [--fail-on blocking|security|behaviour|deprecated] [--baseline FILE] [--ignore FILE]
+                            [--output FILE]
+                                          every upgrade-guide finding in config trees at once, offline (status 1
+                                          when one reaches --fail-on; --baseline reports only new ones)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is

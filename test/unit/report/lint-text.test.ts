@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseIgnoreFile } from "../../../harness/rules/ignore-file.ts";
+import { lintOutcome } from "../../../harness/rules/lint-outcome.ts";
+import { renderLintText } from "../../../harness/report/lint-text.ts";
+import { finding, lintedTree } from "../rules/lint-findings.ts";
+
+const chain = [{ file: "apache2.conf", line: 82, column: 1 }, { file: "sites-enabled/all.conf", line: 3, column: 1 }];
+
+describe("renderLintText", () => {
+  const outcome = lintOutcome({
+    trees: [
+      {
+        tree: lintedTree({ path: "configs/a", files: ["apache2.conf", "sites-enabled/all.conf", "sites-enabled/x.conf"] }),
+        findings: [
+          finding({ line: 3, column: 1, fix: "Mutex file:${APACHE_LOCK_DIR} default" }),
+          finding({ rule: "A1", severity: "security", file: "sites-enabled/x.conf", line: 12, column: 5, directive: "Allow from all", message: "open to all on 2.4", fix: "Require all granted", includeChain: chain }),
+          finding({ rule: "removed-directive", severity: "deprecated", file: "sites-enabled/x.conf", line: 120, column: 9, directive: "NameVirtualHost *:80", message: "no effect on 2.4", includeChain: chain }),
+        ],
+      },
+      { tree: lintedTree({ path: "configs/b", layout: "official", targetModules: "official", files: ["conf/httpd.conf"] }), findings: [finding({ rule: "B4" })] },
+    ],
+    ignore: parseIgnoreFile("ignore:\n  - rule: B4\n    reason: b is ported next week\n", "fleet.yaml"),
+    baseline: { path: "old.json", keys: new Set() },
+    failOn: "security",
+  });
+
+  it("prints each tree, its files in reading order with the include chain once, and each finding aligned", () => {
+    expect(renderLintText(outcome, { color: false })).toBe(
+      [
+        "configs/a  (layout debian, 2.4 target debian, 3 files, 3 findings)",
+        "apache2.conf",
+        "  3:1  blocking  R9  2.4 refuses to start: Invalid command 'LockFile'",
+        "       LockFile logs/accept.lock",
+        "       fix: Mutex file:${APACHE_LOCK_DIR} default",
+        "sites-enabled/x.conf  (included from sites-enabled/all.conf:3 ← apache2.conf:82)",
+        "  12:5   security    A1                 open to all on 2.4",
+        "         Allow from all",
+        "         fix: Require all granted",
+        "  120:9  deprecated  removed-directive  no effect on 2.4",
+        "         NameVirtualHost *:80",
+        "",
+        "configs/b  (layout official, 2.4 target official, 1 file, 0 findings)",
+        "",
+        "3 findings: 1 blocking, 1 security, 1 deprecated; 0 known in the baseline old.json, not shown; 1 ignored by fleet.yaml (B4 1)",
+        "FAIL: 2 findings at security or above (--fail-on security)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("colours severities and the verdict on a terminal, and only there", () => {
+    const coloured = renderLintText(outcome, { color: true });
+    expect(coloured).toContain("\u001b[31m");
+    expect(coloured.replace(/\u001b\[\d+m/g, "")).toBe(renderLintText(outcome, { color: false }));
+  });
+
+  it("says PASS when nothing reaches --fail-on", () => {
+    const passed = lintOutcome({ trees: [{ tree: lintedTree(), findings: [finding({ severity: "behaviour" })] }], ignore: null, baseline: null, failOn: "blocking" });
+    expect(renderLintText(passed, { color: false })).toMatch(/\n1 finding: 1 behaviour\nPASS: nothing at blocking or above \(--fail-on blocking\)\n$/);
+  });
+});
