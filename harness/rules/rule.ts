@@ -72,4 +72,16 @@ export interface Rule {
   /** Where the guide (or the recorded real servers) says it. */
   help?: string;
   sample?: RuleSample;
+  /** For a line the invalid-command pass credits to this rule through `owns`: whether the rule takes it (null:
+   * not this rule's line, the pass looks further) and the rule's own message and fix for it. */
+  ownedLine?: (node: EffectiveDirective | EffectiveSection, context: LintContext) => OwnedLine | null;
+  /** Messages of the configuration model's refusals (ConfProblem "refusal") that only the 2.4 target view has
+   * (an Include wildcard that matches nothing): such a refusal becomes a finding of this rule at its line. */
+  ownsRefusals?: readonly RegExp[];
+}
+
+/** What a rule says about a line credited to it (each field overrides the pass's generic text). */
+export interface OwnedLine {
+  message?: string;
+  fix?: string | null;
 }

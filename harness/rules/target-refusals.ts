@@ -1,0 +1,61 @@
+// The configuration model's own refusals that only the 2.4 target view has (an Include wildcard that matches
+// nothing: 2.2 reads on, 2.4 refuses to start), as findings of the rules that own their messages
+// (Rule.ownsRefusals). A refusal names a place, not a node (httpd acts on Include while reading, so the
+// evaluated views keep no node for it); the node is read back from the tree's file at that place.
+import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import { parseFile } from "../conf/parse-file.ts";
+import type { ConfProblem, SyntaxNode } from "../conf/syntax-tree.ts";
+import type { OwnedDetection } from "./invalid-commands.ts";
+import type { LintContext } from "./lint-context.ts";
+import type { Rule } from "./rule.ts";
+
+function sameProblem(a: ConfProblem, b: ConfProblem): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
+}
+
+/** Refusals of the target view the source view does not have. */
+export function targetOnlyRefusals(context: LintContext): ConfProblem[] {
+  return context.target.problems.filter((problem) => problem.severity === "refusal" && !context.source.problems.some((other) => sameProblem(problem, other)));
+}
+
+/** The node written at a problem's place, as an evaluated node without guards (read from the tree's file). */
+export function nodeAt(context: LintContext, problem: ConfProblem): EffectiveDirective | EffectiveSection | null {
+  const { files, links } = context.tree.source;
+  const path = files.has(problem.file) ? problem.file : links.get(problem.file);
+  const bytes = path === undefined ? undefined : files.get(path);
+  if (bytes === undefined) return null;
+  const find = (nodes: readonly SyntaxNode[]): EffectiveDirective | EffectiveSection | null => {
+    for (const node of nodes) {
+      if (node.kind !== "directive" && node.kind !== "section") continue;
+      if (node.span.line === problem.line && node.span.column === problem.column) {
+        const args = node.args.map((word) => word.value);
+        const span = { ...node.span, file: problem.file };
+        return node.kind === "directive"
+          ? { kind: "directive", name: node.name, key: node.key, args, span, node, guards: [] }
+          : { kind: "section", name: node.name, key: node.key, args, span, node, guards: [], children: [] };
+      }
+      if (node.kind === "section" && node.span.line <= problem.line && problem.line <= node.span.endLine) {
+        const inner = find(node.children);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  return find(parseFile(problem.file, bytes).nodes);
+}
+
+/** Target-only refusals a rule owns, as that rule's detections. What no rule owns stays a problem only. */
+export function targetRefusals(context: LintContext, rules: readonly Rule[]): OwnedDetection[] {
+  const found: OwnedDetection[] = [];
+  for (const problem of targetOnlyRefusals(context)) {
+    const owner = rules.find((rule) => rule.ownsRefusals?.some((pattern) => pattern.test(problem.message)));
+    if (owner === undefined) continue;
+    const node = nodeAt(context, problem);
+    if (node === null) continue;
+    found.push({
+      rule: owner.id,
+      detection: { node, sections: [], message: `2.4 refuses to start: ${problem.message}`, fix: problem.hint ?? owner.fix ?? null },
+    });
+  }
+  return found;
+}
