@@ -9,13 +9,15 @@ import type { OwnedDetection } from "./invalid-commands.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Rule } from "./rule.ts";
 
-function sameProblem(a: ConfProblem, b: ConfProblem): boolean {
-  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
+function samePlace(a: ConfProblem, b: ConfProblem): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column;
 }
 
-/** Refusals of the target view the source view does not have. */
+/** Refusals of the target view at lines the source view did not refuse (the two versions word the same
+ * refusal differently: 2.2's "Include directory '...' not found" is 2.4's "Could not open directory"). */
 export function targetOnlyRefusals(context: LintContext): ConfProblem[] {
-  return context.target.problems.filter((problem) => problem.severity === "refusal" && !context.source.problems.some((other) => sameProblem(problem, other)));
+  const refused22 = context.source.problems.filter((problem) => problem.severity === "refusal" || problem.severity === "error");
+  return context.target.problems.filter((problem) => problem.severity === "refusal" && !refused22.some((other) => samePlace(problem, other)));
 }
 
 /** The node written at a problem's place, as an evaluated node without guards (read from the tree's file). */
