@@ -15,5 +15,5 @@ export const M5: Rule = {
   recognise: (evidence) => refusalClaim(evidence, invalidCommandPattern(["User", "Group", "ChrootDir", "Suexec"]), (refusal) => `2.4 refuses '${refusal.match[1]}': load mod_unixd`),
   fix: "LoadModule unixd_module modules/mod_unixd.so (before User and Group).",
   help: "Guide: mod_unixd provides User; error Invalid command 'User' => load mod_unixd.",
-  sample: { config: "User daemon\nGroup daemon", on24: "refuses" },
+  sample: { config: "User daemon\nGroup daemon", omitModules: ["unixd"], on24: "refuses" },
 };

@@ -24,5 +24,6 @@ export const S4: Rule = {
   recognise: (evidence) => refusalClaim(evidence, /LDAPTrustedClientCert not allowed here/, () => "2.4 refuses LDAPTrustedClientCert outside a per-directory section"),
   fix: "Move LDAPTrustedClientCert into every <Directory>/<Location> that needs it; 2.4 does not take it in the server context.",
   help: "Guide: LDAPTrustedClientCert (mod_ldap) is valid only in per-directory configuration; it must be present in every directory context that needs it.",
-  sample: { config: "LDAPTrustedClientCert CERT_BASE64 conf/ca.crt", modules: ["ldap"], on24: "refuses" },
+  // 2.2 opens the file at read time; an empty one is enough for its config test.
+  sample: { config: "LDAPTrustedClientCert CERT_BASE64 conf/ca.crt", modules: ["ldap"], files: { "conf/ca.crt": "" }, on24: "refuses" },
 };

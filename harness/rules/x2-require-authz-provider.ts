@@ -70,5 +70,5 @@ export const X2: Rule = {
     }) ?? refusalClaim(evidence, invalidCommandPattern(["Require"]), () => "2.4 refuses 'Require': load mod_authz_core and an authz provider module"),
   fix: "LoadModule authz_core_module modules/mod_authz_core.so, and for each Require provider its module: valid-user/user → mod_authz_user, group → mod_authz_groupfile, ip/host/local → mod_authz_host, dbm-group → mod_authz_dbm, ldap-* → mod_authnz_ldap, file-owner/file-group → mod_authz_owner.",
   help: "Guide: Invalid command 'Require' => load mod_authn_core and an authz module (recorded: the directive itself is mod_authz_core's; a missing provider module gives 'Unknown Authz provider').",
-  sample: { config: "<Directory htdocs>\n    Require ldap-user alice\n</Directory>", on24: "refuses" },
+  sample: { config: "<Directory htdocs>\n    Require valid-user\n</Directory>", on24: "refuses" },
 };

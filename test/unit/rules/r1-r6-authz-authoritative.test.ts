@@ -12,6 +12,9 @@ describe("R1-R6: the Authz*Authoritative directives are removed", () => {
     const result = await lintBody(["LoadModule authz_user_module modules/mod_authz_user.so", "<Directory /x>", ...names.map((name) => `${name} Off`), "</Directory>"].join("\n"));
     expect(result.findings.map((f) => [f.rule, f.line])).toEqual(names.map((_, index) => [`R${index + 1}`, BODY_LINE + 2 + index]));
     expect(of(result, "R5")[0]!.fix).toContain("<RequireAny>");
+    expect(of(result, "R5")[0]!.message).toContain("2.4 removed it");
+    // Recorded: 2.2.34 never had AuthzDBDAuthoritative.
+    expect(of(result, "R2")[0]!.message).toContain("2.2 refuses it too");
   });
 
   it("gives no finding inside <IfVersion < 2.3>", async () => {
