@@ -40,10 +40,28 @@ export function findRefusal(records: readonly ErrorLogRecord[], pattern: RegExp)
   return null;
 }
 
-/** A claim on the first candidate refusal matching `pattern`, summarised by `summary`. */
+// 2.4's line for a per-directory file it cannot read: "[core:alert] ... /srv/www/x/.htaccess: Invalid command 'Order', ...".
+const ACCESS_FILE_LINE = /^(\/\S+): (.+)$/;
+
+/** A request answered 500 on 2.4 because a per-directory file (.htaccess) has a line matching `pattern`. */
+export function accessFileRefusal(evidence: Evidence, pattern: RegExp): (Refusal & { accessFile: string }) | null {
+  if (evidence.request === null || evidence.status.candidate !== 500) return null;
+  for (const record of evidence.log.candidate) {
+    const line = ACCESS_FILE_LINE.exec(record.message);
+    const match = line ? pattern.exec(line[2]!) : null;
+    if (line && match) return { reason: line[2]!, match, place: null, accessFile: line[1]! };
+  }
+  return null;
+}
+
+/** A claim on the first candidate refusal matching `pattern`, summarised by `summary`: the config test's or
+ * start-up's, or, on a request answered 500, a per-directory file's (then the claim is behaviour). */
 export function refusalClaim(evidence: Evidence, pattern: RegExp, summary: (refusal: Refusal) => string): Claim | null {
   const refusal = candidateRefusal(evidence, pattern);
-  if (refusal === null) return null;
+  if (refusal === null) {
+    const access = accessFileRefusal(evidence, pattern);
+    return access === null ? null : { summary: `500 on 2.4 (it reads ${access.accessFile} per request): ${summary(access)}`, severity: "behaviour" };
+  }
   const claim: Claim = { summary: summary(refusal) };
   if (refusal.place !== null) claim.lines = [refusal.place];
   return claim;

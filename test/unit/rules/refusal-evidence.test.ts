@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseErrorLogLine } from "../../../harness/logs/parse-error-log.ts";
 import { parseConfigTestOutput } from "../../../harness/logs/split-config-test.ts";
 import { cannotLoadPattern, findRefusal, invalidCommandPattern, refusalClaim } from "../../../harness/rules/refusal-evidence.ts";
 import { configTestEvidence } from "./lint-fixture.ts";
@@ -28,5 +29,22 @@ describe("reading 2.4's refusal lines", () => {
     const evidence = configTestEvidence(["AH00534: httpd: Configuration error: No MPM loaded."]);
     expect(refusalClaim(evidence, /No MPM/, () => "x")).toEqual({ summary: "x" });
     expect(refusalClaim({ ...evidence, field: "body" }, /No MPM/, () => "x")).toBeNull();
+  });
+
+  it("claims a request's 500 over a per-directory file's line as behaviour", () => {
+    const line = "[Sat Nov 21 22:44:04.743824 2026] [core:alert] [pid 8:tid 16] [client 172.17.0.1:50760] /usr/local/apache2/htdocs/e2/.htaccess: Invalid command 'Order', perhaps misspelled or defined by a module not included in the server configuration";
+    const evidence = {
+      ...configTestEvidence([]),
+      field: "status",
+      request: { name: "r", method: "GET", path: "/e2/", host: null, client: "172.17.0.1", user: null },
+      status: { baseline: 403, candidate: 500 },
+      log: { baseline: [], candidate: [parseErrorLogLine(line, "2.4")] },
+    };
+    expect(refusalClaim(evidence, invalidCommandPattern(["Order"]), () => "load mod_access_compat")).toEqual({
+      summary: "500 on 2.4 (it reads /usr/local/apache2/htdocs/e2/.htaccess per request): load mod_access_compat",
+      severity: "behaviour",
+    });
+    expect(refusalClaim({ ...evidence, status: { baseline: 403, candidate: 403 } }, invalidCommandPattern(["Order"]), () => "x")).toBeNull();
+    expect(refusalClaim(evidence, invalidCommandPattern(["Deny"]), () => "x")).toBeNull();
   });
 });
