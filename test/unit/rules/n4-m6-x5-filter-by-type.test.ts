@@ -20,3 +20,26 @@ describe("N4/M6/X5: AddOutputFilterByType needs mod_filter", () => {
     expect(N4.recognise!({ ...configTestEvidence(["Invalid command 'AddOutputFilterByType'"]), field: "status" })).toBeNull();
   });
 });
+
+describe("N4: with mod_filter, every filter AddOutputFilterByType names needs its module", () => {
+  it("finds a filter whose module 2.4 does not load, not one the config declares itself", async () => {
+    const result = await lintBody(
+      [
+        "LoadModule filter_module modules/mod_filter.so",
+        "LoadModule deflate_module modules/mod_deflate.so",
+        "AddOutputFilterByType DEFLATE text/html",
+        "AddOutputFilterByType INCLUDES;DEFLATE text/plain",
+        "FilterDeclare SUBSTITUTE",
+        "AddOutputFilterByType SUBSTITUTE text/css",
+        "AddOutputFilterByType MYFILTER text/xml",
+      ].join("\n"),
+    );
+    expect(of(result, "N4").map((f) => [f.line, f.fix])).toEqual([[BODY_LINE + 3, "LoadModule include_module modules/mod_include.so"]]);
+    expect(of(result, "N4")[0]!.message).toContain("Unknown filter provider INCLUDES");
+  });
+
+  it("recognises the recorded 'Unknown filter provider'", () => {
+    const claim = N4.recognise!(configTestEvidence(["AH00526: Syntax error on line 12 of /usr/local/apache2/conf/httpd.conf:", "Unknown filter provider DEFLATE"]));
+    expect(claim?.summary).toContain("DEFLATE");
+  });
+});
