@@ -1,4 +1,4 @@
-// Every config scenario of the catalogue whose real 2.4 server refused to start: the refusal it recorded is
+// Every catalogue scenario whose real 2.4 server failed its config test: the refusal it recorded is
 // recognised by a rule of one of the scenario's seed rows. The recorded messages are the scenarios' own
 // (equals lines verbatim; patterns made concrete), so a recogniser that drifts from what 2.4 prints fails here.
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,10 @@ function concrete(pattern: string): string {
 }
 
 describe("the catalogue's recorded 2.4 refusals are recognised by their rows' rules", async () => {
-  const scenarios = (await loadScenarios([new URL("../../../scenarios/catalogue/config", import.meta.url).pathname])).filter(
+  // Every refusal of the config catalogue; of the others, those of rows whose rules have a recogniser.
+  const catalogue = (dir: string) => loadScenarios([new URL(`../../../scenarios/catalogue/${dir}`, import.meta.url).pathname]);
+  const recognisable = (seeds: readonly string[]) => RULES.some((rule) => rule.recognise && rule.seed.some((seed) => seeds.includes(seed)));
+  const scenarios = [...(await catalogue("config")), ...(await catalogue("authz")).filter((s) => recognisable(s.seed)), ...(await catalogue("defaults")).filter((s) => recognisable(s.seed))].filter(
     (scenario) => scenario.expect["2.4"]?.otherwise?.configTestOk === false,
   );
 
