@@ -32,6 +32,7 @@ export const N4: Rule = {
   seed: ["N4", "M6", "X5"],
   title: "AddOutputFilterByType needs mod_filter on 2.4, and the module of every filter it names",
   severity: "blocking",
+  perDirectory: true,
   owns: { directives: ["AddOutputFilterByType"] },
   ownedLine: (node) => ({
     message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_filter, which this tree does not load`,

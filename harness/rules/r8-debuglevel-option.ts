@@ -12,6 +12,7 @@ export const R8: Rule = {
   seed: ["R8"],
   title: "the DebugLevel option of CharsetOptions and ExtFilterOptions is removed",
   severity: "blocking",
+  perDirectory: true,
   detect: (context) => {
     const found: Detection[] = [];
     for (const entry of named(context.target, "CharsetOptions", "ExtFilterOptions")) {

@@ -81,6 +81,9 @@ export interface Rule {
   /** Messages of the configuration model's refusals (ConfProblem "refusal") that only the 2.4 target view has
    * (an Include wildcard that matches nothing): such a refusal becomes a finding of this rule at its line. */
   ownsRefusals?: readonly RegExp[];
+  /** Whether detect reads each line alone (no tree-wide facts), so lint runs it on .htaccess files too, where
+   * its construct is a 500 for the requests there instead of a refusal to start. */
+  perDirectory?: boolean;
 }
 
 /** What a rule says about a line credited to it (each field overrides the pass's generic text). */

@@ -36,6 +36,7 @@ export const S5: Rule = {
   seed: ["S5"],
   title: "FilterProvider takes a boolean expression on 2.4",
   severity: "blocking",
+  perDirectory: true,
   detect: (context) => {
     const found: Detection[] = [];
     for (const entry of named(context.target, "FilterProvider")) {

@@ -44,6 +44,7 @@ export const X2: Rule = {
   seed: ["X2"],
   title: "Require needs mod_authz_core and the module of its provider on 2.4",
   severity: "blocking",
+  perDirectory: true,
   owns: { modules: ["authz_core_module"] },
   ownedLine: (node) => ({
     message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authz_core, which this tree does not load`,

@@ -48,3 +48,19 @@ describe("lint reads per-directory files (.htaccess) as 2.4 does per request", (
     expect(result.findings.map((f) => [f.rule, f.line])).toEqual([["M2", 2]]);
   });
 });
+
+describe("per-directory rules' detect faces run on .htaccess files too", () => {
+  it("finds a Require whose provider module 2.4 does not load, as behaviour", async () => {
+    const result = await lintFiles({ "conf/httpd.conf": HEAD, "htdocs/team/.htaccess": "AuthType Basic\nRequire group staff\n" });
+    expect(result.findings.map((f) => [f.rule, f.severity, f.file, f.line])).toEqual([
+      ["M4", "behaviour", "htdocs/team/.htaccess", 1],
+      ["X2", "behaviour", "htdocs/team/.htaccess", 2],
+    ]);
+    expect(result.findings[1]!.message).toMatch(/^2\.4 answers 500 for requests under htdocs\/team\/ .*: Unknown Authz provider: group/);
+  });
+
+  it("runs no tree-wide rule there (no MPM finding per .htaccess)", async () => {
+    const result = await lintFiles({ "conf/httpd.conf": "LoadModule authz_core_module modules/mod_authz_core.so\n", "htdocs/.htaccess": "Require all granted\n" });
+    expect(result.findings.filter((f) => f.file === "htdocs/.htaccess")).toEqual([]);
+  });
+});
