@@ -3,7 +3,8 @@
 // mod_proxy_balancer. Recorded on 2.4: a balancer naming lbmethod=X without its module fails the config test
 // ("ProxySet: unknown lbmethod lbmethod=bybusyness; balancer://pool", "ProxyPass unknown lbmethod"); a balancer
 // with no lbmethod uses byrequests, and without that module 2.4 fails at start-up ("AH02432: Cannot find LB
-// Method: byrequests"); without mod_slotmem_shm it fails at start-up too (AH01177).
+// Method: byrequests"); without mod_slotmem_shm it fails at start-up too (AH01177). ProxyPassMatch words its
+// refusal as ProxyPass does. BalancerMember takes no lbmethod on either version ("unknown Worker parameter").
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective, type WalkedSection } from "../conf/queries/walk-config.ts";
 import { detection, named } from "./detection.ts";
@@ -59,7 +60,7 @@ function balancers(context: LintContext): Map<string, Balancer> {
   for (const entry of walkConfig(context.target).sections) {
     if (entry.section.key === "proxy") note(balancerName(entry.section.args[0] ?? ""), entry, false);
   }
-  for (const entry of named(context.target, "ProxyPass", "ProxySet", "BalancerMember")) {
+  for (const entry of named(context.target, "ProxyPass", "ProxyPassMatch", "ProxySet", "BalancerMember")) {
     const url = entry.directive.args.find((word) => balancerName(word) !== null);
     const name = url !== undefined ? balancerName(url) : enclosingBalancer(entry.sections);
     const method = entry.directive.key === "balancermember" ? null : lbmethodOf(entry.directive.args);
@@ -78,7 +79,7 @@ export const B3: Rule = {
     if (!loaded.has("proxy_balancer_module")) return [];
     const found: Detection[] = [];
     // An lbmethod named on a line whose module the target does not load: the config test fails there.
-    for (const entry of named(context.target, "ProxyPass", "ProxySet")) {
+    for (const entry of named(context.target, "ProxyPass", "ProxyPassMatch", "ProxySet")) {
       const method = lbmethodOf(entry.directive.args);
       if (method === null || !METHODS.has(method) || loaded.has(methodModule(method))) continue;
       const reason = entry.directive.key === "proxyset" ? `ProxySet: unknown lbmethod lbmethod=${method}` : "ProxyPass unknown lbmethod";

@@ -17,6 +17,8 @@ describe("B3: lbmethod modules and the balancer's slotmem", () => {
   it("finds ProxyPass lbmethod=bytraffic with the ProxyPass wording", async () => {
     const found = of(await lintBody([...PROXY, SHM, "ProxyPass /app/ balancer://pool/ lbmethod=bytraffic", "<Proxy balancer://pool>", "BalancerMember http://a:8080", "</Proxy>"].join("\n")), "B3");
     expect(found.map((f) => [f.line, f.message.includes("ProxyPass unknown lbmethod")])).toEqual([[BODY_LINE + 4, true]]);
+    const match = of(await lintBody([...PROXY, SHM, "ProxyPassMatch ^/app/(.*) balancer://pool/$1 lbmethod=bytraffic"].join("\n")), "B3");
+    expect(match.map((f) => [f.line, f.message.includes("ProxyPass unknown lbmethod")])).toEqual([[BODY_LINE + 4, true]]);
   });
 
   it("a balancer without lbmethod needs mod_lbmethod_byrequests (start-up failure at its <Proxy>)", async () => {
