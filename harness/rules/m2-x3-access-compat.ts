@@ -7,6 +7,11 @@ import type { Rule } from "./rule.ts";
 
 const LOAD = "LoadModule access_compat_module modules/mod_access_compat.so";
 
+/** An Allow/Deny address: a (partial) IPv4 address, network/netmask or /bits, or an IPv6 one; else a host. */
+function isAddress(word: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){0,3}\.?(\/[\d.]+)?$/.test(word) || (word.includes(":") && /^[0-9a-f:.]+(\/\d+)?$/i.test(word));
+}
+
 /** The Require line(s) that say what one Allow/Deny/Satisfy line says, or null when none does alone (Order). */
 export function requireTranslation(node: EffectiveDirective | EffectiveSection): string | null {
   const args = node.args;
@@ -21,7 +26,7 @@ export function requireTranslation(node: EffectiveDirective | EffectiveSection):
     const lower = word.toLowerCase();
     if (lower === "all") lines.push(node.key === "deny" ? "Require all denied" : "Require all granted");
     else if (lower.startsWith("env=")) lines.push(`Require ${not}env ${word.slice(4).replace(/^!/, "")}`);
-    else if (/^[0-9.:/a-f]+$/i.test(word) && /[.:]/.test(word)) ips.push(word);
+    else if (isAddress(word)) ips.push(word);
     else hosts.push(word);
   }
   if (ips.length > 0) lines.push(`Require ${not}ip ${ips.join(" ")}`);

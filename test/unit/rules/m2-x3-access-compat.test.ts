@@ -31,6 +31,7 @@ describe("M2/X3: Order, Allow, Deny, Satisfy need mod_access_compat", () => {
     expect(requireTranslation(line("Allow", "from", "all"))).toBe("Require all granted");
     expect(requireTranslation(line("Deny", "from", "192.168.1.1"))).toBe("Require not ip 192.168.1.1");
     expect(requireTranslation(line("Allow", "from", "env=let_me_in"))).toBe("Require env let_me_in");
+    expect(requireTranslation(line("Allow", "from", "10.1", "127.0.0.0/255.0.0.0", "::1/128", "cafe.de"))).toBe("Require ip 10.1 127.0.0.0/255.0.0.0 ::1/128\nRequire host cafe.de");
     expect(requireTranslation(line("Satisfy", "Any"))).toContain("RequireAny");
     expect(requireTranslation(line("Order", "deny,allow"))).toBeNull();
   });
