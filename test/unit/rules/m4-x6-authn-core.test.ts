@@ -30,7 +30,7 @@ describe("M4/X6: mod_authn_core; mod_authn_default and mod_authz_default are gon
       field: "status",
       request: { name: "r", method: "GET", path: "/x", host: null, client: "127.0.0.1", user: null },
       status: { baseline: 200, candidate: 500 },
-      log: { baseline: [], candidate: [parseErrorLogLine("[Sat Nov 21 22:41:24.568687 2026] [core:crit] [pid 1:tid 2] [client 172.17.0.1:5555] configuration error:  couldn't check user.  Check your authn provider!: /x", "2.4")] },
+      log: { baseline: [], candidate: [parseErrorLogLine("[Sat Nov 21 22:41:24.568687 2026] [core:crit] [pid 1:tid 2] [client 172.17.0.1:5555] AH00025: configuration error:  couldn't check user: /private/", "2.4")] },
     };
     expect(M4.recognise!(request)).toEqual({ summary: expect.stringContaining("couldn't check user"), severity: "behaviour" });
     expect(M4.recognise!({ ...request, status: { baseline: 200, candidate: 200 } })).toBeNull();
