@@ -14,6 +14,14 @@ describe("S9: SSLv2 is no longer supported", () => {
     ]);
   });
 
+  it("an SSLv2-only cipher list matches nothing on 2.4: a start-up failure", async () => {
+    const found = of(await lintBody("LoadModule ssl_module modules/mod_ssl.so\nSSLCipherSuite SSLv2:+HIGH"), "S9");
+    expect(found.map((f) => [f.severity, f.fix])).toEqual([["blocking", "SSLCipherSuite HIGH:!aNULL:!MD5"]]);
+    expect(found[0]!.message).toContain("AH01898");
+    const started = configTestEvidence(["[Mon Nov 23 20:47:32.070392 2026] [ssl:emerg] [pid 13:tid 13] AH01898: Unable to configure permitted SSL ciphers"], "started");
+    expect(S9.recognise!(started)?.summary).toContain("no cipher");
+  });
+
   it("gives no finding inside <IfVersion < 2.3>", async () => {
     expect(of(await lintBody("LoadModule ssl_module modules/mod_ssl.so\n<IfVersion < 2.3>\nSSLProtocol +SSLv2\n</IfVersion>"), "S9")).toEqual([]);
   });
