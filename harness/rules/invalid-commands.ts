@@ -5,7 +5,7 @@
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import type { LintContext } from "./lint-context.ts";
-import type { Detection, Rule } from "./rule.ts";
+import type { Detection, OwnedLine, Rule } from "./rule.ts";
 
 // Read by the evaluator itself (conditional sections, Include, Define, ...), never "Invalid command" here.
 const EVALUATOR_KEYS = new Set(["include", "includeoptional", "ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection", "macro", "use", "undefmacro", "define", "undefine", "serverroot", "loadmodule", "loadfile"]);
@@ -15,11 +15,20 @@ export interface OwnedDetection {
   detection: Detection;
 }
 
-function ownerOf(rules: readonly Rule[], key: string, homes: readonly string[]): Rule | undefined {
-  return (
-    rules.find((rule) => rule.owns?.directives?.some((name) => name.toLowerCase() === key)) ??
-    rules.find((rule) => rule.owns?.modules?.some((id) => homes.includes(id)))
-  );
+/** The first rule that owns the line (by directive name, then by the 2.4 module it needs) and, through its
+ * ownedLine face, takes it; with that face's own words for it. */
+function ownerOf(rules: readonly Rule[], node: EffectiveDirective | EffectiveSection, homes: readonly string[], context: LintContext): { rule: Rule; line: OwnedLine } | undefined {
+  const byName = rules.filter((rule) => rule.owns?.directives?.some((name) => name.toLowerCase() === node.key));
+  const byModule = rules.filter((rule) => rule.owns?.modules?.some((id) => homes.includes(id)));
+  return claim([...byName, ...byModule], node, context);
+}
+
+function claim(candidates: readonly Rule[], node: EffectiveDirective | EffectiveSection, context: LintContext): { rule: Rule; line: OwnedLine } | undefined {
+  for (const rule of candidates) {
+    const line = rule.ownedLine ? rule.ownedLine(node, context) : {};
+    if (line !== null) return { rule, line };
+  }
+  return undefined;
 }
 
 function describe(node: EffectiveDirective | EffectiveSection, homes: readonly string[], existed22: boolean): { message: string; fix: string } {
@@ -46,10 +55,10 @@ export function invalidCommands(context: LintContext, rules: readonly Rule[]): O
     if (homes24.some((id) => loaded.target.has(id))) return;
     const homes22 = directives["2.2"].modulesOf(node.key);
     // A directive neither line knows, in a tree that loads a module 2.4 has no file for: that module's (V1).
-    const owner = ownerOf(rules, node.key, homes24.length > 0 ? homes24 : homes22);
+    const owner = ownerOf(rules, node, homes24.length > 0 ? homes24 : homes22, context);
     const generic = homes24.length > 0 ? "B4" : homes22.length > 0 ? "removed-directive" : "V1";
     const { message, fix } = describe(node, homes24, homes22.length > 0);
-    found.push({ rule: owner?.id ?? generic, detection: { node, sections, message, fix } });
+    found.push({ rule: owner?.rule.id ?? generic, detection: { node, sections, message: owner?.line.message ?? message, fix: owner?.line.fix !== undefined ? owner.line.fix : fix } });
   };
   for (const entry of walked.directives) consider(entry.directive, entry.sections);
   for (const entry of walked.sections) consider(entry.section, entry.sections);
@@ -58,18 +67,15 @@ export function invalidCommands(context: LintContext, rules: readonly Rule[]): O
   for (const entry of walked.byKey.get("loadmodule") ?? []) {
     const file = entry.directive.args[1]?.split("/").pop();
     if (file === undefined || directives["2.4"].moduleFiles.has(file)) continue;
-    const owner = rules.find((rule) => rule.owns?.moduleFiles?.includes(file));
+    const owner = claim(rules.filter((rule) => rule.owns?.moduleFiles?.includes(file)), entry.directive, context);
     const known22 = directives["2.2"].moduleFiles.has(file);
+    const message = known22
+      ? `2.4 refuses to start: 2.4 has no ${file} (Cannot load ... into server)`
+      : `2.4 refuses to start: ${file} is not a module of httpd 2.4; a module built for 2.2 does not load into 2.4 (module magic number)`;
+    const fix = known22 ? `remove this LoadModule line; see the rule for what replaces ${file}` : `load a build of this module made for 2.4, or remove it`;
     found.push({
-      rule: owner?.id ?? "V1",
-      detection: {
-        node: entry.directive,
-        sections: entry.sections,
-        message: known22
-          ? `2.4 refuses to start: 2.4 has no ${file} (Cannot load ... into server)`
-          : `2.4 refuses to start: ${file} is not a module of httpd 2.4; a module built for 2.2 does not load into 2.4 (module magic number)`,
-        fix: known22 ? `remove this LoadModule line; see the rule for what replaces ${file}` : `load a build of this module made for 2.4, or remove it`,
-      },
+      rule: owner?.rule.id ?? "V1",
+      detection: { node: entry.directive, sections: entry.sections, message: owner?.line.message ?? message, fix: owner?.line.fix !== undefined ? owner.line.fix : fix },
     });
   }
   return found;

@@ -33,6 +33,8 @@ const SOURCE_STOCK_22 = [
 ].map((name) => `mod_${name}.c`);
 
 export interface LintContext {
+  /** The tree itself, for what the evaluated views do not hold: per-directory files, lines the model refused. */
+  tree: ConfigTree;
   /** The tree as it runs today, on 2.2. */
   source: EffectiveConfig;
   /** The same tree, unchanged, on the 2.4 target: a 2.2 branch of `<IfModule !mod_authz_core.c>` may be in it. */
@@ -101,6 +103,7 @@ export function lintContext(tree: ConfigTree, options: LintContextOptions): Lint
   const source = evaluate(LINT_VERSIONS["2.2"], sourceBuiltin);
   const target = evaluate(LINT_VERSIONS["2.4"], targetBuiltin);
   return {
+    tree,
     source,
     target,
     targetModules: options.target,

@@ -7,14 +7,17 @@ import type { ConfProblem } from "../conf/syntax-tree.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { sectionLabel } from "../conf/queries/walk-config.ts";
 import type { LintFinding, SourcePlace } from "./finding.ts";
+import { accessFileDetections, accessFilePaths } from "./access-files.ts";
 import { invalidCommands } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
 import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
+import { targetRefusals } from "./target-refusals.ts";
 
 export interface LintResult {
   findings: LintFinding[];
-  /** Every file the tree's configuration reads (on 2.2, then those only 2.4 reads), as tree paths. */
+  /** Every file the tree's configuration reads (on 2.2, then those only 2.4 reads), then the per-directory
+   * files (.htaccess) lint read, as tree paths. */
   files: string[];
   /** What the configuration model found wrong with the input itself (severity "error": bad input). */
   problems: ConfProblem[];
@@ -74,7 +77,7 @@ function toFinding(rule: Rule, detection: Detection, context: LintContext): Lint
 
 export function lintContextFindings(context: LintContext, rules: readonly Rule[] = RULES): LintFinding[] {
   const detections: Array<{ rule: Rule; detection: Detection }> = [];
-  for (const owned of invalidCommands(context, rules)) {
+  for (const owned of [...invalidCommands(context, rules), ...targetRefusals(context, rules), ...accessFileDetections(context, rules)]) {
     const rule = rules.find((r) => r.id === owned.rule) ?? ruleById(owned.rule);
     if (rule) detections.push({ rule, detection: owned.detection });
   }
@@ -110,7 +113,7 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
 export function lintTree(tree: ConfigTree, options: LintContextOptions, rules: readonly Rule[] = RULES): LintResult {
   const context = lintContext(tree, options);
   const findings = lintContextFindings(context, rules);
-  const files = [...new Set([...context.source.files, ...context.target.files])];
+  const files = [...new Set([...context.source.files, ...context.target.files, ...accessFilePaths(context)])];
   const problems = [...context.source.problems, ...context.target.problems.filter((p) => !context.source.problems.includes(p))].filter(
     (problem, index, all) => all.findIndex((other) => other.file === problem.file && other.line === problem.line && other.message === problem.message) === index,
   );

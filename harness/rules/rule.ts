@@ -48,6 +48,9 @@ export interface RuleSample {
   on24: "refuses" | "starts";
   /** Files the sample needs, by path under the server root. */
   files?: Record<string, string>;
+  /** Base modules the minimal 2.4 config leaves out (logical names, as a scenario's omitModules): the
+   * construct is their absence (mod_unixd for User, an MPM). */
+  omitModules?: string[];
 }
 
 export interface Rule {
@@ -72,4 +75,19 @@ export interface Rule {
   /** Where the guide (or the recorded real servers) says it. */
   help?: string;
   sample?: RuleSample;
+  /** For a line the invalid-command pass credits to this rule through `owns`: whether the rule takes it (null:
+   * not this rule's line, the pass looks further) and the rule's own message and fix for it. */
+  ownedLine?: (node: EffectiveDirective | EffectiveSection, context: LintContext) => OwnedLine | null;
+  /** Messages of the configuration model's refusals (ConfProblem "refusal") that only the 2.4 target view has
+   * (an Include wildcard that matches nothing): such a refusal becomes a finding of this rule at its line. */
+  ownsRefusals?: readonly RegExp[];
+  /** Whether detect reads each line alone (no tree-wide facts), so lint runs it on .htaccess files too, where
+   * its construct is a 500 for the requests there instead of a refusal to start. */
+  perDirectory?: boolean;
+}
+
+/** What a rule says about a line credited to it (each field overrides the pass's generic text). */
+export interface OwnedLine {
+  message?: string;
+  fix?: string | null;
 }

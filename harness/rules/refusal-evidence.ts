@@ -1,0 +1,80 @@
+// How a blocking rule's recognise face reads 2.4's refusal to start: the candidate's config-test and start-up
+// records. httpd writes a syntax error as two lines ("AH00526: Syntax error on line N of FILE:" and then the
+// reason: "Invalid command 'Order', perhaps misspelled ...", "KeepAlive must be On or Off") or, for an error
+// while reading (LoadModule, Include), as one ("httpd: Syntax error on line N of FILE: Cannot load ...").
+import type { ErrorLogRecord } from "../logs/error-log-record.ts";
+import type { Evidence } from "./evidence.ts";
+import type { Claim } from "./rule.ts";
+
+const SYNTAX_ERROR = /Syntax error on line (\d+) of (.+?):(?: (.*))?$/;
+
+export interface Refusal {
+  /** The reason's text (the record's message, or the part after "FILE: " of a one-line error). */
+  reason: string;
+  match: RegExpExecArray;
+  /** The config line the error names, when it names one. */
+  place: { file: string; line: number } | null;
+}
+
+/** Whether the evidence is about the server refusing (config test or start-up), not a request. */
+export function aboutStartup(evidence: Evidence): boolean {
+  return evidence.field === "configTest" || evidence.field === "started" || evidence.field === "startupLog";
+}
+
+/** The first candidate refusal whose reason matches `pattern`, with the line the error names. */
+export function candidateRefusal(evidence: Evidence, pattern: RegExp): Refusal | null {
+  if (!aboutStartup(evidence)) return null;
+  return findRefusal(evidence.log.candidate, pattern);
+}
+
+export function findRefusal(records: readonly ErrorLogRecord[], pattern: RegExp): Refusal | null {
+  for (const [index, record] of records.entries()) {
+    const oneLine = SYNTAX_ERROR.exec(record.message);
+    const reason = oneLine?.[3] ?? record.message;
+    const match = pattern.exec(reason);
+    if (!match) continue;
+    const previous = index > 0 ? SYNTAX_ERROR.exec(records[index - 1]!.message) : null;
+    const named = oneLine?.[3] !== undefined ? oneLine : previous !== null && previous[3] === undefined ? previous : null;
+    return { reason, match, place: named ? { file: named[2]!, line: Number(named[1]) } : null };
+  }
+  return null;
+}
+
+// 2.4's line for a per-directory file it cannot read: "[core:alert] ... /srv/www/x/.htaccess: Invalid command 'Order', ...".
+const ACCESS_FILE_LINE = /^(\/\S+): (.+)$/;
+
+/** A request answered 500 on 2.4 because a per-directory file (.htaccess) has a line matching `pattern`. */
+export function accessFileRefusal(evidence: Evidence, pattern: RegExp): (Refusal & { accessFile: string }) | null {
+  if (evidence.request === null || evidence.status.candidate !== 500) return null;
+  for (const record of evidence.log.candidate) {
+    const line = ACCESS_FILE_LINE.exec(record.message);
+    const match = line ? pattern.exec(line[2]!) : null;
+    if (line && match) return { reason: line[2]!, match, place: null, accessFile: line[1]! };
+  }
+  return null;
+}
+
+/** A claim on the first candidate refusal matching `pattern`, summarised by `summary`: the config test's or
+ * start-up's, or, on a request answered 500, a per-directory file's (then the claim is behaviour). */
+export function refusalClaim(evidence: Evidence, pattern: RegExp, summary: (refusal: Refusal) => string): Claim | null {
+  const refusal = candidateRefusal(evidence, pattern);
+  if (refusal === null) {
+    const access = accessFileRefusal(evidence, pattern);
+    return access === null ? null : { summary: `500 on 2.4 (it reads ${access.accessFile} per request): ${summary(access)}`, severity: "behaviour" };
+  }
+  const claim: Claim = { summary: summary(refusal) };
+  if (refusal.place !== null) claim.lines = [refusal.place];
+  return claim;
+}
+
+/** The reason AH00526 gives for a directive no loaded module has, for `names` (case-insensitive). */
+export function invalidCommandPattern(names: readonly string[]): RegExp {
+  const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`Invalid command '(<?(?:${escaped.join("|")}))'`, "i");
+}
+
+/** The reason of a LoadModule whose file is not there: "Cannot load modules/mod_x.so into server: ...". */
+export function cannotLoadPattern(files: readonly string[]): RegExp {
+  const escaped = files.map((file) => file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`Cannot load (\\S*?(${escaped.join("|")})) into server`);
+}
