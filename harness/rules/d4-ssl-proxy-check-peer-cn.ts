@@ -27,5 +27,5 @@ export const D4: Rule = {
   },
   fix: "Give the backend a certificate for the name in ProxyPass; or, to keep 2.2's behaviour, SSLProxyCheckPeerCN off where SSLProxyEngine is on.",
   help: "Guide, changed defaults: SSLProxyCheckPeerCN On; a proxy request to an HTTPS host with a bad certificate fails (502 in the guide, 500 on real 2.4).",
-  sample: { config: "SSLProxyEngine on", modules: ["ssl", "proxy", "proxy_http"], on24: "starts" },
+  sample: { config: "SSLProxyEngine on\nProxyPass /backend/ https://127.0.0.1:8443/", modules: ["ssl", "proxy", "proxy_http"], on24: "starts" },
 };

@@ -26,5 +26,5 @@ export const D5: Rule = {
   },
   fix: "Renew the backend's certificate; or, to keep 2.2's behaviour, SSLProxyCheckPeerExpire off where SSLProxyEngine is on.",
   help: "Guide, changed defaults: SSLProxyCheckPeerExpire On. Real 2.4.62 answers 500, not 502 (fixtures case c).",
-  sample: { config: "SSLProxyEngine on", modules: ["ssl", "proxy", "proxy_http"], on24: "starts" },
+  sample: { config: "SSLProxyEngine on\nProxyPass /backend/ https://127.0.0.1:8443/", modules: ["ssl", "proxy", "proxy_http"], on24: "starts" },
 };

@@ -3,11 +3,11 @@
 // AH01097), and the client gets 500 Proxy Error, not the guide's 502 (fixtures case c, proxy-expired-backend-cert);
 // at info mod_ssl says why: AH02004 "Peer certificate is expired" (also for not yet valid), AH02411 / AH02005 for
 // a name that does not match, then AH01997 "sending 502".
+import { enclosingVirtualHost, serverDirectives, walkConfig } from "../conf/queries/walk-config.ts";
+import { detection, named } from "./detection.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
-import { detection, named } from "./detection.ts";
 import type { Detection } from "./rule.ts";
-import { enclosingVirtualHost, serverDirectives } from "../conf/queries/walk-config.ts";
 
 export type RefusalReason = "expired" | "name" | "unknown";
 
@@ -25,8 +25,23 @@ export function sslProxyRefusal(evidence: Evidence): RefusalReason | null {
   return "unknown";
 }
 
-/** SSLProxyEngine on lines whose server does not switch `check` off (itself or, for a vhost, the main server). */
+const HTTPS_BACKEND = /^(https|wss|h2):\/\//i;
+
+/** Whether the tree proxies to an HTTPS backend anywhere (ProxyPass, a balancer member, a [P] rewrite, ...). */
+function proxiesToHttps(context: LintContext): boolean {
+  const { directives, sections } = walkConfig(context.target);
+  return (
+    directives.some((entry) => PROXY_KEYS.has(entry.directive.key) && entry.directive.args.some((arg) => HTTPS_BACKEND.test(arg))) ||
+    sections.some((entry) => entry.section.key.startsWith("proxy") && entry.section.args.some((arg) => HTTPS_BACKEND.test(arg)))
+  );
+}
+
+const PROXY_KEYS = new Set(["proxypass", "proxypassmatch", "balancermember", "rewriterule", "proxyremote", "proxyremotematch"]);
+
+/** SSLProxyEngine on lines whose server does not switch `check` off (itself or, for a vhost, the main server), in
+ * a tree that proxies to an HTTPS backend. */
 export function peerCheckDefaults(context: LintContext, check: string, message: string, fix: string): Detection[] {
+  if (!proxiesToHttps(context)) return [];
   const config = context.target;
   const off = (vhost: Parameters<typeof serverDirectives>[1]): boolean | null => {
     const lines = serverDirectives(config, vhost, check);

@@ -3,19 +3,23 @@ import { D4 } from "../../../harness/rules/d4-ssl-proxy-check-peer-cn.ts";
 import { D5 } from "../../../harness/rules/d5-ssl-proxy-check-peer-expire.ts";
 import { evidence, linesOf, records } from "./rule-harness.ts";
 
-const ssl = "LoadModule ssl_module modules/mod_ssl.so\n";
+const ssl = "LoadModule ssl_module modules/mod_ssl.so\nLoadModule proxy_module modules/mod_proxy.so\nProxyPass /b/ https://backend.test/\n";
 
 describe("D4 SSLProxyCheckPeerCN and D5 SSLProxyCheckPeerExpire", () => {
   it("find SSLProxyEngine on where the check is left at its 2.4 default", () => {
     const text = `${ssl}SSLProxyEngine on\n<VirtualHost *:443>\n    SSLProxyEngine on\n    SSLProxyCheckPeerCN off\n</VirtualHost>\n`;
-    expect(linesOf(D4, text)).toEqual([{ line: 2, severity: "behaviour" }]);
-    expect(linesOf(D5, text)).toEqual([{ line: 2, severity: "behaviour" }, { line: 4, severity: "behaviour" }]);
+    expect(linesOf(D4, text)).toEqual([{ line: 4, severity: "behaviour" }]);
+    expect(linesOf(D5, text)).toEqual([{ line: 4, severity: "behaviour" }, { line: 6, severity: "behaviour" }]);
   });
 
   it("let a vhost inherit the main server's check off, and ignore SSLProxyEngine off", () => {
     const text = `${ssl}SSLProxyCheckPeerExpire off\n<VirtualHost *:443>\n    SSLProxyEngine on\n</VirtualHost>\nSSLProxyEngine off\n`;
     expect(linesOf(D5, text)).toEqual([]);
-    expect(linesOf(D4, text)).toEqual([{ line: 4, severity: "behaviour" }]);
+    expect(linesOf(D4, text)).toEqual([{ line: 6, severity: "behaviour" }]);
+  });
+
+  it("find nothing in a tree that proxies to no HTTPS backend", () => {
+    expect(linesOf(D4, "LoadModule ssl_module modules/mod_ssl.so\nSSLProxyEngine on\nProxyPass /b/ http://backend.test/\n")).toEqual([]);
   });
 
   // Fixtures case c1 at LogLevel warn (2.4.62): only mod_proxy's lines, 500 to the client.
