@@ -50,5 +50,5 @@ export const S14: Rule = {
   },
   fix: 'Write the command as "|$command" (run through the shell on 2.2 and 2.4), or as a program with its arguments and no shell syntax.',
   help: "Guide, changed semantics: piped logging commands are executed directly; in 2.2 they ran through /bin/sh -c.",
-  sample: { config: 'CustomLog "|/bin/cat >> /tmp/piped.log" common', on24: "starts" },
+  sample: { config: 'CustomLog "|/bin/cat >> /tmp/piped.log" "%h %r %>s"', modules: ["log_config"], on24: "starts", request: "/" },
 };

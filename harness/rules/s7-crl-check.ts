@@ -9,6 +9,18 @@ import type { Rule } from "./rule.ts";
 
 const REVOKED = /certificate revoked/;
 
+const SAMPLE_CRL = `-----BEGIN X509 CRL-----
+MIIBczBdAgEBMA0GCSqGSIb3DQEBCwUAMBkxFzAVBgNVBAMMDnJ1bGUgc2FtcGxl
+IENBFw0yNjExMjMyMDQ4NDhaGA8yMTI2MTAzMDIwNDg0OFqgDjAMMAoGA1UdFAQD
+AgEBMA0GCSqGSIb3DQEBCwUAA4IBAQACuiXZ++JFDctRQ/WKLjEgSjQhngn3r2cr
+teZMd42he0wg+AWrGdbJm8WQU2RbQaMwkdunDHUVjaYepV+DXm5kLtKstPMMjsD6
+LtHxicHfhbV0hpZO0mxAD0/1CyufpAO0gsXtJQH41oCYSa7wV1dArfahYGkX6prv
+qp1V4mx6lviz/TtHKav9AGLlbUqBjNTDPvSgPd9nlxiWF2EHFGui582DmeSH4i/E
+a/HI+VdfwgxGtE4LFCdD9aZtOT0XEXgCvmnDgjUVrulm5mGFB18Cm1RYDijq/qwJ
+03+L/XwHUORXq+IAqKv5dtlTsWAW9LhEdGFdilBzPSjZfYgYXsp7
+-----END X509 CRL-----
+`;
+
 export const S7: Rule = {
   id: "S7",
   seed: ["S7"],
@@ -42,5 +54,6 @@ export const S7: Rule = {
   },
   fix: "Add SSLCARevocationCheck chain (2.4 only: inside <IfVersion >= 2.4> in a config shared with 2.2) where SSLCARevocationFile/Path is set.",
   help: "Guide, changed semantics: CRL-based revocation checking happens only when configured through SSLCARevocationCheck.",
-  sample: { config: "SSLCARevocationFile conf/ca.crl", modules: ["ssl"], on24: "starts", files: { "conf/ca.crl": "" } },
+  // mod_ssl refuses an empty CRL file at the config test: the sample's is a real (empty-list) CRL of a throwaway CA.
+  sample: { config: "SSLCARevocationFile conf/sample.crl", modules: ["ssl"], on24: "starts", files: { "conf/sample.crl": SAMPLE_CRL } },
 };
