@@ -17,7 +17,8 @@ const HANDSHAKE = /Error during SSL Handshake with remote server/;
 export function sslProxyRefusal(evidence: Evidence): RefusalReason | null {
   if (!["status", "outcome", "body", "errorLog"].includes(evidence.field)) return null;
   const log = evidence.log.candidate;
-  const refused = log.some((record) => ["AH00898", "AH01084", "AH01097", "AH01997"].includes(record.code ?? "") || HANDSHAKE.test(record.message));
+  // The handshake is what failed: a backend that is down or refuses the connection logs AH01084 too.
+  const refused = log.some((record) => ["AH01997", "AH02004", "AH02411", "AH02005"].includes(record.code ?? "") || HANDSHAKE.test(record.message));
   const answered = evidence.status.candidate === 502 || evidence.status.candidate === 500;
   if (!refused || !answered || evidence.status.baseline === evidence.status.candidate) return null;
   if (log.some((record) => record.code === "AH02004")) return "expired";

@@ -47,5 +47,7 @@ describe("D4 SSLProxyCheckPeerCN and D5 SSLProxyCheckPeerExpire", () => {
   it("claim nothing when the statuses agree or nothing was refused", () => {
     expect(D5.recognise!({ ...refused(), status: { baseline: 500, candidate: 500 } })).toBeNull();
     expect(D5.recognise!(refused([]))).toBeNull();
+    // A backend that is down: AH01084 without a handshake failure.
+    expect(D4.recognise!(refused(warnLog.slice(0, 1)))).toBeNull();
   });
 });
