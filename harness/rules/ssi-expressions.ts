@@ -2,15 +2,16 @@
 // whether it asks for the legacy expression parser, and how 2.4 fails a 2.2 expression: AH01337 "Could not
 // parse expr ... Parse error near '$'" (include:error) and "[an error occurred while processing this directive]"
 // in the page, where 2.2 rendered a branch (ssi-legacy-if-expr).
+import type { WalkedDirective } from "../conf/queries/walk-config.ts";
 import { named } from "./detection.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
-import type { WalkedDirective } from "../conf/queries/walk-config.ts";
 
 export const SSI_ERROR_TEXT = "[an error occurred while processing this directive]";
 
 /** Lines that send pages through mod_include: INCLUDES filters, the server-parsed handler, XBitHack. */
 export function ssiLines(context: LintContext): WalkedDirective[] {
+  if (!context.loaded.source.has("include_module") && !context.loaded.target.has("include_module")) return [];
   const config = context.target;
   const filters = named(config, "AddOutputFilter", "SetOutputFilter", "AddOutputFilterByType").filter((entry) =>
     (entry.directive.args[0] ?? "").split(";").some((name) => name.toUpperCase() === "INCLUDES"),

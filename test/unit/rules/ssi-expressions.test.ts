@@ -15,6 +15,10 @@ describe("S6 #if expr and S18 error documents", () => {
     ]);
   });
 
+  it("finds nothing where no version loads mod_include", () => {
+    expect(linesOf(S6, ssi.replace("LoadModule include_module modules/mod_include.so\n", ""))).toEqual([]);
+  });
+
   it("S18 finds an ErrorDocument served through mod_include, not a plain page or a message", () => {
     expect(linesOf(S18, ssi)).toEqual([{ line: 5, severity: "behaviour" }]);
     expect(linesOf(S18, `${include}ErrorDocument 404 /errors/notfound.shtml\n`)).toEqual([]);
