@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RULES, ruleById } from "../../../harness/rules/all-rules.ts";
+import { findingsOf } from "./rule-harness.ts";
 
 const ROWS = ["B1", "N1", "N2", "E1", "E2", "D2", "D3", "D4", "D5", "D6", "S2", "S3", "S6", "S7", "S8", "S10", "S11", "S12", "S13", "S14", "S16", "S17", "S18"];
 
@@ -19,5 +20,15 @@ describe("the behaviour, deprecated and expected rules in the registry", () => {
 
   it("each have a detect or a recognise face", () => {
     expect(ROWS.filter((id) => !ruleById(id)?.detect && !ruleById(id)?.recognise)).toEqual([]);
+  });
+
+  it("show their own construct in their sample: lint finds it there", () => {
+    const silent = ROWS.filter((id) => {
+      const rule = ruleById(id)!;
+      if (!rule.sample || !rule.detect) return false;
+      const modules = (rule.sample.modules ?? []).map((name) => `LoadModule ${name}_module modules/mod_${name}.so\n`).join("");
+      return findingsOf(rule, `ServerRoot /usr/local/apache2\n${modules}${rule.sample.config}\n`, rule.sample.files ?? {}).length === 0;
+    });
+    expect(silent).toEqual([]);
   });
 });
