@@ -20,11 +20,41 @@ import { M5 } from "./m5-x1-unixd.ts";
 import { X2 } from "./x2-require-authz-provider.ts";
 import { MPM_NOT_LOADED } from "./mpm-not-loaded.ts";
 import { INCLUDE_NO_MATCH } from "./include-no-match.ts";
+import { B1 } from "./b1-config-nice.ts";
+import { D2 } from "./d2-enable-sendfile.ts";
+import { D3 } from "./d3-file-etag-default.ts";
+import { D4 } from "./d4-ssl-proxy-check-peer-cn.ts";
+import { D5 } from "./d5-ssl-proxy-check-peer-expire.ts";
+import { D6 } from "./d6-htpasswd-md5.ts";
+import { E1 } from "./e1-default-type.ts";
+import { E2 } from "./e2-name-virtual-host.ts";
+import { EXPECTED_RULES } from "./expected-differences.ts";
+import { N1 } from "./n1-max-requests-per-child.ts";
+import { N2 } from "./n2-max-clients.ts";
+import { S2 } from "./s2-cache-session-identifiers.ts";
+import { S3 } from "./s3-cache-enable-forward-proxy.ts";
+import { S6 } from "./s6-ssi-if-expr.ts";
+import { S7 } from "./s7-crl-check.ts";
+import { S8 } from "./s8-dn-format.ts";
+import { S10 } from "./s10-proxy-scgi-pathinfo.ts";
+import { S11 } from "./s11-dav-lock-db.ts";
+import { S12 } from "./s12-autoindex-xhtml-titles.ts";
+import { S13 } from "./s13-deflate-tiny-bodies.ts";
+import { S14 } from "./s14-piped-logs-shell.ts";
+import { S16 } from "./s16-reqtimeout-defaults.ts";
+import { S17 } from "./s17-substitute-line-length.ts";
+import { S18 } from "./s18-ssi-error-documents.ts";
 
+// Recognisers are asked in this order and the first claim wins: blocking rows first (a refusal explains all that
+// follows it), then the other rows in the guide's order, then the benign differences every config shows.
 export const RULES: readonly Rule[] = [
-  B4, R9, V1, REMOVED_DIRECTIVE,
-  // Blocking rows, in guide order (B4, R9 above), then the harness facts.
-  B2, B3, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, MPM_NOT_LOADED, INCLUDE_NO_MATCH,
+  // Blocking rows, in guide order, then the harness facts that block.
+  B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH,
+  // Behaviour, deprecated and expected rows, in guide order.
+  B1, N1, N2, E1, E2, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18,
+  // Benign differences every configuration shows (after the rows: a row's own claim comes first).
+  ...EXPECTED_RULES,
+];
 ];
 
 const BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));

@@ -1,0 +1,219 @@
+// Benign differences between a 2.2 baseline and a 2.4 candidate that hold for every configuration: rules of
+// severity "expected" with only a recognise face. The first six are also what the judge classes while it diffs
+// (JUDGED_DIFFERENCES, read by judge/known-differences.ts); the others need more than one field's values to be
+// told safely from a regression, so only a run report's attribution claims them.
+import { LOG_LEVELS } from "../logs/error-log-record.ts";
+import { ETAG_WITHOUT_INODE } from "./etag-shape.ts";
+import { type FieldDifference, recogniseFieldDifference } from "./field-difference.ts";
+import type { Rule } from "./rule.ts";
+
+const APACHE_ERROR_DOCUMENT = /<title>\d{3} [^<]+<\/title>/;
+
+/** A config-test message without what each version words or stamps its own way: time and pid brackets, the
+ * 2.4 AH code, and the address httpd guessed. */
+function configTestWording(value: string | null): string {
+  return (value ?? "")
+    .split("\n")
+    .map((line) => line.replace(/^(\[[^\]]*\] )+/, "").replace(/\bAH\d{5}: /g, "").replace(/using \S+?( for ServerName|\. Set the 'ServerName' directive globally to suppress this message)$/, "using <address>").replace(/^httpd: /, ""))
+    .join("\n");
+}
+
+const PUBLISHED_ORIGIN = /^(https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])):\d+/;
+
+const CLOCK: FieldDifference = { id: "clock", field: "header:date", applies: () => true, seed: [], reason: "the Date header is the clock" };
+
+const VERSION_BANNER: FieldDifference = {
+  id: "version-banner",
+  field: "header:server",
+  applies: () => true,
+  seed: [],
+  reason: "the Server header names the version under test",
+};
+
+const CONFIG_TEST_WORDING: FieldDifference = {
+  id: "config-test-wording",
+  field: "configTest",
+  // 2.2: "httpd: Could not reliably determine the server's fully qualified domain name, using 172.18.0.3 for
+  // ServerName"; 2.4: "AH00558: httpd: Could not reliably ... using 172.18.0.4. Set the 'ServerName' ...".
+  applies: (baseline, candidate) => configTestWording(baseline) === configTestWording(candidate),
+  seed: [],
+  reason: "the same config-test messages, worded and stamped each version's way (AH codes, the guessed ServerName address)",
+};
+
+const PUBLISHED_PORT: FieldDifference = {
+  id: "published-port",
+  field: "header:location",
+  // A redirect names the host and port the request came to: each side is reached on its own published port.
+  applies: (baseline, candidate) =>
+    baseline !== null && candidate !== null && PUBLISHED_ORIGIN.test(baseline) && baseline.replace(PUBLISHED_ORIGIN, "$1:<port>") === candidate.replace(PUBLISHED_ORIGIN, "$1:<port>"),
+  seed: [],
+  reason: "the same redirect to each side's own published port",
+};
+
+const ERROR_DOCUMENT_WORDING: FieldDifference = {
+  id: "error-document-wording",
+  field: "body",
+  applies: (baseline, candidate, { baselineStatus, candidateStatus }) =>
+    baselineStatus !== null &&
+    baselineStatus === candidateStatus &&
+    baselineStatus >= 300 &&
+    APACHE_ERROR_DOCUMENT.test(baseline ?? "") &&
+    APACHE_ERROR_DOCUMENT.test(candidate ?? ""),
+  seed: [],
+  reason: "the built-in error and redirect documents are worded differently on 2.4; same status",
+};
+
+/** What the judge classes on its own, in the order it tries them. */
+export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING];
+
+function expectedRule(difference: FieldDifference, title: string): Rule {
+  return { id: difference.id, seed: [...difference.seed], title, severity: "expected", recognise: recogniseFieldDifference(difference) };
+}
+
+export const CLOCK_RULE = expectedRule(CLOCK, "the Date header is each server's clock");
+export const VERSION_BANNER_RULE = expectedRule(VERSION_BANNER, "the Server header names each version");
+export const CONFIG_TEST_WORDING_RULE: Rule = {
+  ...expectedRule(CONFIG_TEST_WORDING, "the same config-test and start-up messages worded each version's way (AH00558 for 2.2's \"Could not reliably determine the server's fully qualified domain name\")"),
+  fix: "Set ServerName globally to silence AH00558 on both versions.",
+};
+export const PUBLISHED_PORT_RULE = expectedRule(PUBLISHED_PORT, "a redirect names each side's own published port");
+export const ERROR_DOCUMENT_WORDING_RULE = expectedRule(ERROR_DOCUMENT_WORDING, "the built-in error documents are worded differently on 2.4");
+
+// ---- claimed only in a run report's attribution ---------------------------------------------------------------
+
+function tokens(value: string | null): string | null {
+  if (value === null) return null;
+  return [...new Set(value.split(",").map((token) => token.trim().toLowerCase()).filter(Boolean))].sort().join(",");
+}
+
+export const VARY_RULE: Rule = {
+  id: "vary-format",
+  seed: [],
+  title: "the same Vary header tokens, written in another order, case or number of lines",
+  severity: "expected",
+  recognise: (evidence) =>
+    evidence.field === "header:vary" && evidence.baseline !== null && evidence.candidate !== null && tokens(evidence.baseline) === tokens(evidence.candidate)
+      ? { summary: `the same Vary tokens written differently (${evidence.baseline} / ${evidence.candidate})` }
+      : null,
+};
+
+export const ACCEPT_RANGES_RULE: Rule = {
+  id: "accept-ranges",
+  seed: [],
+  title: "one side advertises byte ranges (Accept-Ranges: bytes) and the other does not, on the same status",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "header:accept-ranges") return null;
+    const { baseline, candidate } = evidence.status;
+    if (baseline === null || baseline !== candidate || baseline < 200 || baseline >= 300) return null;
+    const values = [evidence.baseline, evidence.candidate];
+    return values.includes(null) && values.some((value) => value?.trim().toLowerCase() === "bytes")
+      ? { summary: `Accept-Ranges: bytes on the ${evidence.baseline === null ? "candidate" : "baseline"} only; a client that sends no Range header is not affected` }
+      : null;
+  },
+};
+
+// Two requests, one to each side, are seconds apart (a run sends them in turn): an expiry computed from each
+// request's own time differs by that much. Ten minutes covers a slow run; a changed ExpiresDefault is hours.
+const SKEW_SECONDS = 600;
+
+function maxAgeShape(value: string): { shape: string; ages: number[] } {
+  const ages: number[] = [];
+  const shape = value.replace(/(max-age|s-maxage)=(\d+)/gi, (_, name: string, age: string) => {
+    ages.push(Number(age));
+    return `${name.toLowerCase()}=<n>`;
+  });
+  return { shape, ages };
+}
+
+export const EXPIRES_SKEW_RULE: Rule = {
+  id: "expires-skew",
+  seed: [],
+  title: "Expires and Cache-Control max-age computed from each request's own time",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.baseline === null || evidence.candidate === null) return null;
+    if (evidence.field === "header:expires") {
+      const delta = Math.abs(Date.parse(evidence.baseline) - Date.parse(evidence.candidate)) / 1000;
+      return Number.isFinite(delta) && delta <= SKEW_SECONDS ? { summary: `Expires ${delta} s apart: each computed from its own request's time` } : null;
+    }
+    if (evidence.field === "header:cache-control") {
+      const a = maxAgeShape(evidence.baseline);
+      const b = maxAgeShape(evidence.candidate);
+      const close = a.ages.length === b.ages.length && a.ages.length > 0 && a.ages.every((age, index) => Math.abs(age - b.ages[index]!) <= SKEW_SECONDS);
+      return a.shape === b.shape && close ? { summary: "max-age differs by the seconds between the two requests" } : null;
+    }
+    return null;
+  },
+};
+
+const LISTING_TITLE = /<(?:title|h1)>Index of ([^<]*)<\/(?:title|h1)>/;
+
+export const AUTOINDEX_MARKUP_RULE: Rule = {
+  id: "autoindex-markup",
+  seed: [],
+  title: "mod_autoindex writes its directory listings in other markup on 2.4 (doctype, date format, table)",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "body" || evidence.status.baseline !== 200 || evidence.status.candidate !== 200) return null;
+    const a = LISTING_TITLE.exec(evidence.baseline ?? "");
+    const b = LISTING_TITLE.exec(evidence.candidate ?? "");
+    return a && b && a[1] === b[1] ? { summary: `the listing of ${a[1]} in 2.4's markup` } : null;
+  },
+};
+
+const LEVEL_WORDS = new Set<string>([...LOG_LEVELS, "-"]);
+
+/** Events 2.4 logs at a lower level than 2.2 did, so that at the usual LogLevel only 2.2 shows them (data from
+ * real servers: ssi-errordocument-legacy-expr, the message map's AH00128 row). */
+const LOWERED_ON_24: Readonly<Record<string, string>> = {
+  "file-does-not-exist": "2.2 logs \"File does not exist\" at error, 2.4 at info (AH00128)",
+};
+
+function lines(value: string | null): string[] {
+  return value === null ? [] : value.split("\n").filter(Boolean);
+}
+
+function withoutLevel(line: string): string | null {
+  const space = line.indexOf(" ");
+  return space > 0 && LEVEL_WORDS.has(line.slice(0, space)) ? line.slice(space + 1) : null;
+}
+
+export const LOG_LEVEL_MOVE_RULE: Rule = {
+  id: "log-level-move",
+  seed: [],
+  title: "the same event logged at another level on 2.4 (or below the configured LogLevel there)",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (!["errorLog", "startupLog", "trailingLog"].includes(evidence.field)) return null;
+    const before = lines(evidence.baseline);
+    const after = lines(evidence.candidate);
+    const onlyBefore = before.filter((line) => !after.includes(line));
+    const onlyAfter = after.filter((line) => !before.includes(line));
+    const moved: string[] = [];
+    for (const line of onlyAfter) {
+      const text = withoutLevel(line);
+      const partner = text === null ? -1 : onlyBefore.findIndex((other) => withoutLevel(other) === text);
+      if (partner < 0) return null;
+      moved.push(text!);
+      onlyBefore.splice(partner, 1);
+    }
+    if (!onlyBefore.every((line) => line in LOWERED_ON_24)) return null;
+    const hidden = onlyBefore.map((line) => LOWERED_ON_24[line]!);
+    if (moved.length === 0 && hidden.length === 0) return null;
+    return { summary: [...moved.map((text) => `logged at another level: ${text}`), ...hidden].join("; ") };
+  },
+};
+
+export const EXPECTED_RULES: readonly Rule[] = [
+  CLOCK_RULE,
+  VERSION_BANNER_RULE,
+  CONFIG_TEST_WORDING_RULE,
+  PUBLISHED_PORT_RULE,
+  ERROR_DOCUMENT_WORDING_RULE,
+  VARY_RULE,
+  ACCEPT_RANGES_RULE,
+  EXPIRES_SKEW_RULE,
+  AUTOINDEX_MARKUP_RULE,
+  LOG_LEVEL_MOVE_RULE,
+];

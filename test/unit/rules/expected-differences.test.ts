@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACCEPT_RANGES_RULE,
+  AUTOINDEX_MARKUP_RULE,
+  CLOCK_RULE,
+  CONFIG_TEST_WORDING_RULE,
+  ERROR_DOCUMENT_WORDING_RULE,
+  EXPECTED_RULES,
+  EXPIRES_SKEW_RULE,
+  JUDGED_DIFFERENCES,
+  LOG_LEVEL_MOVE_RULE,
+  PUBLISHED_PORT_RULE,
+  VARY_RULE,
+  VERSION_BANNER_RULE,
+} from "../../../harness/rules/expected-differences.ts";
+import { evidence } from "./rule-harness.ts";
+
+describe("the expected rules", () => {
+  it("are all severity expected with a recognise face and no detect face", () => {
+    expect(EXPECTED_RULES.map((rule) => [rule.severity, typeof rule.recognise, rule.detect])).toEqual(EXPECTED_RULES.map(() => ["expected", "function", undefined]));
+  });
+
+  it("give the judge its six field differences, the ETag one credited to D3", () => {
+    expect(JUDGED_DIFFERENCES.map((difference) => [difference.id, difference.seed])).toEqual([
+      ["clock", []],
+      ["version-banner", []],
+      ["etag-without-inode", ["D3"]],
+      ["config-test-wording", []],
+      ["published-port", []],
+      ["error-document-wording", []],
+    ]);
+  });
+
+  it("claim the Date and Server headers whatever their values, and no other header", () => {
+    expect(CLOCK_RULE.recognise!(evidence({ field: "header:date", baseline: "Sat, 21 Nov 2026 22:45:47 GMT", candidate: "Sat, 21 Nov 2026 22:45:50 GMT" }))).not.toBeNull();
+    expect(VERSION_BANNER_RULE.recognise!(evidence({ field: "header:server", baseline: "Apache/2.2.34 (Unix)", candidate: null }))).not.toBeNull();
+    expect(CLOCK_RULE.recognise!(evidence({ field: "header:expires", baseline: "a", candidate: "b" }))).toBeNull();
+  });
+
+  it("claim AH00558's wording on 2.4 against 2.2's, but not a config test that gained a message", () => {
+    const old = "ok\nhttpd: Could not reliably determine the server's fully qualified domain name, using 172.18.0.3 for ServerName\nSyntax OK";
+    const next = "ok\nAH00558: httpd: Could not reliably determine the server's fully qualified domain name, using 172.18.0.4. Set the 'ServerName' directive globally to suppress this message\nSyntax OK";
+    const server = { request: null, status: { baseline: null, candidate: null } };
+    expect(CONFIG_TEST_WORDING_RULE.recognise!(evidence({ field: "configTest", baseline: old, candidate: next, ...server }))).not.toBeNull();
+    expect(CONFIG_TEST_WORDING_RULE.recognise!(evidence({ field: "configTest", baseline: old, candidate: next.replace("Syntax OK", "AH00117: x\nSyntax OK"), ...server }))).toBeNull();
+  });
+
+  it("claim a redirect to each side's own port and a reworded error document of the same status", () => {
+    expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://127.0.0.1:1/a", candidate: "http://127.0.0.1:2/a" }))).not.toBeNull();
+    expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://127.0.0.1:1/a", candidate: "http://127.0.0.1:2/b" }))).toBeNull();
+    const doc = (words: string) => `<html><head><title>404 Not Found</title></head><body>${words}</body></html>`;
+    const notFound = { field: "body", baseline: doc("old"), candidate: doc("new") };
+    expect(ERROR_DOCUMENT_WORDING_RULE.recognise!(evidence({ ...notFound, status: { baseline: 404, candidate: 404 } }))).not.toBeNull();
+    expect(ERROR_DOCUMENT_WORDING_RULE.recognise!(evidence({ ...notFound, status: { baseline: 404, candidate: 500 } }))).toBeNull();
+  });
+
+  it("claim a Vary header with the same tokens written differently, not one that gained or lost a token", () => {
+    expect(VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding, User-Agent", candidate: "user-agent,accept-encoding" }))).not.toBeNull();
+    expect(VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding", candidate: null }))).toBeNull();
+    expect(VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding", candidate: "Accept-Encoding, Cookie" }))).toBeNull();
+  });
+
+  it("claim Accept-Ranges: bytes on one side only for the same 2xx status, not another value or another status", () => {
+    expect(ACCEPT_RANGES_RULE.recognise!(evidence({ field: "header:accept-ranges", baseline: "bytes", candidate: null }))?.summary).toContain("baseline only");
+    expect(ACCEPT_RANGES_RULE.recognise!(evidence({ field: "header:accept-ranges", baseline: "bytes", candidate: "none" }))).toBeNull();
+    expect(ACCEPT_RANGES_RULE.recognise!(evidence({ field: "header:accept-ranges", baseline: "bytes", candidate: null, status: { baseline: 200, candidate: 500 } }))).toBeNull();
+  });
+
+  it("claim Expires and max-age a few seconds apart, not a changed expiry", () => {
+    const expires = (baseline: string, candidate: string) => EXPIRES_SKEW_RULE.recognise!(evidence({ field: "header:expires", baseline, candidate }));
+    expect(expires("Sat, 21 Nov 2026 23:45:47 GMT", "Sat, 21 Nov 2026 23:45:50 GMT")?.summary).toContain("3 s");
+    expect(expires("Sat, 21 Nov 2026 23:45:47 GMT", "Sun, 22 Nov 2026 23:45:47 GMT")).toBeNull();
+    const cacheControl = (baseline: string, candidate: string) => EXPIRES_SKEW_RULE.recognise!(evidence({ field: "header:cache-control", baseline, candidate }));
+    expect(cacheControl("max-age=3597, public", "max-age=3600, public")).not.toBeNull();
+    expect(cacheControl("max-age=3600, public", "max-age=3600, private")).toBeNull();
+    expect(cacheControl("max-age=60", "max-age=86400")).toBeNull();
+  });
+
+  it("claim two listings of the same directory in other markup, not a listing against another page", () => {
+    const listing22 = '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">\n<html>\n <head>\n  <title>Index of /list</title>\n';
+    const listing24 = '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN">\n<html>\n <head>\n  <title>Index of /list</title>\n';
+    expect(AUTOINDEX_MARKUP_RULE.recognise!(evidence({ field: "body", baseline: listing22, candidate: listing24 }))).not.toBeNull();
+    expect(AUTOINDEX_MARKUP_RULE.recognise!(evidence({ field: "body", baseline: listing22, candidate: listing24.replace("/list", "/other") }))).toBeNull();
+    expect(AUTOINDEX_MARKUP_RULE.recognise!(evidence({ field: "body", baseline: listing22, candidate: "<h1>It works!</h1>" }))).toBeNull();
+  });
+
+  it("claim the same log event at another level, and 2.2's File does not exist that 2.4 logs at info, but not a new event", () => {
+    const moved = LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "errorLog", baseline: "warn something odd happened", candidate: "notice something odd happened" }));
+    expect(moved?.summary).toContain("something odd happened");
+    expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "errorLog", baseline: "AH01337\nfile-does-not-exist", candidate: "AH01337" }))?.summary).toContain("AH00128");
+    expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "errorLog", baseline: "warn something odd happened", candidate: "notice something else" }))).toBeNull();
+    expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "errorLog", baseline: null, candidate: "AH01328" }))).toBeNull();
+    expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "body", baseline: "warn a", candidate: "notice a" }))).toBeNull();
+  });
+});
