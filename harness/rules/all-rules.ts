@@ -55,7 +55,6 @@ export const RULES: readonly Rule[] = [
   // Benign differences every configuration shows (after the rows: a row's own claim comes first).
   ...EXPECTED_RULES,
 ];
-];
 
 const BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));
 

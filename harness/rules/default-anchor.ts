@@ -1,19 +1,27 @@
 // Where a finding about a default the tree leaves unset is placed: there is no line of the row's own, so the
-// finding points at the first server-wide line of the main file (where the operator would add the directive),
-// as the 2.4 target reads the tree.
+// finding points at the line that makes the default matter, the first DocumentRoot (the changed defaults are
+// about serving files: sendfile, ETags), as the 2.4 target reads the tree. A tree that sets no DocumentRoot
+// serves no files of its own, and gets no such finding.
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
-import type { LintContext } from "./lint-context.ts";
+import { ONLY_IN_24, type LintContext } from "./lint-context.ts";
 
 export function defaultAnchor(context: LintContext): WalkedDirective | null {
-  const { directives } = walkConfig(context.target);
-  return (
-    directives.find((entry) => entry.directive.span.file === context.target.mainFile && entry.sections.length === 0) ??
-    directives.find((entry) => entry.sections.length === 0) ??
-    null
-  );
+  // A fragment is read into a server config it does not own: the server's defaults are not its to set.
+  if (context.target.layout === "fragment") return null;
+  // A tree that loads a module only 2.4 has (its MPM, mod_authz_core) was written for 2.4: 2.4's defaults are
+  // what its authors saw.
+  if (loadsOnly24Module(context)) return null;
+  return walkConfig(context.target).byKey.get("documentroot")?.[0] ?? null;
 }
 
 /** Whether the tree sets a directive anywhere, as either version reads it. */
 export function setsAnywhere(context: LintContext, key: string): boolean {
   return [context.source, context.target].some((config) => (walkConfig(config).byKey.get(key)?.length ?? 0) > 0);
+}
+
+function loadsOnly24Module(context: LintContext): boolean {
+  return (walkConfig(context.target).byKey.get("loadmodule") ?? []).some((entry) => {
+    const file = entry.directive.args[1]?.split("/").pop();
+    return file !== undefined && ONLY_IN_24.has(file);
+  });
 }

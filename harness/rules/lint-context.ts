@@ -66,7 +66,7 @@ function loadedIds(config: EffectiveConfig, builtin: readonly string[]): Set<str
   return ids;
 }
 
-const ONLY_IN_24 = new Set([...DIRECTIVES["2.4"].moduleFiles].filter((file) => !DIRECTIVES["2.2"].moduleFiles.has(file)));
+export const ONLY_IN_24 = new Set([...DIRECTIVES["2.4"].moduleFiles].filter((file) => !DIRECTIVES["2.2"].moduleFiles.has(file)));
 
 /** `!mod_authz_core.c`, `!authz_core_module`: a module 2.4 has and 2.2 has not. */
 function negatesNewModule(condition: string): boolean {

@@ -4,11 +4,16 @@ import { D3 } from "../../../harness/rules/d3-file-etag-default.ts";
 import { evidence, findingsOf, linesOf } from "./rule-harness.ts";
 
 describe("D2 EnableSendfile and D3 FileETag defaults", () => {
-  it("point a tree that leaves the default unset at its first server-wide line of the main file", () => {
-    const text = "# comment\n<Directory />\n    Options None\n</Directory>\nServerRoot /usr/local/apache2\nListen 80\n";
-    expect(linesOf(D2, text)).toEqual([{ line: 5, severity: "deprecated" }]);
-    expect(linesOf(D3, text)).toEqual([{ line: 5, severity: "expected" }]);
+  it("point a tree that leaves the default unset at the DocumentRoot whose files it concerns", () => {
+    const text = "# comment\n<Directory />\n    Options None\n</Directory>\nServerRoot /usr/local/apache2\nListen 80\nDocumentRoot /srv/www\n";
+    expect(linesOf(D2, text)).toEqual([{ line: 7, severity: "deprecated" }]);
+    expect(linesOf(D3, text)).toEqual([{ line: 7, severity: "expected" }]);
     expect(findingsOf(D2, text)[0]!.fix).toBe("EnableSendfile On");
+  });
+
+  it("find nothing in a tree that serves no files of its own (no DocumentRoot)", () => {
+    expect(linesOf(D2, "ServerRoot /usr/local/apache2\nListen 80\n")).toEqual([]);
+    expect(linesOf(D3, "ServerRoot /usr/local/apache2\nListen 80\n")).toEqual([]);
   });
 
   it("find nothing where the tree sets the directive anywhere, even per directory", () => {
@@ -19,5 +24,13 @@ describe("D2 EnableSendfile and D3 FileETag defaults", () => {
   it("D3 claims 2.2's inode-size-mtime ETag against 2.4's size-mtime one", () => {
     expect(D3.recognise!(evidence({ field: "header:etag", baseline: '"216266-b-660d105d79f91"', candidate: '"b-660d105d79f91"' }))).not.toBeNull();
     expect(D3.recognise!(evidence({ field: "header:etag", baseline: '"216266-b-660d105d79f91"', candidate: '"c-660d105d79f91"' }))).toBeNull();
+  });
+});
+
+describe("D2 and D3 on a tree written for 2.4", () => {
+  it("find nothing where the tree loads a module only 2.4 has (its MPM): 2.4's defaults are its authors' own", () => {
+    const text = "LoadModule mpm_event_module modules/mod_mpm_event.so\nListen 80\nDocumentRoot /srv/www\n";
+    expect(linesOf(D2, text)).toEqual([]);
+    expect(linesOf(D3, text)).toEqual([]);
   });
 });
