@@ -18,7 +18,15 @@ import { governingFindings, innermostScope, ownDirectives, pathAbove, requireLin
 import { detection } from "./detection.ts";
 import { recordsWithCode } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
+import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
 import type { Detection, Rule } from "./rule.ts";
+
+/** The section's own Order/Allow/Deny as 2.4 Require lines. */
+function requireForm(config: EffectiveConfig, scope: EffectiveSection): string {
+  const lines = (key: string) => ownDirectives(config, scope, key);
+  const from = (key: string) => lines(key).flatMap((entry) => entry.directive.args.slice(entry.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
+  return render(hostPolicy(lines("order").at(-1)?.directive.args.join("") ?? "deny,allow", from("allow"), from("deny")));
+}
 
 // The <Directory> paths each 2.4 target's stock config grants with `Require all granted`; all three deny
 // <Directory /> (fixtures/real-httpd/stock-conf for the official image; Debian's apache2.conf; RHEL's
@@ -95,7 +103,7 @@ function detect(context: LintContext): Detection[] {
       detection(
         first,
         `on 2.4 the "Require all denied" of ${denied} still applies here beside "${first.directive.node.raw.trim()}" (access_compat), and both must pass: 2.4 answers 403 (AH01630) where 2.2 served`,
-        "Require all granted  (or the Require ip/host form of these Allow lines), in this <Directory> for 2.4",
+        requireForm(config, scope),
       ),
     );
   }
