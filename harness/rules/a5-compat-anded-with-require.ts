@@ -20,6 +20,7 @@ import { recordsWithCode } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
 import type { Detection, Rule } from "./rule.ts";
+import { stockGrantedRoot } from "./stock-access.ts";
 
 /** The section's own Order/Allow/Deny as 2.4 Require lines. */
 function requireForm(config: EffectiveConfig, scope: EffectiveSection): string {
@@ -27,15 +28,6 @@ function requireForm(config: EffectiveConfig, scope: EffectiveSection): string {
   const from = (key: string) => lines(key).flatMap((entry) => entry.directive.args.slice(entry.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
   return render(hostPolicy(lines("order").at(-1)?.directive.args.join("") ?? "deny,allow", from("allow"), from("deny")));
 }
-
-// The <Directory> paths each 2.4 target's stock config grants with `Require all granted`; all three deny
-// <Directory /> (fixtures/real-httpd/stock-conf for the official image; Debian's apache2.conf; RHEL's
-// httpd.conf).
-const STOCK_GRANTED: Readonly<Record<string, readonly string[]>> = {
-  official: ["/usr/local/apache2/htdocs"],
-  debian: ["/usr/share", "/var/www"],
-  rhel: ["/var/www"],
-};
 
 function satisfiesAny(config: EffectiveConfig, scope: EffectiveSection | null): boolean {
   return ownDirectives(config, scope, "satisfy").some((entry) => entry.directive.args[0]?.toLowerCase() === "any");
@@ -49,12 +41,6 @@ function deniesAll(config: EffectiveConfig, scope: EffectiveSection): boolean {
   });
 }
 
-function underStockGrant(context: LintContext, path: string): boolean {
-  const granted = STOCK_GRANTED[context.targetModules.name] ?? STOCK_GRANTED.official!;
-  const clean = path.replace(/^"|"$/g, "").replace(/\/+$/, "");
-  return granted.some((root) => clean === root || clean.startsWith(`${root}/`));
-}
-
 /** The <Directory> above `scope` whose Require denies everyone on 2.4 (the tree's own, or the target's stock
  * <Directory /> around a fragment); null when none. */
 function deniedAbove(context: LintContext, scope: EffectiveSection): string | null {
@@ -64,7 +50,7 @@ function deniedAbove(context: LintContext, scope: EffectiveSection): string | nu
   const withRequire = above.filter((entry) => ownDirectives(config, entry.section, "require").length > 0);
   const nearest = withRequire.sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (nearest !== undefined) return deniesAll(config, nearest.section) ? `<Directory ${nearest.section.args[0]}> (line ${nearest.section.span.line})` : null;
-  if (config.layout === "fragment" && scope.key === "directory" && !underStockGrant(context, scope.args[0] ?? "")) return "<Directory /> of the 2.4 stock httpd.conf";
+  if (config.layout === "fragment" && scope.key === "directory" && stockGrantedRoot(context.targetModules.name, scope.args[0] ?? "") === null) return "<Directory /> of the 2.4 stock httpd.conf";
   return null;
 }
 
@@ -84,6 +70,13 @@ function detect(context: LintContext): Detection[] {
     const first = allows[0]!;
     const requires = ownDirectives(config, scope, "require");
     const only24 = requires.filter((entry) => !read22.has(`${entry.directive.span.file}:${entry.directive.span.line}:${entry.directive.span.column}`));
+    // `Require all granted` beside host lines is the usual dual-syntax port: both checks pass where the host
+    // lines admit, the same as 2.2 (real servers: 403 on both for a refused client, 200 for an admitted one).
+    const grantsAll = only24.every((entry) => {
+      const line = requireLine(entry.directive);
+      return line !== null && !line.negated && line.provider === "all" && line.args[0]?.toLowerCase() === "granted";
+    });
+    if (only24.length > 0 && grantsAll) continue;
     if (only24.length > 0) {
       const require = only24[0]!;
       found.push(

@@ -9,10 +9,11 @@ import { HANDLER_NOT_LOADED } from "./handler-not-loaded.ts";
 import { M3 } from "./m3-require-group-dbm.ts";
 import { ORDER_ALLOW_DENY_TO_REQUIRE } from "./order-allow-deny-to-require.ts";
 import { PROTECTION_MODULE_NOT_LOADED } from "./protection-module-not-loaded.ts";
+import { SATISFY_ANY_GRANTS } from "./satisfy-any-grants.ts";
 
 export const RULES: readonly Rule[] = [
   B4, R9, V1, REMOVED_DIRECTIVE,
-  D1, M3, A3, A5, ORDER_ALLOW_DENY_TO_REQUIRE, HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED,
+  D1, M3, A3, A5, ORDER_ALLOW_DENY_TO_REQUIRE, HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED, SATISFY_ANY_GRANTS,
 ];
 
 const BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));

@@ -23,6 +23,11 @@ describe("A5: detect", () => {
     expect(await findingsOf(A5, fragment(text("    Satisfy Any\n")))).toEqual([]);
   });
 
+  it("leaves the usual dual-syntax port alone: Allow lines beside a 2.4-only Require all granted", async () => {
+    const text = "<Directory /usr/local/apache2/htdocs/d>\n    Order deny,allow\n    Deny from all\n    Allow from 10.0.0.1\n    <IfModule mod_authz_core.c>\n        Require all granted\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(A5, fragment(text))).toEqual([]);
+  });
+
   it("in a full tree, follows the tree's own <Directory /> and a nearer granting Directory", async () => {
     const conf = (middle: string) =>
       `LoadModule access_compat_module modules/mod_access_compat.so\nLoadModule authz_core_module modules/mod_authz_core.so\n<Directory />\n    Require all denied\n</Directory>\n${middle}<Directory /srv/a/b>\n    Allow from all\n</Directory>\n`;
