@@ -11,6 +11,8 @@
 //       P/sub/: 2.2.34 401 (the child's Require replaces the parent's and still needs a user), 2.4.68 200.
 //   Without any AuthType (fixtures case a4): Require ip 127.0.0.1 in a Location: 2.2 500 "AuthType not set!",
 //       2.4 200 from 127.0.0.1 and 403 (AH01630) from others.
+//   This rule's sample (Require valid-user + Require all granted in a htdocs directory, on the stock configs):
+//       2.2.34 401, 2.4.68 200.
 // Refuted: `Satisfy Any` kept beside Require valid-user and a Require ip of another address, with Order
 // deny,allow / Deny from all: 401 without and 200 with credentials on both.
 import { walkConfig } from "../conf/queries/walk-config.ts";
@@ -92,7 +94,7 @@ export const A3: Rule = {
       '    AuthName "members"',
       "    AuthUserFile /usr/local/apache2/conf/members.passwd",
       "    Require valid-user",
-      "    Require ip 0.0.0.0/0",
+      "    Require all granted",
       "</Directory>",
     ].join("\n"),
     modules: ["auth_basic", "authn_file", "authz_user", "authz_host"],

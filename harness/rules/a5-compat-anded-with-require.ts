@@ -9,7 +9,8 @@
 //     (2.4's stock <Directory />): the inherited Require still applies. A fragment at the end of each image's
 //     stock httpd.conf, <Directory /srv/x/cgi> Order allow,deny / Allow from all: 2.2.34 200, 2.4.68 403
 //     "AH01630: client denied by server configuration" (authz_core). Fixtures case b1 (Directory Require all
-//     denied + Location Order/Deny/Allow): 2.2 500, 2.4 403 AH01630.
+//     denied + Location Order/Deny/Allow): 2.2 500, 2.4 403 AH01630. configs/tool-status-alias on the stock
+//     configs: /statgraph-status/ and its server-status Location from 127.0.0.1: 200 on 2.2.34, 403 on 2.4.68.
 // Refuted as a difference: fixtures case a1 (Directory Order deny,allow / Deny from all + Location Require ip):
 // 403 on both (2.4 AH01797).
 import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";

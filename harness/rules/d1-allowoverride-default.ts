@@ -48,6 +48,7 @@ export const D1: Rule = {
   },
   fix: "Set AllowOverride explicitly: None on <Directory />, and the override classes the .htaccess files need where they are used.",
   help: "Guide: AllowOverride now defaults to None. Real 2.4.62 and 2.4.68 still read .htaccess without AllowOverride and refuse every directive in it (500), they do not ignore it.",
+  // Shows only on a base config that sets no AllowOverride (both stock configs set None on <Directory />).
   sample: {
     config: "<Directory /usr/local/apache2/htdocs/h>\n    Options None\n</Directory>",
     request: "/h/",

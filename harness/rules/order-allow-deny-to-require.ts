@@ -9,6 +9,9 @@
 //   keeps 2.2's meaning (Require all denied) and says so.
 //   Q6: the guide's 2.2 text (Order allow,deny + Deny from all + Satisfy any) admits by password only on 2.2
 //   (401 for the listed address without credentials); its "equivalent" Require ip admits that address on 2.4.
+// "Allow overrides Deny" (Order deny,allow with a partial Deny) is written <RequireAny> Require ip A /
+// <RequireAll> Require all granted, Require not ip D </RequireAll> </RequireAny>: run on 2.4.68 it admits A
+// inside D (200) and refuses the rest of D (403, AH01630), as 2.2's Order deny,allow does.
 // Where the target does not load mod_access_compat the lines are refused at start (the invalid-command pass).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
