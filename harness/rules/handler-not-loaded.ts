@@ -8,6 +8,9 @@
 //   AddOutputFilter INCLUDES .shtml:                 2.2 200 the SSI evaluated; 2.4 200 the raw <!--#...--> text,
 //                                                    and "AH00082: an unknown filter was not added: includes".
 // The stock 2.4 httpd.conf loads neither mod_cgi nor mod_cgid nor mod_include (2.2's loads all it has).
+//   <IfModule mod_actions.c> Action tpl-wrapper /wrap/wrapper.cgi </IfModule> + AddHandler tpl-wrapper .tpl
+//                                                    (a PHP-through-CGI style wrapper): 2.2 200 the wrapper's
+//                                                    output; 2.4 200 the .tpl file's text (no mod_actions).
 // The PHP and mod_perl handlers work the same way (no module registers the handler name, so the default
 // handler serves the file); neither image has those modules, so those rows rest on the mechanism.
 // A 2.4 fragment without `Require all granted` is refused before any handler runs (403, AH01630: rule A5).
@@ -35,8 +38,12 @@ const HANDLERS: readonly Mapping[] = [
 ];
 const FILTERS: readonly Mapping[] = [{ name: "includes", modules: ["include_module"], what: "server-side includes", fix: "LoadModule include_module modules/mod_include.so" }];
 
-function mappingOf(key: string, args: readonly string[]): Mapping | null {
+function mappingOf(key: string, args: readonly string[], actions: ReadonlySet<string>): Mapping | null {
   const lower = args.map((arg) => arg.toLowerCase());
+  // A handler name an `Action` line defines is mod_actions' (2.2's stock config loads it, 2.4's does not).
+  if ((key === "addhandler" || key === "sethandler") && lower[0] !== undefined && actions.has(lower[0])) {
+    return { name: lower[0], modules: ["actions_module"], what: `files for the Action handler "${args[0]}"`, fix: "LoadModule actions_module modules/mod_actions.so" };
+  }
   switch (key) {
     case "scriptalias":
     case "scriptaliasmatch":
@@ -57,8 +64,9 @@ function mappingOf(key: string, args: readonly string[]): Mapping | null {
 
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
+  const actions = new Set(named(context.source, "Action").map((entry) => entry.directive.args[0]?.toLowerCase() ?? "").filter(Boolean));
   for (const entry of named(context.target, "ScriptAlias", "ScriptAliasMatch", "AddHandler", "SetHandler", "AddType", "AddOutputFilter", "SetOutputFilter")) {
-    const mapping = mappingOf(entry.directive.key, entry.directive.args);
+    const mapping = mappingOf(entry.directive.key, entry.directive.args, actions);
     if (mapping === null) continue;
     if (!mapping.modules.some((id) => context.loaded.source.has(id))) continue;
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;

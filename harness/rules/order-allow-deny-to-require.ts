@@ -160,7 +160,7 @@ function detect(context: LintContext): Detection[] {
 
 export const ORDER_ALLOW_DENY_TO_REQUIRE: Rule = {
   id: "order-allow-deny-to-require",
-  seed: ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"],
+  seed: ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "A2"],
   title: "Order/Allow/Deny/Satisfy work on 2.4 only through mod_access_compat: write the same policy with Require",
   severity: "deprecated",
   detect,

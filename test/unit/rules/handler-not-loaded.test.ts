@@ -35,6 +35,11 @@ describe("handler-not-loaded: detect", () => {
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("<IfModule !mod_authz_core.c>\n    LoadModule php5_module modules/libphp5.so\n</IfModule>\nAddType application/x-httpd-php .php\n"));
     expect(findings.map((f) => f.line)).toEqual([4]);
   });
+
+  it("flags a handler an Action line defines: 2.2's stock config loads mod_actions, 2.4's does not", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("<IfModule mod_actions.c>\n    Action tpl-wrapper /wrap/wrapper.cgi\n</IfModule>\n<Directory /srv/app>\n    AddHandler tpl-wrapper .tpl\n</Directory>\n"));
+    expect(findings.map((f) => [f.line, f.fix])).toEqual([[5, "LoadModule actions_module modules/mod_actions.so"]]);
+  });
 });
 
 describe("handler-not-loaded: recognise", () => {
