@@ -13,11 +13,16 @@
 //                                                    output; 2.4 200 the .tpl file's text (no mod_actions).
 // The PHP and mod_perl handlers work the same way (no module registers the handler name, so the default
 // handler serves the file); neither image has those modules, so those rows rest on the mechanism.
-// A 2.4 fragment without `Require all granted` is refused before any handler runs (403, AH01630: rule A5).
+// A 2.4 fragment without `Require all granted` is refused before any handler runs (403, AH01630: rule A5):
+// ScriptAlias /tool-cgi/ to a directory with only Order allow,deny / Allow from all gave 200 (ran) on 2.2.34 and
+// 403 on 2.4.68; such a finding is behaviour until the directory is granted.
 import { candidateLogs } from "./evidence.ts";
-import { detection, named } from "./detection.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
+import { ownDirectives, requireLine } from "./access-scope.ts";
+import { detection, innermost, named } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
+import { grantedOn24 } from "./stock-access.ts";
 
 interface Mapping {
   /** The handler name, or the filter name for AddOutputFilter/SetOutputFilter. */
@@ -64,18 +69,34 @@ function mappingOf(key: string, args: readonly string[], actions: ReadonlySet<st
 
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
+  const directories = walkConfig(context.target)
+    .sections.filter((section) => section.section.key === "directory" && section.section.args[0] !== "~")
+    .map((section) => ({
+      path: section.section.args[0] ?? "",
+      requires: ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []),
+    }));
   const actions = new Set(named(context.source, "Action").map((entry) => entry.directive.args[0]?.toLowerCase() ?? "").filter(Boolean));
   for (const entry of named(context.target, "ScriptAlias", "ScriptAliasMatch", "AddHandler", "SetHandler", "AddType", "AddOutputFilter", "SetOutputFilter")) {
     const mapping = mappingOf(entry.directive.key, entry.directive.args, actions);
     if (mapping === null) continue;
     if (!mapping.modules.some((id) => context.loaded.source.has(id))) continue;
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;
+    // Where 2.4 refuses the directory anyway (a fragment outside the stock config's grants), nothing leaks yet.
+    const where = entry.directive.key.startsWith("scriptalias") ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
+    const granted = where === undefined ? null : grantedOn24(directories, context.target.layout === "fragment", context.targetModules.name, where);
     found.push(
-      detection(
-        entry,
-        `2.4 serves ${mapping.what} here as plain files: the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads, so the default handler sends the script's source text`,
-        mapping.fix,
-      ),
+      granted === false
+        ? detection(
+            entry,
+            `2.4 does not run ${mapping.what} here: the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads. 2.4 refuses the directory today (403); once it is granted, the default handler sends the script's source text`,
+            mapping.fix,
+            { severity: "behaviour" },
+          )
+        : detection(
+            entry,
+            `2.4 serves ${mapping.what} here as plain files: the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads, so the default handler sends the script's source text`,
+            mapping.fix,
+          ),
     );
   }
   return found;

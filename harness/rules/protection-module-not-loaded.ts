@@ -36,7 +36,15 @@ function detect(context: LintContext): Detection[] {
     group.password ||= entry.directive.key === "authtype" || (entry.directive.key === "require" && authTypeInScope(context.source, entry));
     byGuard.set(key, group);
   }
-  return [...byGuard.values()].map((group) => {
+  // A fallback for the module's absence (`<IfModule !X>` with access rules of its own, read by 2.4) keeps
+  // the place protected: not this rule's.
+  const fallbacks = new Set(
+    walkConfig(context.target)
+      .directives.filter((entry) => protects(entry.directive))
+      .flatMap((entry) => entry.directive.guards.filter((guard) => guard.name.toLowerCase() === "ifmodule" && guard.condition.trim().startsWith("!")))
+      .map((guard) => moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"))),
+  );
+  return [...byGuard.values()].filter((group) => !fallbacks.has(group.module)).map((group) => {
     const first = group.entries[0]!;
     const what = group.password ? "2.2 asks for a password here; 2.4 answers without one" : "2.2 refuses or restricts here; 2.4 lets every client in";
     return {

@@ -13,3 +13,24 @@ export function stockGrantedRoot(target: string, path: string): string | null {
   const clean = path.replace(/^"|"$/g, "").replace(/\/+$/, "");
   return (STOCK_GRANTED[target] ?? STOCK_GRANTED.official!).find((root) => clean === root || clean.startsWith(`${root}/`)) ?? null;
 }
+
+/** Whether 2.4 grants a file-system path by Require: the nearest plain <Directory> above it that has Require
+ * lines decides (granted when one is `Require all granted`), else the target's stock config around a fragment.
+ * null when the tree says nothing and it is no fragment (its own main config decides, unknown here). */
+export function grantedOn24(
+  directories: ReadonlyArray<{ path: string; requires: ReadonlyArray<{ provider: string; negated: boolean; args: readonly string[] }> }>,
+  fragment: boolean,
+  target: string,
+  path: string,
+): boolean | null {
+  const clean = path.replace(/^"|"$/g, "").replace(/\/+$/, "") || "/";
+  const nearest = directories
+    .filter((directory) => directory.requires.length > 0)
+    .filter((directory) => {
+      const root = directory.path.replace(/\/+$/, "") || "/";
+      return root === "/" || clean === root || clean.startsWith(`${root}/`);
+    })
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  if (nearest !== undefined) return nearest.requires.some((line) => !line.negated && line.provider === "all" && line.args[0]?.toLowerCase() === "granted");
+  return fragment ? stockGrantedRoot(target, clean) !== null : null;
+}

@@ -22,6 +22,14 @@ describe("handler-not-loaded: detect", () => {
     ]);
   });
 
+  it("rates it behaviour where 2.4 refuses the directory anyway: a fragment's pure 2.2 directory outside the stock grants", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
+    expect(findings.map((f) => [f.line, f.severity])).toEqual([[1, "behaviour"]]);
+    expect(findings[0]!.message).toMatch(/refuses the directory today \(403\)/);
+    const underHtdocs = await findingsOf(HANDLER_NOT_LOADED, fragment("<Directory /usr/local/apache2/htdocs/app>\n    AddHandler cgi-script .cgi\n</Directory>\n"));
+    expect(underHtdocs.map((f) => f.severity)).toEqual(["security"]);
+  });
+
   it("says nothing when the 2.4 side loads the handler's module too", async () => {
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("LoadModule cgid_module modules/mod_cgid.so\nScriptAlias /cgi-bin/ /srv/cgi/\n"));
     expect(findings).toEqual([]);

@@ -27,6 +27,11 @@ describe("protection-module-not-loaded: detect", () => {
     const text = "<IfModule mod_authz_host.c>\n    Order deny,allow\n    Deny from all\n</IfModule>\n<IfModule !mod_rewrite.c>\n    Require all denied\n</IfModule>\n<IfModule mod_nonexistent.c>\n    Deny from all\n</IfModule>\n";
     expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
   });
+
+  it("leaves a protection with a fallback for the module's absence alone", async () => {
+    const text = "<Directory /srv/p>\n    <IfModule mod_rewrite.c>\n        RewriteEngine On\n        RewriteRule .* - [F]\n    </IfModule>\n    <IfModule !mod_rewrite.c>\n        Require all denied\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
+  });
 });
 
 describe("protection-module-not-loaded: recognise", () => {
