@@ -118,6 +118,11 @@ export const HANDLER_NOT_LOADED: Rule = {
     if (evidence.field === "body" && evidence.candidate !== null && SOURCE_TEXT.test(evidence.candidate) && !(evidence.baseline !== null && SOURCE_TEXT.test(evidence.baseline))) {
       return { summary: `2.4 sent the source text of ${evidence.request?.path ?? "a script"} that 2.2 ran: its handler's module is not loaded`, lines, severity: "security" };
     }
+    // The same response's type: the file's own MIME type (application/x-sh, none for .cgi) where 2.2 sent the
+    // script's output type. Only with this rule's finding on the tree: a type alone says little.
+    if (evidence.field === "header:content-type" && lines.length > 0 && evidence.status.baseline === evidence.status.candidate && (evidence.candidate === null || /x-(sh|csh|perl|php|httpd-php|python|cgi)\b/i.test(evidence.candidate))) {
+      return { summary: `2.4 answered ${evidence.request?.path ?? "a script"} with the file's own type (${evidence.candidate ?? "none"}) where 2.2 sent the script's output: its handler's module is not loaded`, lines, severity: "security" };
+    }
     if (evidence.field === "errorLog" && unknownFilter.length > 0) {
       return { summary: "2.4 did not run server-side includes (AH00082: unknown filter includes): mod_include is not loaded", lines, severity: "security" };
     }

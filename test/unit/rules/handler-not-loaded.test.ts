@@ -64,6 +64,13 @@ describe("handler-not-loaded: recognise", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "errorLog", log }))).not.toBeNull();
   });
 
+  it("claims the response's type turning into the script file's own type, only with its finding on the tree", () => {
+    const typed = { field: "header:content-type", baseline: "text/plain", candidate: "application/x-sh", status: { baseline: 200, candidate: 200 } };
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, findings: [finding("handler-not-loaded", 1)] }))?.severity).toBe("security");
+    expect(HANDLER_NOT_LOADED.recognise!(evidence(typed))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, candidate: "text/html", findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
+  });
+
   it("does not claim a body both sides sent as text, nor a status difference", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "#!/bin/sh\n", candidate: "#!/bin/sh\nx" }))).toBeNull();
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "a", candidate: "b" }))).toBeNull();
