@@ -1,4 +1,5 @@
-// A3 (with A1, M1): `Require ip|host|all granted|env|local|...` that 2.2 also reads. On 2.2 Require is an
+// A3 (with A1, M1): `Require ip|host|all granted|env|local|...` that 2.2 also reads, or that only 2.4 reads
+// beside a user requirement 2.2 enforced. On 2.2 Require is an
 // authentication directive that knows only users, so the line asks for a login (or answers 500 "AuthType not
 // set!" without authentication); on 2.4 it is an authorization that grants by itself, and beside
 // `Require valid-user` the lines form an implicit <RequireAny>: either one admits. A half-done port that adds
@@ -13,6 +14,10 @@
 //       2.4 200 from 127.0.0.1 and 403 (AH01630) from others.
 //   This rule's sample (Require valid-user + Require all granted in a htdocs directory, on the stock configs):
 //       2.2.34 401, 2.4.68 200.
+//   A dual-syntax section: AuthType Basic ... Require valid-user, plus `Require all granted` under <IfModule
+//       mod_authz_core.c> (and Order/Allow under <IfModule !mod_authz_core.c>): 2.2.34 401, 2.4.68 200.
+//   The same `Require all granted` beside <Limit POST PUT DELETE> Require valid-user: POST 2.2.34 401,
+//       2.4.68 200 (GET 200 on both).
 // Refuted: `Satisfy Any` kept beside Require valid-user and a Require ip of another address, with Order
 // deny,allow / Deny from all: 401 without and 200 with credentials on both.
 import { walkConfig } from "../conf/queries/walk-config.ts";
@@ -63,6 +68,40 @@ function detect(context: LintContext): Detection[] {
         ),
       );
     }
+  }
+  found.push(...only24BesideUsers(context, read22));
+  return found;
+}
+
+/** A granting Require only 2.4 reads (under <IfModule mod_authz_core.c>), in a section whose users' Require
+ * (its own, or a <Limit> inside it) 2.2 enforced: on 2.4 the lines form an implicit <RequireAny>. */
+function only24BesideUsers(context: LintContext, read22: ReadonlySet<string>): Detection[] {
+  const found: Detection[] = [];
+  const requires = walkConfig(context.target).byKey.get("require") ?? [];
+  for (const entry of requires) {
+    const line = requireLine(entry.directive);
+    if (line === null || line.negated || !HOST_PROVIDERS.has(line.provider) || read22.has(place(entry.directive.span))) continue;
+    if (line.provider === "all" && line.args[0]?.toLowerCase() !== "granted") continue;
+    const scope = innermostScope(entry.sections);
+    if (scope === null) continue;
+    const users = requires.filter((other) => {
+      if (other === entry || !read22.has(place(other.directive.span))) return false;
+      const theirs = requireLine(other.directive);
+      if (theirs === null || HOST_PROVIDERS.has(theirs.provider)) return false;
+      const own = innermostScope(other.sections);
+      return own === scope || ((own?.key === "limit" || own?.key === "limitexcept") && other.sections.includes(scope));
+    });
+    if (users.length === 0) continue;
+    const text = entry.directive.node.raw.trim();
+    const user = users[0]!.directive.node.raw.trim();
+    found.push(
+      detection(
+        entry,
+        `2.4 reads "${text}" beside "${user}" as an implicit <RequireAny>: anyone it admits gets in without a password. 2.2 never read this line and asked for the password`,
+        `Drop "${text}" here (the user requirement is the 2.4 rule), or write <RequireAll> ${text} / ${user} </RequireAll> if both are meant`,
+        { severity: "security", related: users.map((other) => other.directive.span) },
+      ),
+    );
   }
   return found;
 }

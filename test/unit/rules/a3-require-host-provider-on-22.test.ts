@@ -28,9 +28,20 @@ describe("A3: detect", () => {
     expect(findings[0]!.message).toMatch(/AuthType not set/);
   });
 
-  it("leaves alone Require lines only 2.4 reads (under <IfModule mod_authz_core.c>) and user requirements", async () => {
-    const text = `<Directory /srv/p>\n${AUTH}    Require valid-user\n    <IfModule mod_authz_core.c>\n        Require ip 10.0.0.0/8\n    </IfModule>\n    Require user alice\n</Directory>\n`;
-    expect(await findingsOf(A3, fragment(text))).toEqual([]);
+  it("flags a 2.4-only Require all granted beside a Require valid-user 2.2 enforced (the dual-syntax mistake), also through a <Limit>", async () => {
+    const dual = `<Directory /srv/p>\n${AUTH}    Require valid-user\n    <IfModule mod_authz_core.c>\n        Require all granted\n    </IfModule>\n    <IfModule !mod_authz_core.c>\n        Order allow,deny\n        Allow from all\n    </IfModule>\n</Directory>\n`;
+    const findings = await findingsOf(A3, fragment(dual));
+    expect(findings.map((f) => [f.line, f.severity, f.related.map((r) => r.line)])).toEqual([[7, "security", [5]]]);
+    const limit = `<Directory /srv/p>\n${AUTH}    <IfModule mod_authz_core.c>\n        Require all granted\n    </IfModule>\n    <Limit POST>\n        Require valid-user\n    </Limit>\n</Directory>\n`;
+    expect((await findingsOf(A3, fragment(limit))).map((f) => f.line)).toEqual([6]);
+  });
+
+  it("leaves alone a 2.4-only Require without a user requirement beside it, a 2.4-only user requirement, and user lines alone", async () => {
+    const alone = "<Directory /srv/p>\n    <IfModule mod_authz_core.c>\n        Require ip 10.0.0.0/8\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(A3, fragment(alone))).toEqual([]);
+    const both24 = `<Directory /srv/p>\n${AUTH}    <IfModule mod_authz_core.c>\n        Require valid-user\n        Require ip 10.0.0.0/8\n    </IfModule>\n</Directory>\n`;
+    expect(await findingsOf(A3, fragment(both24))).toEqual([]);
+    expect(await findingsOf(A3, fragment(`<Directory /srv/p>\n${AUTH}    Require user alice\n</Directory>\n`))).toEqual([]);
   });
 });
 
