@@ -90,7 +90,13 @@ const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "aut
 
 /** Whether a directive restricts who gets an answer. */
 export function protects(directive: EffectiveDirective): boolean {
-  if (PROTECTING.has(directive.key)) return directive.key !== "authtype" || directive.args[0]?.toLowerCase() !== "none";
+  const words = directive.args.map((arg) => arg.toLowerCase());
+  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
+  if (directive.key === "authtype" && words[0] === "none") return false;
+  if (directive.key === "require" && words[0] === "all" && words[1] === "granted") return false;
+  if (directive.key === "allow" && words.includes("all")) return false;
+  if (directive.key === "satisfy" && words[0] === "any") return false;
+  if (PROTECTING.has(directive.key)) return true;
   // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
   if (directive.key === "rewriterule") {
     const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());

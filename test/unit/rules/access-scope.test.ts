@@ -10,9 +10,9 @@ describe("access-scope", () => {
     expect(requires.map((entry) => authTypeInScope(source, entry))).toEqual([true, false]);
   });
 
-  it("tells protecting lines: host rules, authentication, refusing rewrites; not AuthType None nor a redirect", async () => {
-    const { source } = await contextOf(fragment("Deny from all\nAuthType None\nAuthType Basic\nRewriteRule ^/x - [F]\nRewriteRule ^/y /z [R=301,L]\nRewriteRule ^/g - [L,gone]\nOptions None\n"));
-    expect(walkConfig(source).directives.map((entry) => protects(entry.directive))).toEqual([true, false, true, true, false, true, false]);
+  it("tells protecting lines: host rules, authentication, refusing rewrites; not the lines that open (AuthType None, Require all granted, Allow from all, Satisfy Any) nor a redirect", async () => {
+    const { source } = await contextOf(fragment("Deny from all\nAuthType None\nAuthType Basic\nRewriteRule ^/x - [F]\nRewriteRule ^/y /z [R=301,L]\nRewriteRule ^/g - [L,gone]\nOptions None\nRequire all granted\nAllow from all\nSatisfy Any\nRequire valid-user\nAllow from 10.0.0.1\n"));
+    expect(walkConfig(source).directives.map((entry) => protects(entry.directive))).toEqual([true, false, true, true, false, true, false, false, false, false, true, true]);
   });
 
   it("ties a finding to a request by its Location (prefix or regex); a Directory finding may govern any path", () => {
