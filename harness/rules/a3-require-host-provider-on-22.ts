@@ -20,6 +20,7 @@
 //       2.4.68 200 (GET 200 on both).
 // Refuted: `Satisfy Any` kept beside Require valid-user and a Require ip of another address, with Order
 // deny,allow / Deny from all: 401 without and 200 with credentials on both.
+import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { authTypeInScope, governingFindings, HOST_PROVIDERS, ownDirectives, requireLine, widening, innermostScope } from "./access-scope.ts";
 import { detection } from "./detection.ts";
@@ -78,19 +79,23 @@ function detect(context: LintContext): Detection[] {
 function only24BesideUsers(context: LintContext, read22: ReadonlySet<string>): Detection[] {
   const found: Detection[] = [];
   const requires = walkConfig(context.target).byKey.get("require") ?? [];
+  // Users' Require lines 2.2 enforced, by the section they apply to (a <Limit> counts as its section's).
+  const usersBySection = new Map<EffectiveSection, typeof requires>();
+  for (const other of requires) {
+    const theirs = requireLine(other.directive);
+    if (theirs === null || HOST_PROVIDERS.has(theirs.provider) || !read22.has(place(other.directive.span))) continue;
+    const own = innermostScope(other.sections);
+    const section = own !== null && (own.key === "limit" || own.key === "limitexcept") ? innermostScope(other.sections.slice(0, other.sections.indexOf(own))) : own;
+    if (section === null) continue;
+    usersBySection.set(section, [...(usersBySection.get(section) ?? []), other]);
+  }
   for (const entry of requires) {
     const line = requireLine(entry.directive);
     if (line === null || line.negated || !HOST_PROVIDERS.has(line.provider) || read22.has(place(entry.directive.span))) continue;
     if (line.provider === "all" && line.args[0]?.toLowerCase() !== "granted") continue;
     const scope = innermostScope(entry.sections);
     if (scope === null) continue;
-    const users = requires.filter((other) => {
-      if (other === entry || !read22.has(place(other.directive.span))) return false;
-      const theirs = requireLine(other.directive);
-      if (theirs === null || HOST_PROVIDERS.has(theirs.provider)) return false;
-      const own = innermostScope(other.sections);
-      return own === scope || ((own?.key === "limit" || own?.key === "limitexcept") && other.sections.includes(scope));
-    });
+    const users = usersBySection.get(scope) ?? [];
     if (users.length === 0) continue;
     const text = entry.directive.node.raw.trim();
     const user = users[0]!.directive.node.raw.trim();

@@ -15,7 +15,7 @@
 // 403 on both (2.4 AH01797).
 import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
-import { governingFindings, innermostScope, ownDirectives, pathAbove, requireLine } from "./access-scope.ts";
+import { governingFindings, innermostScope, ownDirectives, requireLine, sectionsAbove } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import { recordsWithCode } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
@@ -46,7 +46,7 @@ function deniesAll(config: EffectiveConfig, scope: EffectiveSection): boolean {
  * <Directory /> around a fragment); null when none. */
 function deniedAbove(context: LintContext, scope: EffectiveSection): string | null {
   const config = context.target;
-  const above = walkConfig(config).sections.filter((entry) => entry.section !== scope && pathAbove(entry.section, scope));
+  const above = sectionsAbove(config, scope);
   // The nearest one with a Require decides (a nearer `Require all granted` overrides <Directory />).
   const withRequire = above.filter((entry) => ownDirectives(config, entry.section, "require").length > 0);
   const nearest = withRequire.sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];

@@ -3,7 +3,7 @@
 // server), which lines protect, and the run evidence that 2.4 let through what 2.2 kept out.
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { moduleIdOfFile } from "../conf/module-identity.ts";
-import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
+import { walkConfig, type WalkedDirective, type WalkedSection } from "../conf/queries/walk-config.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintFinding } from "./finding.ts";
 
@@ -42,13 +42,47 @@ function plainPath(section: EffectiveSection): string | null {
   return path.replace(/\/+$/, "") || "/";
 }
 
-/** Whether `outer`'s path contains `inner`'s (both plain <Directory> or both plain <Location> paths). */
-export function pathAbove(outer: EffectiveSection, inner: EffectiveSection): boolean {
-  if (outer.key !== inner.key) return false;
-  const a = plainPath(outer);
-  const b = plainPath(inner);
-  if (a === null || b === null) return false;
-  return a === "/" || b === a || b.startsWith(`${a}/`);
+interface ScopeIndex {
+  /** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null:
+   * the main server's). */
+  own: Map<EffectiveSection | null, WalkedDirective[]>;
+  /** Plain-path <Directory> and <Location> sections by kind and path. */
+  byPath: Map<string, WalkedSection[]>;
+}
+
+const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
+
+// Built once per config: the rules ask per section, and a fleet config has thousands of sections.
+function scopeIndex(config: EffectiveConfig): ScopeIndex {
+  const known = indexes.get(config);
+  if (known) return known;
+  const walked = walkConfig(config);
+  const index: ScopeIndex = { own: new Map(), byPath: new Map() };
+  for (const entry of walked.directives) {
+    const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    const list = index.own.get(scope);
+    if (list) list.push(entry);
+    else index.own.set(scope, [entry]);
+  }
+  for (const entry of walked.sections) {
+    const path = plainPath(entry.section);
+    if (path === null) continue;
+    const key = `${entry.section.key}\u0000${path}`;
+    index.byPath.set(key, [...(index.byPath.get(key) ?? []), entry]);
+  }
+  indexes.set(config, index);
+  return index;
+}
+
+/** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), nearest last. */
+export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
+  const path = plainPath(scope);
+  if (path === null) return [];
+  const prefixes = ["/"];
+  const parts = path.split("/").filter(Boolean);
+  for (let count = 1; count <= parts.length; count++) prefixes.push(`/${parts.slice(0, count).join("/")}`);
+  const { byPath } = scopeIndex(config);
+  return [...new Set(prefixes)].flatMap((prefix) => byPath.get(`${scope.key}\u0000${prefix}`) ?? []).filter((entry) => entry.section !== scope);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -58,8 +92,7 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
   const around = sections.filter((section) => SCOPES.has(section.key));
   if (own === null) return around;
   const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
-  const above = walkConfig(config)
-    .sections.filter((entry) => entry.section !== own && pathAbove(entry.section, own))
+  const above = sectionsAbove(config, own)
     .filter((entry) => {
       const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
       return theirs === null || theirs === vhost;
@@ -70,14 +103,15 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 
 /** The directives written directly in a section (through the conditional sections the evaluator flattened). */
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  return walkConfig(config).directives.filter((entry) => innermostScope(entry.sections) === section && keys.includes(entry.directive.key) && (section !== null || entry.sections.every((s) => s.key !== "virtualhost")));
+  return (scopeIndex(config).own.get(section) ?? []).filter((entry) => keys.includes(entry.directive.key));
 }
 
 /** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
  * above it by path, or in server context. */
 export function authTypeInScope(config: EffectiveConfig, entry: { sections: readonly EffectiveSection[] }): boolean {
-  const scopes = new Set<EffectiveSection | null>([null, ...mergedScopes(config, entry.sections)]);
-  return walkConfig(config).byKey.get("authtype")?.some((auth) => scopes.has(innermostScope(auth.sections)) && auth.directive.args[0]?.toLowerCase() !== "none") ?? false;
+  const vhost = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+  const scopes = new Set<EffectiveSection | null>([null, vhost, ...mergedScopes(config, entry.sections)]);
+  return [...scopes].some((scope) => ownDirectives(config, scope, "authtype").some((auth) => auth.directive.args[0]?.toLowerCase() !== "none"));
 }
 
 /** `mod_rewrite.c` or `rewrite_module` (an <IfModule> condition) as a module id. */

@@ -69,12 +69,13 @@ function mappingOf(key: string, args: readonly string[], actions: ReadonlySet<st
 
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
-  const directories = walkConfig(context.target)
-    .sections.filter((section) => section.section.key === "directory" && section.section.args[0] !== "~")
-    .map((section) => ({
-      path: section.section.args[0] ?? "",
-      requires: ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []),
-    }));
+  const directories = new Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>>();
+  for (const section of walkConfig(context.target).sections) {
+    if (section.section.key !== "directory" || section.section.args[0] === "~") continue;
+    const path = (section.section.args[0] ?? "").replace(/\/+$/, "") || "/";
+    const requires = ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []);
+    directories.set(path, [...(directories.get(path) ?? []), ...requires]);
+  }
   const actions = new Set(named(context.source, "Action").map((entry) => entry.directive.args[0]?.toLowerCase() ?? "").filter(Boolean));
   for (const entry of named(context.target, "ScriptAlias", "ScriptAliasMatch", "AddHandler", "SetHandler", "AddType", "AddOutputFilter", "SetOutputFilter")) {
     const mapping = mappingOf(entry.directive.key, entry.directive.args, actions);
@@ -83,7 +84,7 @@ function detect(context: LintContext): Detection[] {
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;
     // Where 2.4 refuses the directory anyway (a fragment outside the stock config's grants), nothing leaks yet.
     const where = entry.directive.key.startsWith("scriptalias") ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
-    const granted = where === undefined ? null : grantedOn24(directories, context.target.layout === "fragment", context.targetModules.name, where);
+    const granted = where === undefined ? null : grantedOn24((path) => directories.get(path), context.target.layout === "fragment", context.targetModules.name, where);
     found.push(
       granted === false
         ? detection(

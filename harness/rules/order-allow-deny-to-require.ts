@@ -15,7 +15,7 @@
 // Where the target does not load mod_access_compat the lines are refused at start (the invalid-command pass).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
-import { HOST_PROVIDERS, innermostScope, requireLine } from "./access-scope.ts";
+import { HOST_PROVIDERS, innermostScope, ownDirectives, requireLine } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
@@ -121,13 +121,14 @@ function ownLines(entries: readonly WalkedDirective[], scope: EffectiveSection |
 function detect(context: LintContext): Detection[] {
   if (!context.loaded.target.has("access_compat_module")) return [];
   const walked = walkConfig(context.target);
-  const compat = walked.directives.filter((entry) => ["order", "allow", "deny", "satisfy"].includes(entry.directive.key) && innermostScope(entry.sections) !== null);
-  const scopes = [...new Set(compat.map((entry) => innermostScope(entry.sections)!))];
+  const scopes = [...new Set(["order", "allow", "deny", "satisfy"].flatMap((key) => walked.byKey.get(key) ?? []).map((entry) => innermostScope(entry.sections)))].filter(
+    (scope): scope is EffectiveSection => scope !== null,
+  );
   const read22 = new Set((walkConfig(context.source).byKey.get("require") ?? []).map((entry) => `${entry.directive.span.file}:${entry.directive.span.line}`));
   const found: Detection[] = [];
   for (const scope of scopes) {
-    const mine = compat.filter((entry) => innermostScope(entry.sections) === scope);
-    const requires = (walked.byKey.get("require") ?? []).filter((entry) => innermostScope(entry.sections) === scope);
+    const mine = ownDirectives(context.target, scope, "order", "allow", "deny", "satisfy");
+    const requires = ownDirectives(context.target, scope, "require");
     // Already ported (a Require only 2.4 reads): the A5 rule speaks about mixing.
     if (requires.some((entry) => !read22.has(`${entry.directive.span.file}:${entry.directive.span.line}`))) continue;
     const order = ownLines(mine, scope, "order").at(-1)?.directive.args.join("") ?? "deny,allow";

@@ -13,7 +13,7 @@
 //   then AH01630).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { governingFindings, innermostScope, mergedScopes, ownDirectives, pathAbove, requireLine, widening } from "./access-scope.ts";
+import { governingFindings, innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, widening } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
@@ -32,8 +32,8 @@ function grantingRequire(context: LintContext, scope: EffectiveSection): string 
   const config = context.target;
   const own = ownDirectives(config, scope, "require");
   if (own.length > 0) return grantsAll(own) ? `this section's "Require all granted"` : null;
-  const above = walkConfig(config)
-    .sections.filter((entry) => entry.section !== scope && pathAbove(entry.section, scope) && ownDirectives(config, entry.section, "require").length > 0)
+  const above = sectionsAbove(config, scope)
+    .filter((entry) => ownDirectives(config, entry.section, "require").length > 0)
     .sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (above !== undefined) return grantsAll(ownDirectives(config, above.section, "require")) ? `the "Require all granted" of <Directory ${above.section.args[0]}> (line ${above.section.span.line})` : null;
   if (config.layout !== "fragment" || scope.key !== "directory") return null;
@@ -57,8 +57,9 @@ function detect(context: LintContext): Detection[] {
     // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives.
     const on22 = sourceByPlace.get(place(entry.directive.span));
     if (on22 === undefined) continue;
-    const scopes22 = new Set([null, ...mergedScopes(context.source, on22.sections)]);
-    if ((source.byKey.get("require") ?? []).some((require) => scopes22.has(innermostScope(require.sections)))) continue;
+    const vhost22 = on22.sections.find((section) => section.key === "virtualhost") ?? null;
+    const scopes22 = new Set([null, vhost22, ...mergedScopes(context.source, on22.sections)]);
+    if ([...scopes22].some((section) => ownDirectives(context.source, section, "require").length > 0)) continue;
     const grant = grantingRequire(context, scope);
     if (grant === null) continue;
     found.push(

@@ -16,21 +16,20 @@ export function stockGrantedRoot(target: string, path: string): string | null {
 
 /** Whether 2.4 grants a file-system path by Require: the nearest plain <Directory> above it that has Require
  * lines decides (granted when one is `Require all granted`), else the target's stock config around a fragment.
- * null when the tree says nothing and it is no fragment (its own main config decides, unknown here). */
+ * null when the tree says nothing and it is no fragment (its own main config decides, unknown here).
+ * `requiresAt` gives the Require lines of the tree's <Directory PATH> sections (paths without a trailing /). */
 export function grantedOn24(
-  directories: ReadonlyArray<{ path: string; requires: ReadonlyArray<{ provider: string; negated: boolean; args: readonly string[] }> }>,
+  requiresAt: (path: string) => ReadonlyArray<{ provider: string; negated: boolean; args: readonly string[] }> | undefined,
   fragment: boolean,
   target: string,
   path: string,
 ): boolean | null {
   const clean = path.replace(/^"|"$/g, "").replace(/\/+$/, "") || "/";
-  const nearest = directories
-    .filter((directory) => directory.requires.length > 0)
-    .filter((directory) => {
-      const root = directory.path.replace(/\/+$/, "") || "/";
-      return root === "/" || clean === root || clean.startsWith(`${root}/`);
-    })
-    .sort((a, b) => b.path.length - a.path.length)[0];
-  if (nearest !== undefined) return nearest.requires.some((line) => !line.negated && line.provider === "all" && line.args[0]?.toLowerCase() === "granted");
+  const parts = clean.split("/").filter(Boolean);
+  // Nearest first: the path itself, then each parent, then /.
+  for (let count = parts.length; count >= 0; count--) {
+    const requires = requiresAt(count === 0 ? "/" : `/${parts.slice(0, count).join("/")}`);
+    if (requires !== undefined && requires.length > 0) return requires.some((line) => !line.negated && line.provider === "all" && line.args[0]?.toLowerCase() === "granted");
+  }
   return fragment ? stockGrantedRoot(target, clean) !== null : null;
 }
