@@ -9,6 +9,7 @@
 //   The same under a parent <Directory> with Order allow,deny / Allow from all and, for 2.4 only,
 //       Require all granted: 2.2.34 403, 2.4.68 200.
 //   The same with `Require all granted` under <IfModule mod_authz_core.c> in the section itself: 403 / 200.
+//   <Location /admin> with the same four lines (a fragment; /admin served from the stock DocumentRoot): 403 / 200.
 //   Without Satisfy Any: 403 on both. Outside htdocs (the stock <Directory /> denies): 403 on both (AH01797
 //   then AH01630).
 import type { EffectiveSection } from "../conf/effective-config.ts";
@@ -18,7 +19,7 @@ import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
 import type { Detection, Rule } from "./rule.ts";
-import { stockGrantedRoot } from "./stock-access.ts";
+import { stockDocumentRoot, stockGrantedRoot } from "./stock-access.ts";
 
 function grantsAll(lines: ReturnType<typeof ownDirectives>): boolean {
   return lines.some((entry) => {
@@ -36,8 +37,21 @@ function grantingRequire(context: LintContext, scope: EffectiveSection): string 
     .filter((entry) => ownDirectives(config, entry.section, "require").length > 0)
     .sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (above !== undefined) return grantsAll(ownDirectives(config, above.section, "require")) ? `the "Require all granted" of <Directory ${above.section.args[0]}> (line ${above.section.span.line})` : null;
-  if (config.layout !== "fragment" || scope.key !== "directory") return null;
-  const root = stockGrantedRoot(context.targetModules.name, scope.args[0] ?? "");
+  if (config.layout !== "fragment") return null;
+  let path: string;
+  if (scope.key === "directory") path = scope.args[0] ?? "";
+  else if (scope.key === "location" && scope.args[0] !== "~") {
+    // A <Location> the fragment does not alias is served from the stock DocumentRoot.
+    const url = (scope.args[0] ?? "").replace(/\/+$/, "");
+    const aliases = ["alias", "scriptalias", "aliasmatch", "scriptaliasmatch"].flatMap((key) => walkConfig(config).byKey.get(key) ?? []);
+    const covers = (entry: (typeof aliases)[number]): boolean => {
+      const prefix = (entry.directive.args[0] ?? "").replace(/\/+$/, "");
+      return entry.directive.key.endsWith("match") || prefix === "" || url === prefix || url.startsWith(`${prefix}/`);
+    };
+    if (aliases.some(covers)) return null;
+    path = `${stockDocumentRoot(context.targetModules.name)}${url}`;
+  } else return null;
+  const root = stockGrantedRoot(context.targetModules.name, path);
   return root === null ? null : `the "Require all granted" of the 2.4 stock config's <Directory "${root}">`;
 }
 

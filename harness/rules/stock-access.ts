@@ -7,6 +7,14 @@ const STOCK_GRANTED: Readonly<Record<string, readonly string[]>> = {
   rhel: ["/var/www"],
 };
 
+// The stock configs' DocumentRoot: where a fragment's <Location> is served from unless the fragment aliases it.
+const STOCK_DOCUMENT_ROOT: Readonly<Record<string, string>> = { official: "/usr/local/apache2/htdocs", debian: "/var/www/html", rhel: "/var/www/html" };
+
+/** The target's stock DocumentRoot (an `httpd -M` file counts as official). */
+export function stockDocumentRoot(target: string): string {
+  return STOCK_DOCUMENT_ROOT[target] ?? STOCK_DOCUMENT_ROOT.official!;
+}
+
 /** The stock <Directory> granting `path` on the target (a profile name; an `httpd -M` file counts as official),
  * or null when the stock <Directory /> denies it. */
 export function stockGrantedRoot(target: string, path: string): string | null {

@@ -19,6 +19,13 @@ describe("satisfy-any-grants: detect", () => {
     expect((await findingsOf(SATISFY_ANY_GRANTS, fragment(parent))).map((f) => f.line)).toEqual([10]);
   });
 
+  it("flags a fragment's <Location> served from the stock DocumentRoot, not one the fragment aliases elsewhere", async () => {
+    const findings = await findingsOf(SATISFY_ANY_GRANTS, fragment(`<Location /admin>\n${HOSTS}    Satisfy Any\n</Location>\n`));
+    expect(findings.map((f) => [f.line, f.sections])).toEqual([[5, ["<Location /admin>"]]]);
+    const aliased = `Alias /admin /srv/admin\n<Location /admin>\n${HOSTS}    Satisfy Any\n</Location>\n`;
+    expect(await findingsOf(SATISFY_ANY_GRANTS, fragment(aliased))).toEqual([]);
+  });
+
   it("says nothing outside the stock grants, with a user requirement, or without a host restriction", async () => {
     expect(await findingsOf(SATISFY_ANY_GRANTS, fragment(`<Directory /srv/out>\n${HOSTS}    Satisfy Any\n</Directory>\n`))).toEqual([]);
     const auth = `<Directory /usr/local/apache2/htdocs/s>\n${HOSTS}    AuthType Basic\n    AuthName "s"\n    AuthUserFile /srv/p\n    Require valid-user\n    Satisfy Any\n</Directory>\n`;
