@@ -44,14 +44,24 @@ import { S14 } from "./s14-piped-logs-shell.ts";
 import { S16 } from "./s16-reqtimeout-defaults.ts";
 import { S17 } from "./s17-substitute-line-length.ts";
 import { S18 } from "./s18-ssi-error-documents.ts";
+import { A3 } from "./a3-require-host-provider-on-22.ts";
+import { A5 } from "./a5-compat-anded-with-require.ts";
+import { D1 } from "./d1-allowoverride-default.ts";
+import { HANDLER_NOT_LOADED } from "./handler-not-loaded.ts";
+import { M3 } from "./m3-require-group-dbm.ts";
+import { ORDER_ALLOW_DENY_TO_REQUIRE } from "./order-allow-deny-to-require.ts";
+import { PROTECTION_MODULE_NOT_LOADED } from "./protection-module-not-loaded.ts";
+import { SATISFY_ANY_GRANTS } from "./satisfy-any-grants.ts";
 
 // Recognisers are asked in this order and the first claim wins: blocking rows first (a refusal explains all that
 // follows it), then the other rows in the guide's order, then the benign differences every config shows.
 export const RULES: readonly Rule[] = [
   // Blocking rows, in guide order, then the harness facts that block.
-  B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH,
+  B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH, M3,
+  // Security: 2.4 grants or shows what 2.2 refused or hid.
+  HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED, SATISFY_ANY_GRANTS, A3,
   // Behaviour, deprecated and expected rows, in guide order.
-  B1, N1, N2, E1, E2, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18,
+  B1, N1, N2, E1, E2, D1, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18, A5, ORDER_ALLOW_DENY_TO_REQUIRE,
   // Benign differences every configuration shows (after the rows: a row's own claim comes first).
   ...EXPECTED_RULES,
 ];

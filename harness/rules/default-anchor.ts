@@ -10,7 +10,7 @@ export function defaultAnchor(context: LintContext): WalkedDirective | null {
   if (context.target.layout === "fragment") return null;
   // A tree that loads a module only 2.4 has (its MPM, mod_authz_core) was written for 2.4: 2.4's defaults are
   // what its authors saw.
-  if (loadsOnly24Module(context)) return null;
+  if (writtenFor24(context)) return null;
   return walkConfig(context.target).byKey.get("documentroot")?.[0] ?? null;
 }
 
@@ -19,7 +19,9 @@ export function setsAnywhere(context: LintContext, key: string): boolean {
   return [context.source, context.target].some((config) => (walkConfig(config).byKey.get(key)?.length ?? 0) > 0);
 }
 
-function loadsOnly24Module(context: LintContext): boolean {
+/** Whether the tree loads a module only 2.4 has (its MPM, mod_authz_core): it was written for 2.4, and 2.4's
+ * defaults are its authors' choice. */
+export function writtenFor24(context: LintContext): boolean {
   return (walkConfig(context.target).byKey.get("loadmodule") ?? []).some((entry) => {
     const file = entry.directive.args[1]?.split("/").pop();
     return file !== undefined && ONLY_IN_24.has(file);

@@ -41,7 +41,7 @@ function moduleFile(id: string): string {
 
 export const X2: Rule = {
   id: "X2",
-  seed: ["X2"],
+  seed: ["X2", "M1"],
   title: "Require needs mod_authz_core and the module of its provider on 2.4",
   severity: "blocking",
   perDirectory: true,

@@ -6,7 +6,7 @@ describe("include-no-match: an Include 2.4 refuses and 2.2 read past", () => {
   it("turns 2.4's refusal of a wildcard without a match into a finding at the Include line", async () => {
     const result = await lintFiles({ "conf/httpd.conf": `${READY}\n<VirtualHost *:80>\nInclude conf/sites/*.conf\n</VirtualHost>\n`, "conf/sites/README": "" });
     const found = of(result, "include-no-match");
-    expect(found.map((f) => [f.line, f.directive])).toEqual([[15, "Include conf/sites/*.conf"]]);
+    expect(found.map((f) => [f.line, f.directive])).toEqual([[18, "Include conf/sites/*.conf"]]);
     expect(found[0]!.message).toContain("No matches for the wildcard");
     expect(found[0]!.includeChain).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { lintTree, type LintResult } from "../../../harness/rules/lint-tree.ts";
 import { TARGET_PROFILES } from "../../../harness/rules/target-modules.ts";
 
 /** A 2.2 httpd.conf head that 2.4 takes as it is: an MPM, the modules 2.2 had in core, and the defaults that
- * changed (EnableSendfile, FileETag) set as 2.2 had them, so no row's default finding shows up. */
+ * changed (EnableSendfile, FileETag, AllowOverride) set explicitly, so no row's default finding shows up. */
 export const READY = [
   'ServerRoot "/usr/local/apache2"',
   "Listen 80",
@@ -27,6 +27,9 @@ export const READY = [
   'DocumentRoot "/usr/local/apache2/htdocs"',
   "EnableSendfile On",
   "FileETag INode MTime Size",
+  "<Directory />",
+  "    AllowOverride None",
+  "</Directory>",
 ].join("\n");
 
 const made: string[] = [];

@@ -7,10 +7,10 @@ describe("refusals only the 2.4 view has become findings of the rule owning thei
   it("finds the refused line in the tree's file, inside a section", async () => {
     const result = await lintFiles({ "conf/httpd.conf": `${READY}\n<VirtualHost *:80>\n  Include conf/sites/*.conf\n</VirtualHost>\n`, "conf/sites/README": "" });
     const refusals = targetOnlyRefusals(result.context);
-    expect(refusals.map((problem) => [problem.line, problem.column])).toEqual([[15, 3]]);
+    expect(refusals.map((problem) => [problem.line, problem.column])).toEqual([[18, 3]]);
     const placed = nodeAt(result.context, refusals[0]!);
     expect(placed!.node).toMatchObject({ kind: "directive", name: "Include", args: ["conf/sites/*.conf"], guards: [] });
-    expect(placed!.node.span).toMatchObject({ file: "conf/httpd.conf", line: 15, column: 3 });
+    expect(placed!.node.span).toMatchObject({ file: "conf/httpd.conf", line: 18, column: 3 });
     expect(placed!.sections.map((section) => section.name)).toEqual(["VirtualHost"]);
     expect(of(result, "include-no-match")[0]!.sections).toEqual(["<VirtualHost *:80>"]);
   });
@@ -28,8 +28,8 @@ describe("refusals only the 2.4 view has become findings of the rule owning thei
     const result = await lintFiles({ "conf/httpd.conf": `${READY}\nInclude conf/sites/*.conf\n`, "conf/sites/README": "" });
     const owner: Rule = { id: "owner", seed: [], title: "t", severity: "blocking", ownsRefusals: [/No matches/], fix: "general" };
     const other: Rule = { id: "other", seed: [], title: "t", severity: "blocking", ownsRefusals: [/nothing like it/] };
-    expect(targetRefusals(result.context, [other, owner]).map((owned) => [owned.rule, owned.detection.node.span.line])).toEqual([["owner", 14]]);
+    expect(targetRefusals(result.context, [other, owner]).map((owned) => [owned.rule, owned.detection.node.span.line])).toEqual([["owner", 17]]);
     expect(targetRefusals(result.context, [other])).toEqual([]);
-    expect(result.problems.map((problem) => problem.line)).toEqual([14]);
+    expect(result.problems.map((problem) => problem.line)).toEqual([17]);
   });
 });

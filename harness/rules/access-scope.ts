@@ -1,0 +1,179 @@
+// What the access-control rules share: reading a Require line, telling whether authentication is in force
+// where a line sits (its own section, the sections around it, a <Directory>/<Location> above it by path, the
+// server), which lines protect, and the run evidence that 2.4 let through what 2.2 kept out.
+import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import { moduleIdOfFile } from "../conf/module-identity.ts";
+import { walkConfig, type WalkedDirective, type WalkedSection } from "../conf/queries/walk-config.ts";
+import type { Evidence } from "./evidence.ts";
+import type { LintFinding } from "./finding.ts";
+
+/** 2.4's host, method and expression providers (mod_authz_core, mod_authz_host): 2.2 has none of them, its
+ * Require only names users (valid-user, user, group, file-owner, file-group, ldap-*). */
+export const HOST_PROVIDERS = new Set(["all", "env", "method", "expr", "ip", "host", "local", "forward-dns"]);
+
+export interface RequireLine {
+  negated: boolean;
+  provider: string;
+  args: string[];
+}
+
+/** `Require [not] provider args...`; null for an empty Require. */
+export function requireLine(directive: EffectiveDirective): RequireLine | null {
+  const words = directive.args;
+  const negated = words[0]?.toLowerCase() === "not";
+  const provider = (negated ? words[1] : words[0])?.toLowerCase();
+  if (provider === undefined) return null;
+  return { negated, provider, args: words.slice(negated ? 2 : 1) };
+}
+
+// Sections that hold per-directory configuration (what a Require applies to).
+const SCOPES = new Set(["directory", "directorymatch", "location", "locationmatch", "files", "filesmatch", "proxy", "proxymatch", "limit", "limitexcept", "if", "elseif", "else"]);
+
+/** The innermost per-directory section around a line, or null in server context. */
+export function innermostScope(sections: readonly EffectiveSection[]): EffectiveSection | null {
+  for (let index = sections.length - 1; index >= 0; index--) if (SCOPES.has(sections[index]!.key)) return sections[index]!;
+  return null;
+}
+
+function plainPath(section: EffectiveSection): string | null {
+  if (section.key !== "directory" && section.key !== "location") return null;
+  const path = section.args[0];
+  if (path === undefined || path === "~" || /[*?[]/.test(path)) return null;
+  return path.replace(/\/+$/, "") || "/";
+}
+
+interface ScopeIndex {
+  /** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null:
+   * the main server's). */
+  own: Map<EffectiveSection | null, WalkedDirective[]>;
+  /** Plain-path <Directory> and <Location> sections by kind and path. */
+  byPath: Map<string, WalkedSection[]>;
+}
+
+const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
+
+// Built once per config: the rules ask per section, and a fleet config has thousands of sections.
+function scopeIndex(config: EffectiveConfig): ScopeIndex {
+  const known = indexes.get(config);
+  if (known) return known;
+  const walked = walkConfig(config);
+  const index: ScopeIndex = { own: new Map(), byPath: new Map() };
+  for (const entry of walked.directives) {
+    const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    const list = index.own.get(scope);
+    if (list) list.push(entry);
+    else index.own.set(scope, [entry]);
+  }
+  for (const entry of walked.sections) {
+    const path = plainPath(entry.section);
+    if (path === null) continue;
+    const key = `${entry.section.key}\u0000${path}`;
+    index.byPath.set(key, [...(index.byPath.get(key) ?? []), entry]);
+  }
+  indexes.set(config, index);
+  return index;
+}
+
+/** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), nearest last. */
+export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
+  const path = plainPath(scope);
+  if (path === null) return [];
+  const prefixes = ["/"];
+  const parts = path.split("/").filter(Boolean);
+  for (let count = 1; count <= parts.length; count++) prefixes.push(`/${parts.slice(0, count).join("/")}`);
+  const { byPath } = scopeIndex(config);
+  return [...new Set(prefixes)].flatMap((prefix) => byPath.get(`${scope.key}\u0000${prefix}`) ?? []).filter((entry) => entry.section !== scope);
+}
+
+/** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
+ * sections above its own by path (in the same virtual host or the main server). */
+export function mergedScopes(config: EffectiveConfig, sections: readonly EffectiveSection[]): EffectiveSection[] {
+  const own = innermostScope(sections);
+  const around = sections.filter((section) => SCOPES.has(section.key));
+  if (own === null) return around;
+  const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
+  const above = sectionsAbove(config, own)
+    .filter((entry) => {
+      const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      return theirs === null || theirs === vhost;
+    })
+    .map((entry) => entry.section);
+  return [...above, ...around];
+}
+
+/** The directives written directly in a section (through the conditional sections the evaluator flattened). */
+export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
+  return (scopeIndex(config).own.get(section) ?? []).filter((entry) => keys.includes(entry.directive.key));
+}
+
+/** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
+ * above it by path, or in server context. */
+export function authTypeInScope(config: EffectiveConfig, entry: { sections: readonly EffectiveSection[] }): boolean {
+  const vhost = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+  const scopes = new Set<EffectiveSection | null>([null, vhost, ...mergedScopes(config, entry.sections)]);
+  return [...scopes].some((scope) => ownDirectives(config, scope, "authtype").some((auth) => auth.directive.args[0]?.toLowerCase() !== "none"));
+}
+
+/** `mod_rewrite.c` or `rewrite_module` (an <IfModule> condition) as a module id. */
+export function moduleOfCondition(word: string): string {
+  return word.endsWith(".c") ? (moduleIdOfFile(word) ?? word) : word;
+}
+
+// Lines that keep clients out: host rules, authentication, SSL requirements, rewrite refusals.
+const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authuserfile", "authgroupfile", "authdbmuserfile", "authdbmgroupfile", "authbasicprovider", "authdigestprovider", "authldapurl", "sslrequiressl", "sslrequire", "sslverifyclient"]);
+
+/** Whether a directive restricts who gets an answer. */
+export function protects(directive: EffectiveDirective): boolean {
+  const words = directive.args.map((arg) => arg.toLowerCase());
+  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
+  if (directive.key === "authtype" && words[0] === "none") return false;
+  if (directive.key === "require" && words[0] === "all" && words[1] === "granted") return false;
+  if (directive.key === "allow" && words.includes("all")) return false;
+  if (directive.key === "satisfy" && words[0] === "any") return false;
+  if (PROTECTING.has(directive.key)) return true;
+  // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
+  if (directive.key === "rewriterule") {
+    const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
+    return flags.some((flag) => flag === "f" || flag === "forbidden" || flag === "g" || flag === "gone");
+  }
+  return false;
+}
+
+export type Widening = "password" | "refusal";
+
+/** A request 2.2 kept out (401: asked for a password; 403, or 500 where 2.2 could not decide) that 2.4 answered
+ * (2xx or 3xx) on the same request with the same credentials. */
+export function widening(evidence: Evidence): Widening | null {
+  if (evidence.field !== "status" || evidence.request === null) return null;
+  const { baseline, candidate } = evidence.status;
+  if (baseline === null || candidate === null || candidate < 200 || candidate >= 400) return null;
+  if (baseline === 401) return "password";
+  if (baseline === 403) return "refusal";
+  return null;
+}
+
+/** Whether a finding may be the one behind a request: a finding in a <Location> governs the paths under it; one
+ * in a <Directory> or the server cannot be tied to a URL without the Alias and DocumentRoot maps, so it may. */
+export function mayGovern(finding: LintFinding, path: string): boolean {
+  const location = [...finding.sections].reverse().find((label) => /^<Location(Match)?\s/i.test(label));
+  if (location === undefined) return true;
+  const match = /^<(Location|LocationMatch)\s+(~\s+)?"?([^">]*)"?>$/i.exec(location);
+  if (!match) return true;
+  const [, kind, tilde, target] = match;
+  const pathOnly = path.split("?")[0]!;
+  if (kind!.toLowerCase() === "locationmatch" || tilde !== undefined) {
+    try {
+      return new RegExp(target!).test(pathOnly);
+    } catch {
+      return true;
+    }
+  }
+  const prefix = target!.replace(/\/+$/, "");
+  return pathOnly === prefix || pathOnly.startsWith(`${prefix}/`) || prefix === "";
+}
+
+/** This rule's findings that may govern the evidence's request. */
+export function governingFindings(evidence: Evidence, rule: string): LintFinding[] {
+  const path = evidence.request?.path ?? "/";
+  return evidence.findings.filter((finding) => finding.rule === rule && mayGovern(finding, path));
+}

@@ -1,0 +1,98 @@
+// protection-module-not-loaded: access rules written inside `<IfModule X>` where 2.2 loads X and the 2.4 target
+// does not: on 2.4 the section is skipped and its protection with it, silently.
+// Real servers (a fragment included at the end of each image's stock httpd.conf; the directory itself granted
+// with `Require all granted` under <IfModule mod_authz_core.c> for 2.4 and Order/Allow for 2.2):
+//   <IfModule mod_auth_digest.c> AuthType Digest ... Require valid-user </IfModule>:
+//       GET without credentials: 2.2.34 401, 2.4.68 200 (stock 2.4 does not load mod_auth_digest).
+//   <IfModule mod_rewrite.c> RewriteEngine On / RewriteRule .* - [F] </IfModule>:
+//       2.2.34 403, 2.4.68 200 (stock 2.4 does not load mod_rewrite).
+// A dual-syntax config's 2.2 branch (`<IfModule !mod_authz_core.c>`) is not this: its 2.4 branch replaces it.
+import type { EffectiveDirective, Guard } from "../conf/effective-config.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
+import { authTypeInScope, governingFindings, moduleOfCondition, protects, widening } from "./access-scope.ts";
+import type { LintContext } from "./lint-context.ts";
+import type { Detection, Rule } from "./rule.ts";
+
+function droppedGuard(guards: readonly Guard[], context: LintContext): { guard: Guard; module: string } | null {
+  for (const guard of guards) {
+    if (guard.name.toLowerCase() !== "ifmodule") continue;
+    const condition = guard.condition.trim();
+    if (condition.startsWith("!")) continue;
+    const module = moduleOfCondition(condition.split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"));
+    if (context.loaded.source.has(module) && !context.loaded.target.has(module)) return { guard, module };
+  }
+  return null;
+}
+
+function detect(context: LintContext): Detection[] {
+  const byGuard = new Map<string, { entries: Array<{ directive: EffectiveDirective; sections: Detection["sections"] }>; module: string; guard: Guard; password: boolean }>();
+  for (const entry of walkConfig(context.source).directives) {
+    if (!protects(entry.directive)) continue;
+    const dropped = droppedGuard(entry.directive.guards, context);
+    if (dropped === null) continue;
+    const key = `${dropped.guard.span.file}:${dropped.guard.span.line}:${dropped.guard.span.column}`;
+    const group = byGuard.get(key) ?? { entries: [], module: dropped.module, guard: dropped.guard, password: false };
+    group.entries.push({ directive: entry.directive, sections: entry.sections });
+    group.password ||= entry.directive.key === "authtype" || (entry.directive.key === "require" && authTypeInScope(context.source, entry));
+    byGuard.set(key, group);
+  }
+  // A fallback for the module's absence (`<IfModule !X>` with access rules of its own, read by 2.4) keeps
+  // the place protected: not this rule's.
+  const fallbacks = new Set(
+    walkConfig(context.target)
+      .directives.filter((entry) => protects(entry.directive))
+      .flatMap((entry) => entry.directive.guards.filter((guard) => guard.name.toLowerCase() === "ifmodule" && guard.condition.trim().startsWith("!")))
+      .map((guard) => moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"))),
+  );
+  return [...byGuard.values()].filter((group) => !fallbacks.has(group.module)).map((group) => {
+    const first = group.entries[0]!;
+    const what = group.password ? "2.2 asks for a password here; 2.4 answers without one" : "2.2 refuses or restricts here; 2.4 lets every client in";
+    return {
+      node: first.directive,
+      sections: first.sections,
+      message: `the 2.4 target does not load ${group.module}, so <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and the access rules in it are skipped: ${what}`,
+      fix: `Load ${group.module} on 2.4, or take the access rules out of <IfModule ${group.guard.condition}> and write them with Require`,
+      related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)],
+    };
+  });
+}
+
+export const PROTECTION_MODULE_NOT_LOADED: Rule = {
+  id: "protection-module-not-loaded",
+  seed: ["B4"],
+  title: "access rules inside <IfModule X> for a module 2.2 loads and the 2.4 target does not vanish on 2.4",
+  severity: "security",
+  security: true,
+  detect,
+  recognise: (evidence) => {
+    const kind = widening(evidence);
+    if (kind === null) return null;
+    const findings = governingFindings(evidence, "protection-module-not-loaded");
+    if (findings.length === 0) return null;
+    const before = kind === "password" ? "asked for a password (401)" : "refused (403)";
+    return {
+      summary: `2.2 ${before} on ${evidence.request!.path}, 2.4 answered ${evidence.status.candidate}: the access rules sit in an <IfModule> whose module 2.4 does not load`,
+      lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
+      severity: "security",
+    };
+  },
+  fix: "Load the module on 2.4, or move the access rules out of the <IfModule> section (as Require lines).",
+  help: "Guide: some LoadModule lines are commented out in the stock 2.4 httpd.conf; a section guarded by such a module is skipped there.",
+  sample: {
+    // The sample's 2.2 branch loads mod_rewrite (2.2's stock config does); the 2.4 side does not.
+    config: [
+      "<IfModule !mod_authz_core.c>",
+      "    LoadModule rewrite_module modules/mod_rewrite.so",
+      "</IfModule>",
+      "<Directory /usr/local/apache2/htdocs/private>",
+      "    <IfModule mod_rewrite.c>",
+      "        RewriteEngine On",
+      "        RewriteRule .* - [F]",
+      "    </IfModule>",
+      "</Directory>",
+    ].join("\n"),
+    request: "/private/",
+    on24: "starts",
+    files: { "htdocs/private/index.html": "private\n" },
+  },
+};

@@ -1,0 +1,117 @@
+// satisfy-any-grants: `Satisfy Any` beside Order/Allow/Deny, where no user is required. On 2.2 Satisfy Any only
+// matters with a Require (a user requirement): without one the host lines decide. On 2.4 it ORs the host lines
+// (mod_access_compat) with whatever Require is in effect (mod_authz_core), and a `Require all granted` the
+// section inherits (2.4's stock <Directory "/usr/local/apache2/htdocs">, a parent written for 2.4) or carries
+// under <IfModule mod_authz_core.c> admits every client the host lines refuse.
+// Real servers (client 172.17.0.1, a fragment at the end of each image's stock httpd.conf):
+//   <Directory /usr/local/apache2/htdocs/internal> Order deny,allow / Deny from all / Allow from 10.0.0.0/8 /
+//       Satisfy Any (pure 2.2 text): 2.2.34 403, 2.4.68 200 (AH01797 logged, then granted by the stock Require).
+//   The same under a parent <Directory> with Order allow,deny / Allow from all and, for 2.4 only,
+//       Require all granted: 2.2.34 403, 2.4.68 200.
+//   The same with `Require all granted` under <IfModule mod_authz_core.c> in the section itself: 403 / 200.
+//   <Location /admin> with the same four lines (a fragment; /admin served from the stock DocumentRoot): 403 / 200.
+//   Without Satisfy Any: 403 on both. Outside htdocs (the stock <Directory /> denies): 403 on both (AH01797
+//   then AH01630).
+import type { EffectiveSection } from "../conf/effective-config.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
+import { governingFindings, innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, widening } from "./access-scope.ts";
+import { detection } from "./detection.ts";
+import type { LintContext } from "./lint-context.ts";
+import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
+import type { Detection, Rule } from "./rule.ts";
+import { stockDocumentRoot, stockGrantedRoot } from "./stock-access.ts";
+
+function grantsAll(lines: ReturnType<typeof ownDirectives>): boolean {
+  return lines.some((entry) => {
+    const line = requireLine(entry.directive);
+    return line !== null && !line.negated && line.provider === "all" && line.args[0]?.toLowerCase() === "granted";
+  });
+}
+
+/** Where the `Require all granted` in effect for a section on 2.4 comes from; null when none is. */
+function grantingRequire(context: LintContext, scope: EffectiveSection): string | null {
+  const config = context.target;
+  const own = ownDirectives(config, scope, "require");
+  if (own.length > 0) return grantsAll(own) ? `this section's "Require all granted"` : null;
+  const above = sectionsAbove(config, scope)
+    .filter((entry) => ownDirectives(config, entry.section, "require").length > 0)
+    .sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
+  if (above !== undefined) return grantsAll(ownDirectives(config, above.section, "require")) ? `the "Require all granted" of <Directory ${above.section.args[0]}> (line ${above.section.span.line})` : null;
+  if (config.layout !== "fragment") return null;
+  let path: string;
+  if (scope.key === "directory") path = scope.args[0] ?? "";
+  else if (scope.key === "location" && scope.args[0] !== "~") {
+    // A <Location> the fragment does not alias is served from the stock DocumentRoot.
+    const url = (scope.args[0] ?? "").replace(/\/+$/, "");
+    const aliases = ["alias", "scriptalias", "aliasmatch", "scriptaliasmatch"].flatMap((key) => walkConfig(config).byKey.get(key) ?? []);
+    const covers = (entry: (typeof aliases)[number]): boolean => {
+      const prefix = (entry.directive.args[0] ?? "").replace(/\/+$/, "");
+      return entry.directive.key.endsWith("match") || prefix === "" || url === prefix || url.startsWith(`${prefix}/`);
+    };
+    if (aliases.some(covers)) return null;
+    path = `${stockDocumentRoot(context.targetModules.name)}${url}`;
+  } else return null;
+  const root = stockGrantedRoot(context.targetModules.name, path);
+  return root === null ? null : `the "Require all granted" of the 2.4 stock config's <Directory "${root}">`;
+}
+
+function detect(context: LintContext): Detection[] {
+  const found: Detection[] = [];
+  const source = walkConfig(context.source);
+  const place = (span: { file: string; line: number; column: number }) => `${span.file}:${span.line}:${span.column}`;
+  const sourceByPlace = new Map(source.directives.map((entry) => [place(entry.directive.span), entry] as const));
+  for (const entry of walkConfig(context.target).byKey.get("satisfy") ?? []) {
+    if (entry.directive.args[0]?.toLowerCase() !== "any") continue;
+    const scope = innermostScope(entry.sections);
+    if (scope === null) continue;
+    const lines = (key: string) => ownDirectives(context.target, scope, key);
+    const from = (key: string) => lines(key).flatMap((line) => line.directive.args.slice(line.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
+    const host = hostPolicy(lines("order").at(-1)?.directive.args.join("") ?? "deny,allow", from("allow"), from("deny"));
+    if (host.kind === "granted") continue;
+    // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives.
+    const on22 = sourceByPlace.get(place(entry.directive.span));
+    if (on22 === undefined) continue;
+    const vhost22 = on22.sections.find((section) => section.key === "virtualhost") ?? null;
+    const scopes22 = new Set([null, vhost22, ...mergedScopes(context.source, on22.sections)]);
+    if ([...scopes22].some((section) => ownDirectives(context.source, section, "require").length > 0)) continue;
+    const grant = grantingRequire(context, scope);
+    if (grant === null) continue;
+    found.push(
+      detection(
+        entry,
+        `2.4 admits a client that either check admits under Satisfy Any: the Order/Allow/Deny lines here, or ${grant}, which admits everyone. 2.2 had no user requirement here, so its host lines decided (403 for other clients); 2.4 answers them 200`,
+        `Remove "Satisfy Any" and write the host rule for 2.4:\n${render(host)}`,
+      ),
+    );
+  }
+  return found;
+}
+
+export const SATISFY_ANY_GRANTS: Rule = {
+  id: "satisfy-any-grants",
+  seed: ["A5", "Q6"],
+  title: "Satisfy Any with host rules and no user requirement: 2.4 ORs them with an inherited Require all granted and admits everyone",
+  severity: "security",
+  security: true,
+  detect,
+  recognise: (evidence) => {
+    const kind = widening(evidence);
+    if (kind === null) return null;
+    const findings = governingFindings(evidence, "satisfy-any-grants");
+    if (findings.length === 0) return null;
+    return {
+      summary: `2.2 ${kind === "password" ? "asked for a password (401)" : "refused (403)"} on ${evidence.request!.path}, 2.4 answered ${evidence.status.candidate}: under Satisfy Any a Require all granted admits what the host lines refuse`,
+      lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
+      severity: "security",
+    };
+  },
+  fix: "Drop Satisfy Any where no user is required, and write the host rule as Require ip/host (without Order/Allow/Deny).",
+  help: "Guide rule 6 (A5) says mod_access_compat takes precedence when mixed; under Satisfy Any real 2.4.68 grants when either module grants.",
+  sample: {
+    config: ["<Directory /usr/local/apache2/htdocs/internal>", "    Order deny,allow", "    Deny from all", "    Allow from 192.0.2.0/24", "    Satisfy Any", "    <IfModule mod_authz_core.c>", "        Require all granted", "    </IfModule>", "</Directory>"].join("\n"),
+    modules: ["access_compat", "authz_host"],
+    request: "/internal/",
+    on24: "starts",
+    files: { "htdocs/internal/index.html": "internal\n" },
+  },
+};

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { A5 } from "../../../harness/rules/a5-compat-anded-with-require.ts";
+import { evidence, findingsOf, finding, fragment, record } from "./access-fixture.ts";
+
+describe("A5: detect", () => {
+  it("flags a fragment's Allow lines outside the stock config's granted paths: <Directory /> denies on 2.4", async () => {
+    const findings = await findingsOf(A5, fragment("<Directory /usr/share/tool>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ line: 3, severity: "behaviour", directive: "Allow from all" });
+    expect(findings[0]!.message).toMatch(/<Directory \/> of the 2.4 stock httpd.conf/);
+  });
+
+  it("takes the target's stock grants into account: /usr/share is granted on Debian, and the official htdocs", async () => {
+    expect(await findingsOf(A5, fragment("<Directory /usr/share/tool>\n    Allow from all\n</Directory>\n"), "debian")).toEqual([]);
+    expect(await findingsOf(A5, fragment("<Directory /usr/local/apache2/htdocs/x>\n    Allow from all\n</Directory>\n"))).toEqual([]);
+  });
+
+  it("flags Allow lines beside a Require only 2.4 reads, unless Satisfy Any lets either admit", async () => {
+    const text = (satisfy: string) =>
+      `<Directory /usr/local/apache2/htdocs/l>\n    Order allow,deny\n    Allow from all\n${satisfy}    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`;
+    const findings = await findingsOf(A5, fragment(text("")));
+    expect(findings.map((f) => [f.line, f.related.map((r) => r.line)])).toEqual([[3, [5]]]);
+    expect(await findingsOf(A5, fragment(text("    Satisfy Any\n")))).toEqual([]);
+  });
+
+  it("leaves the usual dual-syntax port alone: Allow lines beside a 2.4-only Require all granted", async () => {
+    const text = "<Directory /usr/local/apache2/htdocs/d>\n    Order deny,allow\n    Deny from all\n    Allow from 10.0.0.1\n    <IfModule mod_authz_core.c>\n        Require all granted\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(A5, fragment(text))).toEqual([]);
+  });
+
+  it("in a full tree, follows the tree's own <Directory /> and a nearer granting Directory", async () => {
+    const conf = (middle: string) =>
+      `LoadModule access_compat_module modules/mod_access_compat.so\nLoadModule authz_core_module modules/mod_authz_core.so\n<Directory />\n    Require all denied\n</Directory>\n${middle}<Directory /srv/a/b>\n    Allow from all\n</Directory>\n`;
+    expect((await findingsOf(A5, { "conf/httpd.conf": conf("") })).map((f) => f.line)).toEqual([7]);
+    expect(await findingsOf(A5, { "conf/httpd.conf": conf("<Directory /srv/a>\n    Require all granted\n</Directory>\n") })).toEqual([]);
+  });
+});
+
+describe("A5: recognise", () => {
+  const denied = { baseline: [], candidate: [record("AH01630", "client denied by server configuration: /srv/x", "authz_core")] };
+
+  it("claims 200 -> 403 with AH01630 as behaviour, naming the check that refused", () => {
+    const claim = A5.recognise!(evidence({ status: { baseline: 200, candidate: 403 }, log: denied, findings: [finding("A5", 3)] }));
+    expect(claim).toMatchObject({ severity: "behaviour", lines: [{ line: 3 }] });
+    expect(claim!.summary).toMatch(/AH01630/);
+  });
+
+  it("claims 2.2's 500 (AuthType not set) -> 403 too; not 403 on both, nor a 403 without the denial line", () => {
+    expect(A5.recognise!(evidence({ status: { baseline: 500, candidate: 403 }, log: denied }))).not.toBeNull();
+    expect(A5.recognise!(evidence({ status: { baseline: 403, candidate: 403 }, log: denied }))).toBeNull();
+    expect(A5.recognise!(evidence({ status: { baseline: 200, candidate: 403 } }))).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { walkConfig } from "../../../harness/conf/queries/walk-config.ts";
+import { authTypeInScope, mayGovern, protects, widening } from "../../../harness/rules/access-scope.ts";
+import { contextOf, evidence, finding, fragment } from "./access-fixture.ts";
+
+describe("access-scope", () => {
+  it("finds authentication in the line's section, a Directory above it by path, or none", async () => {
+    const { source } = await contextOf(fragment('<Directory /srv/a>\n    AuthType Basic\n</Directory>\n<Directory /srv/a/b>\n    Require ip 10.0.0.1\n</Directory>\n<Directory /srv/ab>\n    Require ip 10.0.0.2\n</Directory>\n'));
+    const requires = walkConfig(source).byKey.get("require")!;
+    expect(requires.map((entry) => authTypeInScope(source, entry))).toEqual([true, false]);
+  });
+
+  it("tells protecting lines: host rules, authentication, refusing rewrites; not the lines that open (AuthType None, Require all granted, Allow from all, Satisfy Any) nor a redirect", async () => {
+    const { source } = await contextOf(fragment("Deny from all\nAuthType None\nAuthType Basic\nRewriteRule ^/x - [F]\nRewriteRule ^/y /z [R=301,L]\nRewriteRule ^/g - [L,gone]\nOptions None\nRequire all granted\nAllow from all\nSatisfy Any\nRequire valid-user\nAllow from 10.0.0.1\n"));
+    expect(walkConfig(source).directives.map((entry) => protects(entry.directive))).toEqual([true, false, true, true, false, true, false, false, false, false, true, true]);
+  });
+
+  it("ties a finding to a request by its Location (prefix or regex); a Directory finding may govern any path", () => {
+    expect(mayGovern(finding("x", 1, ["<Location /admin>"]), "/admin/users?q=1")).toBe(true);
+    expect(mayGovern(finding("x", 1, ["<Location /admin>"]), "/administrator")).toBe(false);
+    expect(mayGovern(finding("x", 1, ['<LocationMatch "^/api/v[0-9]+">']), "/api/v2/x")).toBe(true);
+    expect(mayGovern(finding("x", 1, ['<LocationMatch "^/api/v[0-9]+">']), "/web")).toBe(false);
+    expect(mayGovern(finding("x", 1, ["<Directory /srv/x>"]), "/anything")).toBe(true);
+  });
+
+  it("calls 401 -> 2xx a password widening and 403 -> 2xx a refusal widening; nothing else", () => {
+    expect(widening(evidence())).toBe("password");
+    expect(widening(evidence({ status: { baseline: 403, candidate: 302 } }))).toBe("refusal");
+    expect(widening(evidence({ status: { baseline: 200, candidate: 200 } }))).toBeNull();
+    expect(widening(evidence({ status: { baseline: 401, candidate: 404 } }))).toBeNull();
+    expect(widening(evidence({ field: "body" }))).toBeNull();
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { HANDLER_NOT_LOADED } from "../../../harness/rules/handler-not-loaded.ts";
+import { evidence, findingsOf, finding, fragment, record } from "./access-fixture.ts";
+
+const GRANTED = "<IfModule mod_authz_core.c>\n    Require all granted\n</IfModule>\n<IfModule !mod_authz_core.c>\n    Order allow,deny\n    Allow from all\n</IfModule>\n";
+
+describe("handler-not-loaded: detect", () => {
+  it("flags a ScriptAlias in a fragment: 2.2's stock config loads mod_cgi, 2.4's loads neither mod_cgi nor mod_cgid", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment(`ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n${GRANTED}</Directory>\n`));
+    expect(findings.map((f) => [f.line, f.directive, f.severity, f.security])).toEqual([[1, "ScriptAlias /tool-cgi/ /srv/tool/cgi/", "security", true]]);
+    expect(findings[0]!.fix).toMatch(/cgid_module/);
+  });
+
+  it("flags AddHandler cgi-script and an INCLUDES output filter, with their sections", async () => {
+    const findings = await findingsOf(
+      HANDLER_NOT_LOADED,
+      fragment("<Directory /srv/app>\n    Options +ExecCGI +Includes\n    AddHandler cgi-script .cgi\n    AddType text/html .shtml\n    AddOutputFilter INCLUDES .shtml\n</Directory>\n"),
+    );
+    expect(findings.map((f) => [f.line, f.sections])).toEqual([
+      [3, ["<Directory /srv/app>"]],
+      [5, ["<Directory /srv/app>"]],
+    ]);
+  });
+
+  it("rates it behaviour where 2.4 refuses the directory anyway: a fragment's pure 2.2 directory outside the stock grants", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
+    expect(findings.map((f) => [f.line, f.severity])).toEqual([[1, "behaviour"]]);
+    expect(findings[0]!.message).toMatch(/refuses the directory today \(403\)/);
+    const underHtdocs = await findingsOf(HANDLER_NOT_LOADED, fragment("<Directory /usr/local/apache2/htdocs/app>\n    AddHandler cgi-script .cgi\n</Directory>\n"));
+    expect(underHtdocs.map((f) => f.severity)).toEqual(["security"]);
+  });
+
+  it("says nothing when the 2.4 side loads the handler's module too", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("LoadModule cgid_module modules/mod_cgid.so\nScriptAlias /cgi-bin/ /srv/cgi/\n"));
+    expect(findings).toEqual([]);
+  });
+
+  it("says nothing for a handler 2.2 does not load either (a PHP type with no PHP module on either side)", async () => {
+    expect(await findingsOf(HANDLER_NOT_LOADED, fragment("AddType application/x-httpd-php .php\nAddHandler server-status .status\n"))).toEqual([]);
+  });
+
+  it("flags a PHP type when the tree's 2.2 branch loads mod_php and 2.4 does not", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("<IfModule !mod_authz_core.c>\n    LoadModule php5_module modules/libphp5.so\n</IfModule>\nAddType application/x-httpd-php .php\n"));
+    expect(findings.map((f) => f.line)).toEqual([4]);
+  });
+
+  it("flags a handler an Action line defines: 2.2's stock config loads mod_actions, 2.4's does not", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("<IfModule mod_actions.c>\n    Action tpl-wrapper /wrap/wrapper.cgi\n</IfModule>\n<Directory /srv/app>\n    AddHandler tpl-wrapper .tpl\n</Directory>\n"));
+    expect(findings.map((f) => [f.line, f.fix])).toEqual([[5, "LoadModule actions_module modules/mod_actions.so"]]);
+  });
+});
+
+describe("handler-not-loaded: recognise", () => {
+  it("claims a body that is the script's source where 2.2 sent its output, as security, tied to the finding's line", () => {
+    const claim = HANDLER_NOT_LOADED.recognise!(
+      evidence({ field: "body", baseline: "ran: ok\n", candidate: '#!/bin/sh\necho "Content-Type: text/plain"\n', status: { baseline: 200, candidate: 200 }, findings: [finding("handler-not-loaded", 1)] }),
+    );
+    expect(claim).toMatchObject({ severity: "security", lines: [{ file: "site.conf", line: 1 }] });
+  });
+
+  it("claims raw SSI text and 2.4's AH00082 line", () => {
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "<html>Monday</html>", candidate: '<html><!--#echo var="DATE_LOCAL" --></html>' }))).not.toBeNull();
+    const log = { baseline: [], candidate: [record("AH00082", "an unknown filter was not added: includes")] };
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "errorLog", log }))).not.toBeNull();
+  });
+
+  it("claims the response's type turning into the script file's own type, only with its finding on the tree", () => {
+    const typed = { field: "header:content-type", baseline: "text/plain", candidate: "application/x-sh", status: { baseline: 200, candidate: 200 } };
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, findings: [finding("handler-not-loaded", 1)] }))?.severity).toBe("security");
+    expect(HANDLER_NOT_LOADED.recognise!(evidence(typed))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, candidate: "text/html", findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
+  });
+
+  it("does not claim a body both sides sent as text, nor a status difference", () => {
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "#!/bin/sh\n", candidate: "#!/bin/sh\nx" }))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "a", candidate: "b" }))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence())).toBeNull();
+  });
+});

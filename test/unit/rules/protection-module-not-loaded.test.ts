@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { PROTECTION_MODULE_NOT_LOADED } from "../../../harness/rules/protection-module-not-loaded.ts";
+import { evidence, findingsOf, finding, fragment } from "./access-fixture.ts";
+
+describe("protection-module-not-loaded: detect", () => {
+  it("flags Digest auth inside <IfModule mod_auth_digest.c> of a fragment once, at its first line, with the others related", async () => {
+    const findings = await findingsOf(
+      PROTECTION_MODULE_NOT_LOADED,
+      fragment('<Location />\n    <IfModule mod_auth_digest.c>\n        AuthType Digest\n        AuthName "s"\n        AuthUserFile /etc/d\n        Require valid-user\n    </IfModule>\n</Location>\n'),
+    );
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ line: 3, directive: "AuthType Digest", severity: "security", sections: ["<Location />"] });
+    expect(findings[0]!.message).toMatch(/auth_digest_module.*password/);
+    expect(findings[0]!.related.map((r) => r.line)).toEqual([2, 5, 6]);
+  });
+
+  it("flags a RewriteRule [F] inside <IfModule mod_rewrite.c>, not one that only rewrites", async () => {
+    const findings = await findingsOf(
+      PROTECTION_MODULE_NOT_LOADED,
+      fragment("<Directory /srv/p>\n    <IfModule mod_rewrite.c>\n        RewriteEngine On\n        RewriteRule .* - [F]\n    </IfModule>\n</Directory>\n<IfModule mod_rewrite.c>\n    RewriteRule ^/old /new [R=301,L]\n</IfModule>\n"),
+    );
+    expect(findings.map((f) => f.line)).toEqual([4]);
+    expect(findings[0]!.message).toMatch(/refuses/);
+  });
+
+  it("says nothing for a module 2.4 loads too, or a negated condition, or a module 2.2 does not load", async () => {
+    const text = "<IfModule mod_authz_host.c>\n    Order deny,allow\n    Deny from all\n</IfModule>\n<IfModule !mod_rewrite.c>\n    Require all denied\n</IfModule>\n<IfModule mod_nonexistent.c>\n    Deny from all\n</IfModule>\n";
+    expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
+  });
+
+  it("leaves a protection with a fallback for the module's absence alone", async () => {
+    const text = "<Directory /srv/p>\n    <IfModule mod_rewrite.c>\n        RewriteEngine On\n        RewriteRule .* - [F]\n    </IfModule>\n    <IfModule !mod_rewrite.c>\n        Require all denied\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
+  });
+});
+
+describe("protection-module-not-loaded: recognise", () => {
+  it("claims 401 on 2.2 and 200 on 2.4 as security when a finding may govern the path", () => {
+    const claim = PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ findings: [finding("protection-module-not-loaded", 3, ["<Location />"])] }));
+    expect(claim).toMatchObject({ severity: "security", lines: [{ line: 3 }] });
+    expect(claim!.summary).toMatch(/password/);
+  });
+
+  it("does not claim a request outside the finding's Location, a narrowing, or evidence without its finding", () => {
+    const findings = [finding("protection-module-not-loaded", 3, ["<Location /admin>"])];
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ findings }))).toBeNull();
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ findings, request: { ...evidence().request!, path: "/admin/x" }, status: { baseline: 200, candidate: 403 } }))).toBeNull();
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence())).toBeNull();
+  });
+});
