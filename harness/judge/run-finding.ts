@@ -61,11 +61,12 @@ export function findingRank(finding: Pick<RunFinding, "severity" | "security" | 
   return FINDING_ORDER.indexOf(finding.severity);
 }
 
-/** Worst first; among equals, the one the config test confirmed, then the one on more requests and with more
- * differences, then by rule id. */
+/** Worst first; among equals, news before what a scenario predicted, the one the config test confirmed, then
+ * the one on more requests and with more differences, then by rule id. */
 export function compareFindings(a: RunFinding, b: RunFinding): number {
   return (
     findingRank(a) - findingRank(b) ||
+    Number(a.predicted) - Number(b.predicted) ||
     Number(b.confirmed === true) - Number(a.confirmed === true) ||
     b.requests.count - a.requests.count ||
     b.differences.length - a.differences.length ||
