@@ -252,6 +252,10 @@ export function triageScenario(input: TriageInput): TriageResult {
               };
         }
       }
+      if (startCause && (startCause.claim?.lines ?? []).length === 0 && !candidate.started) {
+        // The rule knows the refusal, not its line: the config test's "line N of FILE" is that line.
+        for (const n of named) if (!startCause.lines.some((l) => l.file === n.file && l.line === n.line)) startCause.lines.unshift({ ...n, directive: directiveAt(n.file, n.line) });
+      }
       if (startCause) {
         const lines = [...(startCause.claim?.lines ?? []).map((l) => ({ file: treePath(l.file, candidate), line: l.line })), ...named];
         startCause.confirmed = !candidate.started ? startCause.claim !== null || startCause.lines.some((l) => lines.some((n) => n.file === l.file && n.line === l.line)) : null;

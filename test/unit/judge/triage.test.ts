@@ -237,3 +237,18 @@ function judgementOrder(field: string): number {
 
 // Keeps the scenario type in use for readers of the fixtures.
 export type { Scenario };
+
+describe("triage, the config test's line", () => {
+  it("ties a start-up claim that names no line to the line the config test names, beside lint's lines of the rule", () => {
+    const site = scenario(TREE_YAML);
+    const candidate = observePlan(sidePlan(site, "2.4"), { configTest: CONFIG_TESTS.d1User24, started: false });
+    const tree = { origin: "/x", layout: "official" as const, mount: "/usr/local/apache2", mainFile: "/usr/local/apache2/conf/httpd.conf", serverRoot: "/usr/local/apache2", defines: [], files: [], adaptations: [], stubs: [], problems: [] };
+    const quiet: Rule = { id: "T-USER", seed: ["X1"], title: "User needs mod_unixd", severity: "blocking", recognise: (e) => (e.log.candidate.some((r) => /Invalid command 'User'/.test(r.message)) ? { summary: "2.4 refuses User" } : null) };
+    // Lint saw another User line only (the one 2.4 names came from a -D branch lint read otherwise).
+    const lint: ScenarioLint = { baseline: [], candidate: [lintFinding("T-USER", "conf/extra/other.conf", 3, "User www")] };
+    const result = triageScenario({ scenario: site, baseline: null, candidates: [{ observation: { ...candidate, tree }, comparison: null }], lint, rules: [quiet] });
+    expect(result.findings.map((f) => [f.rule, f.confirmed, f.config])).toEqual([
+      ["T-USER", true, [{ file: "conf/extra/other.conf", line: 3, directive: "User www" }, { file: "conf/httpd.conf", line: 35, directive: null }]],
+    ]);
+  });
+});
