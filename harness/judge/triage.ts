@@ -204,7 +204,9 @@ export function triageScenario(input: TriageInput): TriageResult {
       }
       const rule = ruleOf(seed);
       if (rule) return { ...ruleCause(rule, null), kind: "seed" };
-      return { kind: "seed", id: seed, rule: null, claim: null, severity: startUp ? "blocking" : "behaviour", security: false, title: scenario.title, lines: [], confirmed: null };
+      // No rule for the row yet: what predicted it says what it is (a known difference's reason), else the scenario.
+      const title = difference.reason && !/scenario/.test(difference.reason) ? difference.reason : scenario.title;
+      return { kind: "seed", id: seed, rule: null, claim: null, severity: startUp ? "blocking" : "behaviour", security: false, title, lines: [], confirmed: null };
     };
 
     const items: Item[] = [];
@@ -425,7 +427,7 @@ function addEvidence(finding: RunFinding, cause: Cause, item: Item): void {
     const records = item.evidence.log.candidate.filter((r) => r.level === null || ["emerg", "alert", "crit", "error", "warn"].includes(r.level));
     for (const record of records) {
       const code = record.code ?? (record.event !== null && /^AH\d+$/.test(record.event) ? record.event : null);
-      if (record.message.trim() === "") continue;
+      if (record.message.trim() === "" || /^Syntax OK$/i.test(record.message.trim())) continue;
       lines.push(`${code ? `${code} ` : ""}${record.message.length > 160 ? `${record.message.slice(0, 160)}…` : record.message}`);
     }
   }

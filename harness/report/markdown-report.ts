@@ -122,7 +122,7 @@ function findingsSection(report: Report): string[] {
   }
   const notes: string[] = [];
   if (predicted.length > 0) {
-    notes.push(`${plural(predicted.length, "finding")} the scenarios predict (rows they show): ${[...new Set(predicted.map(({ finding }) => `\`${finding.rule}\``))].join(", ")}.`);
+    notes.push(`${plural(predicted.length, "finding")} predicted (by the scenarios or known differences): ${[...new Set(predicted.map(({ finding }) => `\`${finding.rule}\``))].join(", ")}.`);
   }
   if (ignored.length > 0) {
     const total = ignored.reduce((sum, [, count]) => sum + count, 0);

@@ -109,7 +109,7 @@ function findingsBlock(report: Report, colors: Colors): string[] {
   }
   if (predicted.length > 0) {
     const rules = [...new Set(predicted.map(({ finding }) => finding.rule))];
-    lines.push(colors.dim(`  ${plural(predicted.length, "finding")} the scenarios predict (rows they show): ${rules.join(", ")}`));
+    lines.push(colors.dim(`  ${plural(predicted.length, "finding")} predicted (by the scenarios or known differences): ${rules.join(", ")}`));
   }
   if (ignored.length > 0) {
     const total = ignored.reduce((sum, [, count]) => sum + count, 0);

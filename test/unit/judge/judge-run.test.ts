@@ -65,13 +65,13 @@ describe("summarize", () => {
       rows: { covered: 4, guideHolds: 3, differ: 3, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend", "https-proxy-expired-backend"], note: D5_NOTE }] },
       // By cause, worst first: x1's refusal (B4 claims it; the scenario predicts it, so it does not gate), the
       // 500 of c1 with the seed's claim and the weak ETag nothing explains, then the changes c1 and f predict,
-      // credited to their seed rows.
+      // credited to their seed rows (no rule for them yet: the known difference's reason, else the scenario's title).
       findings: [
         // An inline config: the line the config test names is of the rendered httpd.conf.
         { rule: "B4", severity: "blocking", security: false, title: "a directive of a module the 2.4 target does not load", scenarios: ["user-without-unixd"], requests: 0, config: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 35, directive: null }], gating: false },
         { rule: "unexplained", severity: "unexplained", security: false, title: "differences no rule explains", scenarios: ["https-proxy-expired-backend", "etag-default-without-inode"], requests: 2, config: [], gating: true },
         { rule: "D5", severity: "behaviour", security: false, title: "Reverse proxy to an HTTPS backend with an expired certificate", scenarios: ["https-proxy-expired-backend"], requests: 1, config: [], gating: false },
-        { rule: "D3", severity: "behaviour", security: false, title: "The default ETag has no inode part on 2.4", scenarios: ["etag-default-without-inode"], requests: 1, config: [], gating: false },
+        { rule: "D3", severity: "behaviour", security: false, title: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone', scenarios: ["etag-default-without-inode"], requests: 1, config: [], gating: false },
       ],
       ignored: { byRule: {} },
       durationMs: 98_765,

@@ -31,7 +31,7 @@ describe("renderMarkdownReport", () => {
       "|---|---|---|---|---|---|",
       "| **unexplained** ✗ | `unexplained` differences no rule explains |  | 1: GET /private/ | status 200 → 401 on GET /private/ | `q6-satisfy-any-ip-or-user` |",
       "",
-      "2 findings the scenarios predict (rows they show): `X3`, `D5`. Ignored by the ignore file: 1 (`E2` 1).",
+      "2 findings predicted (by the scenarios or known differences): `X3`, `D5`. Ignored by the ignore file: 1 (`E2` 1).",
       "",
       "1 **regression** · 1 **error** · 2 expected-change · 0 noise · 2 same",
       "",

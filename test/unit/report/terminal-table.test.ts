@@ -13,7 +13,7 @@ describe("renderTerminalTable", () => {
       Findings, worst first (1 finding fails the run):
         UNEXPLAINED  unexplained differences no rule explains (q6-satisfy-any-ip-or-user) ✗
                      1 request: GET /private/ · status 200 → 401 on GET /private/
-        2 findings the scenarios predict (rows they show): X3, D5
+        2 findings predicted (by the scenarios or known differences): X3, D5
         Ignored by the ignore file: 1 (E2 1)
 
       ┌────────────────────────────────┬────────┬──────────────────┬────────────────────┬─────────────────┐
@@ -87,7 +87,7 @@ describe("renderTerminalTable, findings", () => {
       "                        sites-enabled/<admin>.conf:12 Satisfy any · 4 requests: GET /admin/, GET /admin/a, GET /admin/b, … · status 401 → 200 on GET /admin/",
       "  UNEXPLAINED           unexplained differences no rule explains (q6-satisfy-any-ip-or-user) ✗",
       "                        1 request: GET /private/ · status 200 → 401 on GET /private/",
-      "  2 findings the scenarios predict (rows they show): X3, D5",
+      "  2 findings predicted (by the scenarios or known differences): X3, D5",
       "  Ignored by the ignore file: 1 (E2 1)",
       "",
       "",
