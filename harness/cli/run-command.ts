@@ -56,7 +56,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   const { scenarios, trees } = await runInputs(positionals, values);
   // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
-  if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} entries)\n`);
+  if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);
 
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);

@@ -5,6 +5,13 @@ import { describe, expect, it } from "vitest";
 import { renderJsonReport } from "../../../harness/report/json-report.ts";
 import { REPORT_SCHEMA_VERSION, type Report, type ReportSideRequest, type ReportSideServer } from "../../../harness/report/report-model.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { judgeRun } from "../../../harness/judge/judge-run.ts";
+import type { RunSide } from "../../../harness/observe/run-harness.ts";
+import { BASELINE, CANDIDATE } from "../../../harness/plan/side.ts";
+import { buildReport } from "../../../harness/report/build-report.ts";
+import { RULES } from "../../../harness/rules/all-rules.ts";
+import { parseIgnoreFile } from "../../../harness/rules/ignore-file.ts";
+import { c1SeedClaimRun, weakEtagRun, x1Run } from "../../fixtures/observations/scenarios.ts";
 
 type Json = Record<string, unknown>;
 
@@ -299,6 +306,25 @@ describe("schema/report.schema.json", () => {
     expectSchemaKeyOrder(report, schema, "report");
   });
 
+  it("validates the findings and ignored differences the judge builds, keys in the reporter's order", () => {
+    const ignore = parseIgnoreFile("ignore:\n  - header: ETag\n    reason: our caches do not use ETags\n", "fleet.yaml");
+    const sides: RunSide[] = [
+      { side: BASELINE, image: "httpd:2.2.34", version: "2.2.34", missing: false },
+      { side: CANDIDATE, image: "httpd:2.4.62", version: "2.4.62", missing: false },
+    ];
+    const judged = judgeRun({ startedAt: new Date(0), sides, runs: [x1Run(), weakEtagRun(), c1SeedClaimRun()], durationMs: 1 }, { rules: RULES, lint: new Map(), ignore });
+    const report = roundTrip(buildReport(judged, "0.1.0"));
+    const scenarios = report.scenarios as Json[];
+    // x1's refusal (a blocking rule's, with the config test's line), c1's unexplained 500, the ETag ignored.
+    expect(scenarios.map((s) => [(s.findings as Json[]).map((f) => f.rule), (s.ignored as Json).byRule])).toEqual([
+      [["B4"], {}],
+      [[], { unexplained: 1 }],
+      [["unexplained"], {}],
+    ]);
+    expect(check(report)).toEqual([]);
+    expectSchemaKeyOrder(report, schema, "report");
+  });
+
   const mutations: Array<[string, (report: Json) => void, Partial<ErrorObject>]> = [
     [
       "a missing key (bodySha256 of a request side)",
@@ -344,6 +370,21 @@ describe("schema/report.schema.json", () => {
       "an unknown side role",
       (r) => ((r.sides as Json[])[1]!.role = "reference"),
       { keyword: "enum", instancePath: "/sides/1/role" },
+    ],
+    [
+      "a finding severity no rule has",
+      (r) => ((scenarioOf(r).findings as Json[])[0]!.severity = "critical"),
+      { keyword: "enum", instancePath: "/scenarios/0/findings/0/severity" },
+    ],
+    [
+      "a finding without its config lines",
+      (r) => delete (scenarioOf(r).findings as Json[])[0]!.config,
+      { keyword: "required", params: { missingProperty: "config" } },
+    ],
+    [
+      "an ignored count that is not a count",
+      (r) => (((scenarioOf(r).ignored as Json).byRule as Json).D3 = -1),
+      { keyword: "minimum", instancePath: "/scenarios/0/ignored/byRule/D3" },
     ],
     [
       "a body digest that is not SHA-256 hex",
