@@ -118,16 +118,24 @@ function requestLabel(request: RequestSpec): string {
   return request.mode === "http" ? `${request.method} ${request.path}` : request.name;
 }
 
+/** A rule's owned directives as one whole-word pattern, made once per rule. */
+const OWNED = new WeakMap<Rule, RegExp | null>();
+function ownedPattern(rule: Rule): RegExp | null {
+  if (!OWNED.has(rule)) {
+    const names = rule.owns?.directives ?? [];
+    OWNED.set(rule, names.length === 0 ? null : new RegExp(`\\b(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`, "i"));
+  }
+  return OWNED.get(rule)!;
+}
+
 /** Worst severity first; among equals, a rule owning a directive the evidence names, then one lint found on
- * the tree, then the registry's order. */
-function rankRules(rules: readonly Rule[], evidence: Evidence): Rule[] {
+ * the tree (`linted`: the rule ids of the tree's lint findings), then the registry's order. */
+function rankRules(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>): Rule[] {
   const said = [evidence.baseline, evidence.candidate, ...evidence.log.candidate.map((r) => r.message), ...evidence.log.baseline.map((r) => r.message)]
     .filter((t): t is string => t !== null)
-    .join("\n")
-    .toLowerCase();
-  const owns = (rule: Rule): boolean => (rule.owns?.directives ?? []).some((d) => new RegExp(`\\b${d.toLowerCase()}\\b`).test(said));
-  const linted = (rule: Rule): boolean => evidence.findings.some((f) => f.rule === rule.id);
-  const key = (rule: Rule): number[] => [SEVERITIES.indexOf(rule.severity), owns(rule) ? 0 : 1, linted(rule) ? 0 : 1];
+    .join("\n");
+  const owns = (rule: Rule): boolean => ownedPattern(rule)?.test(said) ?? false;
+  const key = (rule: Rule): number[] => [SEVERITIES.indexOf(rule.severity), owns(rule) ? 0 : 1, linted.has(rule.id) ? 0 : 1];
   return rules
     .filter((rule) => rule.recognise !== undefined)
     .map((rule, index) => ({ rule, index, key: key(rule) }))
@@ -135,8 +143,8 @@ function rankRules(rules: readonly Rule[], evidence: Evidence): Rule[] {
     .map((entry) => entry.rule);
 }
 
-function claimOf(rules: readonly Rule[], evidence: Evidence): { rule: Rule; claim: Claim } | null {
-  for (const rule of rankRules(rules, evidence)) {
+function claimOf(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>): { rule: Rule; claim: Claim } | null {
+  for (const rule of rankRules(rules, evidence, linted)) {
     const claim = rule.recognise!(evidence);
     if (claim) return { rule, claim };
   }
@@ -154,6 +162,9 @@ export function triageScenario(input: TriageInput): TriageResult {
   const { scenario, baseline } = input;
   const ruleOf = (id: string): Rule | undefined => rules.find((rule) => rule.id === id);
   const directiveAt = (file: string, line: number): string | null => lint.candidate.find((f) => f.file === file && f.line === line)?.directive ?? null;
+  const linted = new Set(lint.candidate.map((f) => f.rule));
+  const linesOf = new Map<string, ConfigLine[]>();
+  for (const f of lint.candidate) linesOf.set(f.rule, [...(linesOf.get(f.rule) ?? []), { file: f.file, line: f.line, directive: f.directive }]);
 
   const findings: RunFinding[] = [];
   const ignored: IgnoredDifferences = { byRule: {}, differences: [] };
@@ -179,7 +190,7 @@ export function triageScenario(input: TriageInput): TriageResult {
         const file = treePath(l.file, candidate);
         return { file, line: l.line, directive: directiveAt(file, l.line) };
       });
-      const linted = lint.candidate.filter((f) => f.rule === rule.id).map((f) => ({ file: f.file, line: f.line, directive: f.directive }));
+      const ofRule = (linesOf.get(rule.id) ?? []).map((l) => ({ ...l }));
       return {
         kind: "rule",
         id: rule.id,
@@ -188,12 +199,12 @@ export function triageScenario(input: TriageInput): TriageResult {
         severity: worstSeverity(rule.severity, claim?.severity),
         security: rule.security ?? false,
         title: rule.title,
-        lines: claimed.length > 0 ? claimed : linted,
+        lines: claimed.length > 0 ? claimed : ofRule,
         confirmed: null,
       };
     };
     const claimCause = (evidence: Evidence): Cause | null => {
-      const found = claimOf(rules, evidence);
+      const found = claimOf(rules, evidence, linted);
       return found ? ruleCause(found.rule, found.claim) : null;
     };
     /** An unclaimed difference: its predicting seed row's when the scenario made it an expected change. */
