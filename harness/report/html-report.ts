@@ -329,6 +329,21 @@ function renderGuide(scenario: ReportScenario): string {
   );
 }
 
+/** The scenario's own causes, worst first, each with its config lines and what it folds. */
+function renderScenarioFindings(scenario: ReportScenario): string {
+  if (scenario.findings.length === 0) return "";
+  const items = scenario.findings.map((finding) => {
+    const security = isSecurity(finding);
+    const lines = finding.config.map((line) => `<code>${h(place(line))}</code>`).join(", ");
+    return (
+      `<li data-scenario-finding="${h(finding.rule)}"><span class="sev s-${h(finding.severity)}${security ? " security" : ""}">${h(severityLabel(finding))}</span> ` +
+      `<b class="mono">${h(finding.rule)}</b> ${h(finding.title)}${lines ? ` · ${lines}` : ""} · ${plural(finding.differences.length, "difference")}` +
+      `${finding.requests.count > 0 ? ` on ${plural(finding.requests.count, "request")}` : ""}</li>`
+    );
+  });
+  return `<h3>Findings</h3><ul class="facts">${items.join("")}</ul>`;
+}
+
 function renderScenario(report: Report, scenario: ReportScenario): string {
   const serverDifferences = scenarioDifferences(scenario).filter(({ request }) => request === null);
   const serverFields = byField(serverDifferences.map(({ difference }) => difference));
@@ -342,6 +357,7 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}</p>`,
     scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
     renderGuide(scenario),
+    renderScenarioFindings(scenario),
     `<h3>Expectations</h3><div class="sides">${REPORT_SIDES.map((side) => renderExpectations(side, scenario.expectations[side])).join("")}</div>`,
     `<h3>Servers and config test</h3><div class="sides">${REPORT_SIDES.map((side) => renderServer(side, scenario.servers[side], scenario.configTest[side], serverFields)).join("")}</div>`,
     serverDifferences.length === 0 ? "" : `<h3>Server differences</h3>${renderDifferenceTable(serverDifferences, false)}`,

@@ -157,3 +157,14 @@ describe("renderHtmlReport, findings", () => {
     expect(findings).toContain('data-ignored="1"');
   });
 });
+
+describe("renderHtmlReport, a scenario's own findings", () => {
+  it("lists them in the scenario's body, before its expectations", () => {
+    const html = renderHtmlReport(sampleReportWithSecurity());
+    const x3 = scenarioMarkup(html, "x3-order-without-access-compat");
+    expect(attributeValues(x3, "data-scenario-finding")).toEqual(["R9", "X3"]);
+    expect(x3.indexOf("<h3>Findings</h3>")).toBeLessThan(x3.indexOf("<h3>Expectations</h3>"));
+    expect(x3).toContain("<code>conf/httpd.conf:36</code> · 3 differences on 1 request");
+    expect(attributeValues(scenarioMarkup(html, "a6-server-status-denied"), "data-scenario-finding")).toEqual(["A7"]);
+  });
+});
