@@ -1,4 +1,5 @@
 import type { HarnessErrorCode } from "../errors.ts";
+import type { Report } from "../report/report-model.ts";
 
 /** The exit statuses of the CLI contract (design.md). */
 export const EXIT = {
@@ -31,4 +32,18 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
 
 export function exitStatusFor(code: HarnessErrorCode): number {
   return BY_CODE[code];
+}
+
+/** A finished run's status (design: "Exit status"). 2 when a scenario was bad input, 3 when the environment
+ * failed one; else 1 when a finding gates the run — a blocking or security cause, or a regression no rule
+ * explains, not predicted by the scenario and not silenced by the ignore file — or a scenario's verdict is
+ * regression (a side missed what the scenario states), error (a candidate that does not load, with nothing to
+ * compare, is one) or broken-on-both; 0 otherwise. A config 2.4 refuses is never 0: its refusal is blocking. */
+export function runExitStatus(report: Report): number {
+  const errors = report.scenarios.flatMap((s) => (s.error ? [exitStatusFor(s.error.code as HarnessErrorCode) ?? EXIT.environment] : []));
+  if (errors.includes(EXIT.badInput)) return EXIT.badInput;
+  if (errors.length > 0) return EXIT.environment;
+  if (report.scenarios.some((s) => s.findings.some((f) => f.gating))) return EXIT.regressions;
+  const { byVerdict } = report.summary;
+  return byVerdict.regression + byVerdict.error + byVerdict["broken-on-both"] > 0 ? EXIT.regressions : EXIT.ok;
 }

@@ -7,7 +7,7 @@ export const USAGE = `Usage:
   httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
-                            [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run]
+                            [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)
@@ -31,7 +31,9 @@ export const USAGE = `Usage:
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
-Exit status: 0 no regression, 1 regressions found, 2 bad input, 3 environment (engine, image).`;
+--ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
+Exit status: 0 no regression, 1 a blocking, security or unexplained finding (or regression) not ignored,
+2 bad input, 3 environment (engine, image).`;
 
 /** Shared by commands: node's parseArgs with usage errors as HarnessErrors. */
 export function parseOptions<const T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {

@@ -8,9 +8,12 @@ import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harne
 import { buildReport } from "../report/build-report.ts";
 import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
 import { renderTreeNotes } from "../report/tree-notes.ts";
-import { EXIT, exitStatusFor } from "./exit-status.ts";
+import { RULES } from "../rules/all-rules.ts";
+import type { TriageInputs } from "../judge/triage.ts";
+import { EXIT, runExitStatus } from "./exit-status.ts";
+import { ignoreFileFor } from "./ignore-option.ts";
 import { parseOptions } from "./parse-options.ts";
-import { runInputs } from "./tree-inputs.ts";
+import { runInputs, treeLint } from "./tree-inputs.ts";
 import { printPlan } from "./plan-command.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -36,6 +39,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     "candidate-config": { type: "string", multiple: true, default: [] },
     layout: { type: "string" },
     define: { type: "string", short: "D", multiple: true, default: [] },
+    ignore: { type: "string" },
   });
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -50,6 +54,9 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   if (values["dry-run"] === true) return printPlan(positionals, values);
   // Bad scenario files and config trees stop the run here, before any container exists.
   const { scenarios, trees } = await runInputs(positionals, values);
+  // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
+  const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
+  if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);
 
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
@@ -77,10 +84,10 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run).verdict)}\n`);
+        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
       },
     });
-    const report = buildReport(judgeRun(result), toolVersion());
+    const report = buildReport(judgeRun(result, triage), toolVersion());
     if (report.baseline.missing) {
       process.stdout.write(
         `\nThe baseline image ${baselineImage} is not on this engine and could not be pulled, so only the candidate ` +
@@ -95,13 +102,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     writeReports(report, targets);
     for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     if (mode.demo) return EXIT.ok;
-    // A scenario the harness could not run: bad input (a scenario or config error) before the environment.
-    const errors = report.scenarios.flatMap((s) => (s.error ? [exitStatusFor(s.error.code as HarnessErrorCode) ?? EXIT.environment] : []));
-    if (errors.includes(EXIT.badInput)) return EXIT.badInput;
-    if (errors.length > 0) return EXIT.environment;
-    // A config that does not load on the candidate (with nothing to compare) or on both sides is a finding.
-    const { byVerdict } = report.summary;
-    return byVerdict.regression + byVerdict.error + byVerdict["broken-on-both"] > 0 ? EXIT.regressions : EXIT.ok;
+    return runExitStatus(report);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

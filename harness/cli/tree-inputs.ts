@@ -9,7 +9,12 @@ import { evaluateTree } from "../conf/evaluate-tree.ts";
 import { type ConfigTree, loadTree } from "../conf/load-tree.ts";
 import type { ConfProblem } from "../conf/syntax-tree.ts";
 import { HarnessError } from "../errors.ts";
+import type { ScenarioLint } from "../judge/triage.ts";
 import type { LoadedTrees } from "../plan/plan-scenario.ts";
+import { lintTree } from "../rules/lint-tree.ts";
+import type { Rule } from "../rules/rule.ts";
+import { RULES } from "../rules/all-rules.ts";
+import { TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
 import { smokeRequestsFor, treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
@@ -99,6 +104,35 @@ export async function scenarioTrees(scenarios: readonly Scenario[], into: Map<st
     }
   }
   return into;
+}
+
+/** Lint's findings on the trees each tree scenario runs, by scenario id, for triage to tie a run's differences
+ * to config lines and to list every blocking problem of a tree 2.4 refuses: the --config tree (the baseline's,
+ * and the candidate's unless a --candidate-config port runs there), read as the 2.4 target would. Scenarios
+ * with an inline config have none. A tree is linted once per -D set, however many scenarios run it. */
+export function treeLint(
+  scenarios: readonly Scenario[],
+  trees: LoadedTrees,
+  target: TargetModules = TARGET_PROFILES.official,
+  rules: readonly Rule[] = RULES,
+): Map<string, ScenarioLint> {
+  const cache = new Map<string, ScenarioLint["candidate"]>();
+  const lint = (ref: TreeRef): ScenarioLint["candidate"] => {
+    const key = `${ref.path}\u0000${ref.defines.join("\u0000")}`;
+    let findings = cache.get(key);
+    if (!findings) {
+      const tree = trees.get(ref.path);
+      findings = tree ? lintTree(tree, { defines: ref.defines, target }, rules).findings : [];
+      cache.set(key, findings);
+    }
+    return findings;
+  };
+  const byScenario = new Map<string, ScenarioLint>();
+  for (const scenario of scenarios) {
+    const refs = scenario.server.tree;
+    if (refs) byScenario.set(scenario.id, { baseline: lint(refs.baseline), candidate: lint(refs.candidate) });
+  }
+  return byScenario;
 }
 
 /** What a run runs: the scenario files given (the catalogue when none), the config trees given with --config

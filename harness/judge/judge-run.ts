@@ -4,6 +4,8 @@ import type { HarnessRunResult, RunSide } from "../observe/run-harness.ts";
 import type { Verdict } from "./difference.ts";
 import { describeFailure } from "./expectation-failure.ts";
 import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
+import { compareFindings, type ConfigLine, type FindingSeverity, type RunFinding } from "./run-finding.ts";
+import { DEFAULT_TRIAGE, type TriageInputs } from "./triage.ts";
 
 export interface RowSummary {
   /** Seed rows the run's scenarios exercise. */
@@ -27,7 +29,26 @@ export interface RunSummary {
   guideHolds: number;
   rows: RowSummary;
   regressions: number;
+  /** The run's findings by cause, across scenarios, worst first. */
+  findings: FindingSummary[];
+  /** What the ignore file silenced, by the cause's rule. */
+  ignored: { byRule: Record<string, number> };
   durationMs: number;
+}
+
+/** One cause across the run's scenarios. */
+export interface FindingSummary {
+  rule: string;
+  severity: FindingSeverity;
+  security: boolean;
+  title: string;
+  /** Scenarios it was found in. */
+  scenarios: string[];
+  /** Requests affected, summed over its scenarios. */
+  requests: number;
+  config: ConfigLine[];
+  /** Whether any of its findings fails the run. */
+  gating: boolean;
 }
 
 export interface RunJudgement {
@@ -73,11 +94,46 @@ export function summarize(scenarios: readonly ScenarioJudgement[], sides: readon
     guideHolds: scenarios.filter((s) => s.guide.holds === true).length,
     rows: summarizeRows(scenarios),
     regressions: byVerdict.regression,
+    findings: summarizeFindings(scenarios),
+    ignored: { byRule: ignoredByRule(scenarios) },
     durationMs,
   };
 }
 
-export function judgeRun(result: HarnessRunResult): RunJudgement {
-  const scenarios = result.runs.filter((run) => run !== undefined).map(judgeScenario);
+export function summarizeFindings(scenarios: readonly ScenarioJudgement[]): FindingSummary[] {
+  const byRule = new Map<string, { finding: RunFinding; summary: FindingSummary }>();
+  for (const judgement of scenarios) {
+    for (const finding of judgement.findings) {
+      let entry = byRule.get(finding.rule);
+      if (!entry) {
+        const summary: FindingSummary = { rule: finding.rule, severity: finding.severity, security: finding.security, title: finding.title, scenarios: [], requests: 0, config: [], gating: false };
+        entry = { finding: { ...finding, requests: { count: 0, examples: [] }, differences: [] }, summary };
+        byRule.set(finding.rule, entry);
+      }
+      const { summary } = entry;
+      if (!summary.scenarios.includes(judgement.run.scenario.id)) summary.scenarios.push(judgement.run.scenario.id);
+      summary.requests += finding.requests.count;
+      summary.gating ||= finding.gating;
+      summary.security ||= finding.security;
+      for (const line of finding.config) if (!summary.config.some((c) => c.file === line.file && c.line === line.line)) summary.config.push(line);
+      // The worst of its findings ranks the cause (an unexplained regression above an unexplained change).
+      if (compareFindings(finding, entry.finding) < 0) {
+        entry.finding = { ...finding, requests: { count: 0, examples: [] } };
+        summary.severity = finding.severity;
+      }
+    }
+  }
+  return [...byRule.values()].sort((a, b) => compareFindings(a.finding, b.finding) || b.summary.requests - a.summary.requests).map((entry) => entry.summary);
+}
+
+function ignoredByRule(scenarios: readonly ScenarioJudgement[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const judgement of scenarios) for (const [rule, count] of Object.entries(judgement.ignored.byRule)) counts[rule] = (counts[rule] ?? 0) + count;
+  return counts;
+}
+
+/** `inputs`: the rules, lint's findings on the trees the run used, the ignore file (triage.ts). */
+export function judgeRun(result: HarnessRunResult, inputs: TriageInputs = DEFAULT_TRIAGE): RunJudgement {
+  const scenarios = result.runs.filter((run) => run !== undefined).map((run) => judgeScenario(run, inputs));
   return { startedAt: result.startedAt, sides: result.sides, scenarios, summary: summarize(scenarios, result.sides, result.durationMs) };
 }

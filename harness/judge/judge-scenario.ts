@@ -9,6 +9,9 @@ import { diffScenario } from "./diff-scenario.ts";
 import type { ExpectationFailure } from "./expectation-failure.ts";
 import { statedFor } from "../scenario/stated-for.ts";
 import { worst } from "./verdicts.ts";
+import type { Comparison } from "./comparison.ts";
+import type { IgnoredDifferences, RunFinding } from "./run-finding.ts";
+import { DEFAULT_TRIAGE, triageScenario, type TriageInputs } from "./triage.ts";
 
 export interface SideJudgement {
   side: Side;
@@ -22,12 +25,7 @@ export interface SideJudgement {
   skipped: string | null;
 }
 
-/** One candidate against the baseline. */
-export interface Comparison {
-  candidate: string;
-  server: Difference[];
-  requests: Array<{ name: string; differences: Difference[] }>;
-}
+export type { Comparison } from "./comparison.ts";
 
 export interface ScenarioJudgement {
   run: ScenarioRun;
@@ -37,6 +35,10 @@ export interface ScenarioJudgement {
   sides: SideJudgement[];
   guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: Array<ExpectationFailure & { side: string; version: string }> };
   comparisons: Comparison[];
+  /** The differences told by cause, worst first (triage.ts). */
+  findings: RunFinding[];
+  /** What the ignore file silenced. */
+  ignored: IgnoredDifferences;
 }
 
 /** Sides that did not come up, and whether the scenario expected that of each. */
@@ -78,20 +80,19 @@ function metFor(judgement: SideJudgement): (request: string | null) => boolean {
   return (request) => judgement.observation !== null && !judgement.failures.some((f) => f.request === request);
 }
 
-/** A run is judged once: the progress line and the report ask for the same judgement. Runs are not changed
- * after observe returns them, so the judgement can be kept with the run. */
-const judged = new WeakMap<ScenarioRun, ScenarioJudgement>();
+/** A run is judged once per triage inputs: the progress line and the report ask for the same judgement. Runs
+ * are not changed after observe returns them, so the judgement can be kept with the run. */
+const judged = new WeakMap<ScenarioRun, { inputs: TriageInputs; judgement: ScenarioJudgement }>();
 
-export function judgeScenario(run: ScenarioRun): ScenarioJudgement {
-  let judgement = judged.get(run);
-  if (!judgement) {
-    judgement = judgeScenarioOnce(run);
-    judged.set(run, judgement);
-  }
+export function judgeScenario(run: ScenarioRun, inputs: TriageInputs = DEFAULT_TRIAGE): ScenarioJudgement {
+  const kept = judged.get(run);
+  if (kept?.inputs === inputs) return kept.judgement;
+  const judgement = judgeScenarioOnce(run, inputs);
+  judged.set(run, { inputs, judgement });
   return judgement;
 }
 
-function judgeScenarioOnce(run: ScenarioRun): ScenarioJudgement {
+function judgeScenarioOnce(run: ScenarioRun, inputs: TriageInputs): ScenarioJudgement {
   const { scenario } = run;
   const planned = [...run.plan.sides.map((s) => s.side), ...run.skipped.map((s) => s.side)];
   const sides = planned
@@ -105,7 +106,7 @@ function judgeScenarioOnce(run: ScenarioRun): ScenarioJudgement {
   const guideHolds = guideStated ? guideFailures.length === 0 : null;
 
   const baseline = sides.find((s) => s.side.role === "baseline");
-  const comparisons: Comparison[] =
+  const compared: Comparison[] =
     baseline?.observation
       ? sides
           .filter((s): s is SideJudgement & { observation: SideObservation } => s.side.role === "candidate" && s.observation !== null)
@@ -121,6 +122,17 @@ function judgeScenarioOnce(run: ScenarioRun): ScenarioJudgement {
           })
       : [];
 
+  const triage = triageScenario({
+    scenario,
+    baseline: baseline?.observation ?? null,
+    candidates: sides
+      .filter((s): s is SideJudgement & { observation: SideObservation } => s.side.role === "candidate" && s.observation !== null)
+      .map((s) => ({ observation: s.observation, comparison: compared.find((c) => c.candidate === s.side.id) ?? null })),
+    lint: inputs.lint.get(scenario.id),
+    rules: inputs.rules,
+    ignore: inputs.ignore,
+  });
+  const comparisons = triage.comparisons;
   const differences = comparisons.flatMap((c) => [...c.server, ...c.requests.flatMap((r) => r.differences)]);
   const verdict = decideVerdict(run, sides, differences, baseline?.observation != null);
   return {
@@ -130,5 +142,7 @@ function judgeScenarioOnce(run: ScenarioRun): ScenarioJudgement {
     sides,
     guide: { claim: scenario.guideClaim, holds: guideHolds, notes: scenario.guideNotes, failures: guideFailures },
     comparisons,
+    findings: triage.findings,
+    ignored: triage.ignored,
   };
 }

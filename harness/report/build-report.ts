@@ -126,6 +126,8 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
     coverage: judgement.coverage,
     durationMs: run.durationMs,
     error: run.error,
+    findings: judgement.findings,
+    ignored: judgement.ignored,
     expectations: { baseline: expectationResult(baseline), candidate: expectationResult(candidate) },
     guide: {
       claim: judgement.guide.claim,

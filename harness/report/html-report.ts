@@ -4,7 +4,8 @@
 //
 // Stable hooks for tests and tools: [data-scenario-id] (one element per scenario) with [data-verdict];
 // [data-side="baseline|candidate"] on each side's panel; [data-field] and [data-class] on values that differ and
-// on difference-table rows; [data-request] on each request.
+// on difference-table rows; [data-request] on each request; [data-finding] (the rule id) with [data-severity],
+// [data-security] and [data-gating] on each finding's row, which lead the report.
 import type { Difference, DifferenceClass, Verdict } from "../judge/difference.ts";
 import { describeSide, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
@@ -23,6 +24,7 @@ import { baselineMissingNotice } from "./baseline-missing.ts";
 import { scenarioDifferences, type LocatedDifference } from "./scenario-differences.ts";
 import { VERDICTS } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
+import { confirmationText, findingsWorstFirst, isSecurity, place, severityLabel } from "./finding-text.ts";
 
 const BODY_LIMIT = 4000;
 const VALUE_LIMIT = 2000;
@@ -43,7 +45,13 @@ const STYLE = `
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; color: #1f1f24;
 }
 body { margin: 0; padding: 0 1.5rem 3rem; background: #fff; }
-main, header.run, section.summary, section.guide-wrong, nav.filter { max-width: 1500px; margin: 0 auto; }
+main, header.run, section.findings, section.summary, section.guide-wrong, nav.filter { max-width: 1500px; margin: 0 auto; }
+table.findings th { background: #f3f3f6; font-size: .8rem; }
+table.findings tr[data-gating="true"] { background: var(--regression-bg); }
+.sev { display: inline-block; padding: .1rem .5rem; border-radius: 4px; font-size: .78rem; font-weight: 700; white-space: nowrap;
+  color: #fff; background: var(--noise); text-transform: uppercase; }
+.sev.s-blocking { background: var(--regression); } .sev.s-unexplained { background: var(--error); }
+.sev.s-behaviour { background: var(--expected-change); } .sev.security { background: #7b1fa2; outline: 2px solid #4a148c; }
 h1 { font-size: 1.5rem; margin: 1.2rem 0 .4rem; }
 h2 { font-size: 1.15rem; margin: 1.4rem 0 .5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
@@ -321,6 +329,21 @@ function renderGuide(scenario: ReportScenario): string {
   );
 }
 
+/** The scenario's own causes, worst first, each with its config lines and what it folds. */
+function renderScenarioFindings(scenario: ReportScenario): string {
+  if (scenario.findings.length === 0) return "";
+  const items = scenario.findings.map((finding) => {
+    const security = isSecurity(finding);
+    const lines = finding.config.map((line) => `<code>${h(place(line))}</code>`).join(", ");
+    return (
+      `<li data-scenario-finding="${h(finding.rule)}"><span class="sev s-${h(finding.severity)}${security ? " security" : ""}">${h(severityLabel(finding))}</span> ` +
+      `<b class="mono">${h(finding.rule)}</b> ${h(finding.title)}${lines ? ` · ${lines}` : ""} · ${plural(finding.differences.length, "difference")}` +
+      `${finding.requests.count > 0 ? ` on ${plural(finding.requests.count, "request")}` : ""}</li>`
+    );
+  });
+  return `<h3>Findings</h3><ul class="facts">${items.join("")}</ul>`;
+}
+
 function renderScenario(report: Report, scenario: ReportScenario): string {
   const serverDifferences = scenarioDifferences(scenario).filter(({ request }) => request === null);
   const serverFields = byField(serverDifferences.map(({ difference }) => difference));
@@ -334,6 +357,7 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}</p>`,
     scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
     renderGuide(scenario),
+    renderScenarioFindings(scenario),
     `<h3>Expectations</h3><div class="sides">${REPORT_SIDES.map((side) => renderExpectations(side, scenario.expectations[side])).join("")}</div>`,
     `<h3>Servers and config test</h3><div class="sides">${REPORT_SIDES.map((side) => renderServer(side, scenario.servers[side], scenario.configTest[side], serverFields)).join("")}</div>`,
     serverDifferences.length === 0 ? "" : `<h3>Server differences</h3>${renderDifferenceTable(serverDifferences, false)}`,
@@ -356,6 +380,40 @@ function renderRunHeader(report: Report): string {
     `</div><p class="muted">started ${h(report.startedAt)} · ${h(report.tool.name)} ${h(report.tool.version)} · report schema ${h(report.schemaVersion)}</p>` +
     (baselineMissingNotice(report) ? `<div class="box error" data-baseline-missing>${h(baselineMissingNotice(report)!)}</div>` : "") +
     `</header>`
+  );
+}
+
+/** The findings, worst first, before everything else: severity (a security change flagged), cause, config lines
+ * (file:line and the directive), requests, evidence, and the scenario they were seen in. */
+function renderFindings(report: Report): string {
+  const all = findingsWorstFirst(report);
+  const ignored = Object.entries(report.summary.ignored.byRule);
+  if (all.length === 0 && ignored.length === 0) return "";
+  const rows = all.map(({ scenario, finding }) => {
+    const security = isSecurity(finding);
+    const config = finding.config
+      .map((line) => `<div><code>${h(place(line))}</code>${line.directive ? ` <code class="muted">${h(line.directive)}</code>` : ""}</div>`)
+      .join("");
+    const confirmation = confirmationText(finding);
+    const evidence = [...finding.evidence.map((line) => `<div>${h(line)}</div>`), ...(confirmation ? [`<div class="muted"><i>${h(confirmation)}</i></div>`] : [])].join("");
+    const requests = finding.requests.count === 0 ? "" : `${finding.requests.count}: ${h(finding.requests.examples.join(", "))}`;
+    return (
+      `<tr data-finding="${h(finding.rule)}" data-severity="${h(finding.severity)}" data-security="${security}" data-gating="${finding.gating}">` +
+      `<td><span class="sev s-${h(finding.severity)}${security ? " security" : ""}">${h(severityLabel(finding))}</span>${finding.predicted ? ' <span class="muted">predicted</span>' : ""}</td>` +
+      `<td><b class="mono">${h(finding.rule)}</b> ${h(finding.title)}</td><td>${config}</td><td>${requests}</td><td>${evidence}</td>` +
+      `<td><a href="#scenario-${h(scenario)}"><code>${h(scenario)}</code></a></td></tr>`
+    );
+  });
+  const gating = all.filter(({ finding }) => finding.gating).length;
+  const total = ignored.reduce((sum, [, count]) => sum + count, 0);
+  return (
+    `<section class="findings"><h2>Findings</h2>` +
+    `<p>${plural(all.length, "finding")}, worst first; <b>${plural(gating, "finding")}</b> fail${gating === 1 ? "s" : ""} the run.</p>` +
+    (rows.length > 0
+      ? `<table class="findings"><thead><tr><th>severity</th><th>cause</th><th>config</th><th>requests</th><th>evidence</th><th>scenario</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+      : "") +
+    (ignored.length > 0 ? `<p class="muted" data-ignored="${total}">Ignored by the ignore file: ${total} (${h(ignored.map(([rule, count]) => `${rule} ${count}`).join(", "))})</p>` : "") +
+    `</section>`
   );
 }
 
@@ -407,6 +465,7 @@ export function renderHtmlReport(report: Report): string {
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${h(title)}</title><style>${STYLE}</style></head><body>`,
     renderRunHeader(report),
+    renderFindings(report),
     renderSummary(report),
     renderGuideWrong(report),
     `<h2 style="max-width:1500px;margin:1.4rem auto .5rem">Scenarios</h2>`,

@@ -3,6 +3,8 @@
 import type { Difference } from "../judge/difference.ts";
 import type {
   Report,
+  ReportFinding,
+  ReportIgnored,
   ReportConfigTest,
   ReportErrorLogLine,
   ReportExpectationResult,
@@ -47,6 +49,56 @@ const difference = keysOf<Difference>()([
   ["class", null],
   ["seed", null],
   ["reason", null],
+]);
+
+const findingDifference = keysOf<ReportFinding["differences"][number]>()([
+  ["request", null],
+  ["field", null],
+  ["baseline", null],
+  ["candidate", null],
+  ["class", null],
+  ["seed", null],
+  ["reason", null],
+]);
+
+const configLine = keysOf<ReportFinding["config"][number]>()([
+  ["file", null],
+  ["line", null],
+  ["directive", null],
+]);
+
+const finding = keysOf<ReportFinding>()([
+  ["rule", null],
+  ["severity", null],
+  ["security", null],
+  ["title", null],
+  ["candidate", null],
+  ["config", items(configLine)],
+  ["requests", keysOf<ReportFinding["requests"]>()([
+    ["count", null],
+    ["examples", null],
+  ])],
+  ["evidence", null],
+  ["confirmed", null],
+  ["predicted", null],
+  ["gating", null],
+  ["differences", items(findingDifference)],
+]);
+
+const ignored = keysOf<ReportIgnored>()([
+  ["byRule", null],
+  ["differences", items(keysOf<ReportIgnored["differences"][number]>()([
+    ["request", null],
+    ["rule", null],
+    ["entry", null],
+    ["because", null],
+    ["field", null],
+    ["baseline", null],
+    ["candidate", null],
+    ["class", null],
+    ["seed", null],
+    ["reason", null],
+  ]))],
 ]);
 
 const sideRequest = keysOf<ReportSideRequest>()([
@@ -152,6 +204,8 @@ const scenario = keysOf<ReportScenario>()([
     ["code", null],
     ["message", null],
   ])],
+  ["findings", items(finding)],
+  ["ignored", ignored],
   ["expectations", bySide(expectationResult)],
   ["guide", keysOf<ReportScenario["guide"]>()([
     ["claim", null],
@@ -195,6 +249,17 @@ const summary = keysOf<ReportSummary>()([
     ]))],
   ])],
   ["regressions", null],
+  ["findings", items(keysOf<ReportSummary["findings"][number]>()([
+    ["rule", null],
+    ["severity", null],
+    ["security", null],
+    ["title", null],
+    ["scenarios", null],
+    ["requests", null],
+    ["config", items(configLine)],
+    ["gating", null],
+  ]))],
+  ["ignored", keysOf<ReportSummary["ignored"]>()([["byRule", null]])],
   ["durationMs", null],
 ]);
 

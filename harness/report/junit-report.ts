@@ -1,12 +1,14 @@
-// The JUnit XML report for CI systems: one <testsuite> for the run, one <testcase> per scenario.
-// verdict regression -> <failure>, verdict error -> <error>, a side whose expectations were skipped (no image)
-// and nothing failed -> <skipped>.
+// The JUnit XML report for CI systems. First a <testsuite> of the run's findings, worst first, one <testcase> per
+// finding no scenario predicted (a finding that fails the run -> <failure>, its evidence and config lines in the
+// text); then one <testsuite> for the run, one <testcase> per scenario: verdict regression -> <failure>, verdict
+// error -> <error>, a side whose expectations were skipped (no image) and nothing failed -> <skipped>.
 import { escapeXml, escapeXmlAttribute } from "./escape-xml.ts";
 import { formatValue, truncate } from "./format-value.ts";
 import { REPORT_SIDES } from "./describe-side.ts";
 import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
 import { decimalSeconds, plural } from "./units.ts";
+import { confirmationText, findingsWorstFirst, type LocatedFinding, place, requestsText, severityLabel } from "./finding-text.ts";
 
 const VALUE_LIMIT = 500;
 
@@ -147,6 +149,38 @@ function testcase(scenario: ReportScenario): string {
   return [open, ...children, "    </testcase>"].join("\n");
 }
 
+function findingCase({ scenario, finding }: LocatedFinding): string {
+  const where = finding.config.length > 0 ? place(finding.config[0]!) : (finding.requests.examples[0] ?? "server");
+  const open = `    <testcase${attributes([
+    ["classname", `findings.${severityLabel(finding).replace(/[ ()]+/g, "_").replace(/_$/, "")}`],
+    ["name", `${finding.rule} at ${where} (${scenario})`],
+    ...(finding.config.length > 0 ? ([["file", finding.config[0]!.file]] as Array<[string, string]>) : []),
+  ])}>`;
+  const lines = [
+    `${severityLabel(finding)}: ${finding.rule}: ${finding.title}`,
+    ...finding.config.map((line) => `- ${place(line)}${line.directive ? ` ${line.directive}` : ""}`),
+    ...[requestsText(finding.requests), confirmationText(finding)].filter((text) => text !== ""),
+    ...finding.evidence.map((line) => `  ${truncate(line, VALUE_LIMIT)}`),
+  ];
+  const body = finding.gating
+    ? `      <failure${attributes([["message", `${severityLabel(finding)}: ${finding.rule}: ${finding.title}`], ["type", finding.severity]])}>${escapeXml(lines.join("\n"))}</failure>`
+    : `      <system-out>${escapeXml(lines.join("\n"))}</system-out>`;
+  return [open, body, "    </testcase>"].join("\n");
+}
+
+/** The findings suite, when the run has findings no scenario predicted. */
+function findingsSuite(report: Report, name: string): { lines: string[]; tests: number; failures: number } {
+  const news = findingsWorstFirst(report).filter(({ finding }) => !finding.predicted);
+  if (news.length === 0) return { lines: [], tests: 0, failures: 0 };
+  const failures = news.filter(({ finding }) => finding.gating).length;
+  const totals: Array<[string, string]> = [["tests", String(news.length)], ["failures", String(failures)], ["errors", "0"], ["skipped", "0"], ["time", "0.000"]];
+  return {
+    lines: [`  <testsuite${attributes([["name", `${name}: findings`], ...totals, ["timestamp", report.startedAt]])}>`, ...news.map(findingCase), "  </testsuite>"],
+    tests: news.length,
+    failures,
+  };
+}
+
 export function renderJunitReport(report: Report): string {
   const outcomes = report.scenarios.map(outcomeOf);
   const count = (outcome: Outcome) => String(outcomes.filter((o) => o === outcome).length);
@@ -158,9 +192,14 @@ export function renderJunitReport(report: Report): string {
     ["skipped", count("skipped")],
     ["time", decimalSeconds(report.summary.durationMs)],
   ];
+  const findings = findingsSuite(report, name);
+  const all: Array<[string, string]> = totals
+    .filter(([key]) => key !== "skipped")
+    .map(([key, value]) => [key, key === "tests" || key === "failures" ? String(Number(value) + findings[key]) : value]);
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites${attributes([["name", name], ...totals.filter(([key]) => key !== "skipped")])}>`,
+    `<testsuites${attributes([["name", name], ...all])}>`,
+    ...findings.lines,
     `  <testsuite${attributes([["name", name], ...totals, ["timestamp", report.startedAt]])}>`,
     "    <properties>",
     ...(

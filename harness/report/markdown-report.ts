@@ -8,6 +8,8 @@ import type { Report, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
 import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
+import { confirmationText, findingsWorstFirst, isSecurity, place, severityLabel } from "./finding-text.ts";
+import type { ReportFinding } from "./report-model.ts";
 
 /** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
 const CELL_LIMIT = 300;
@@ -43,10 +45,12 @@ function headline(report: Report): string {
   const { byVerdict } = report.summary;
   const regressions = byVerdict.regression;
   const errors = byVerdict.error;
-  const icon = regressions > 0 ? "❌" : errors > 0 ? "⚠️" : "✅";
+  const gating = report.scenarios.reduce((sum, s) => sum + s.findings.filter((f) => f.gating).length, 0);
+  const icon = regressions > 0 || gating > 0 ? "❌" : errors > 0 ? "⚠️" : "✅";
   const verdictText =
-    regressions > 0 || errors > 0
-      ? [regressions > 0 ? plural(regressions, "regression") : null,
+    regressions > 0 || errors > 0 || gating > 0
+      ? [gating > 0 ? `${plural(gating, "finding")} to fix` : null,
+         regressions > 0 ? plural(regressions, "regression") : null,
          errors > 0 ? plural(errors, "error") : null].filter((part) => part !== null).join(", ")
       : "no regressions";
   return `## ${icon} httpd upgrade check: ${verdictText}`;
@@ -76,6 +80,56 @@ function overviewTable(report: Report): string[] {
     "|---|---|---|---|---|",
     ...rows.map((row) => `| ${row} |`),
   ];
+}
+
+function severityCell(finding: ReportFinding): string {
+  const label = markdownCell(severityLabel(finding));
+  if (isSecurity(finding)) return `🔓 **${label.toUpperCase()}**`;
+  if (finding.severity === "blocking") return `⛔ **${label}**`;
+  return finding.gating ? `**${label}**` : label;
+}
+
+const CONFIG_LINES = 5;
+
+/** The findings, worst first: what to fix, where (file:line), on which requests, and what showed it. Findings a
+ * catalogue scenario predicts (it shows its own row) are named on one line after the table. */
+function findingsSection(report: Report): string[] {
+  const all = findingsWorstFirst(report);
+  const ignored = Object.entries(report.summary.ignored.byRule);
+  if (all.length === 0 && ignored.length === 0) return [];
+  const news = all.filter(({ finding }) => !finding.predicted);
+  const predicted = all.filter(({ finding }) => finding.predicted);
+  const lines = ["### Findings", ""];
+  if (news.length > 0) {
+    lines.push("| severity | cause | config | requests | evidence | scenario |", "|---|---|---|---|---|---|");
+    for (const { scenario, finding } of news) {
+      const config = finding.config.slice(0, CONFIG_LINES).map((line) => `\`${place(line).replace(/[`|]/g, "")}\`${line.directive ? ` ${markdownCell(line.directive)}` : ""}`);
+      if (finding.config.length > CONFIG_LINES) config.push(`and ${finding.config.length - CONFIG_LINES} more`);
+      const confirmation = confirmationText(finding);
+      const requests = finding.requests.count === 0 ? "" : `${finding.requests.count}: ${finding.requests.examples.map(markdownCell).join(", ")}`;
+      lines.push(
+        `| ${[
+          severityCell(finding) + (finding.gating ? " ✗" : ""),
+          `\`${finding.rule.replace(/[`|]/g, "")}\` ${markdownCell(finding.title)}`,
+          config.join("<br>"),
+          requests,
+          [...finding.evidence.slice(0, 3).map(markdownCell), ...(confirmation ? [`*${confirmation}*`] : [])].join("<br>"),
+          `\`${scenario.replace(/[`|]/g, "")}\``,
+        ].join(" | ")} |`,
+      );
+    }
+    lines.push("");
+  }
+  const notes: string[] = [];
+  if (predicted.length > 0) {
+    notes.push(`${plural(predicted.length, "finding")} predicted (by the scenarios or known differences): ${[...new Set(predicted.map(({ finding }) => `\`${finding.rule}\``))].join(", ")}.`);
+  }
+  if (ignored.length > 0) {
+    const total = ignored.reduce((sum, [, count]) => sum + count, 0);
+    notes.push(`Ignored by the ignore file: ${total} (${ignored.map(([rule, count]) => `\`${rule}\` ${count}`).join(", ")}).`);
+  }
+  if (notes.length > 0) lines.push(notes.join(" "), "");
+  return lines;
 }
 
 function guideSection(report: Report): string[] {
@@ -154,6 +208,7 @@ export function renderMarkdownReport(report: Report): string {
       `${image(report.candidate.image, report.candidate.version, false)} · ` +
       `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,
     "",
+    ...findingsSection(report),
     counts,
     "",
     `The guide holds in ${plural(summary.guideHolds, "scenario")}; ` +

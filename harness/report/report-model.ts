@@ -1,12 +1,19 @@
 // The JSON report: the contract other tools read (design.md, "Contracts"), documented by
 // schema/report.schema.json. Additive changes keep schemaVersion's major number; anything else bumps it.
 // 2.0: sides as a list, structured expectation failures, full-body length and digest, start failures,
-// trailing log and the config test's syntax error.
+// trailing log and the config test's syntax error. 2.2: findings, the differences told by cause (per scenario
+// and across the run), and what the ignore file silenced, by rule.
 import type { Difference, Verdict } from "../judge/difference.ts";
+import type { IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
-export const REPORT_SCHEMA_VERSION = "2.1" as const;
+export const REPORT_SCHEMA_VERSION = "2.2" as const;
+
+/** A cause and what it explains (judge/run-finding.ts): rule, severity, security flag, config lines, requests
+ * affected, evidence, and the per-request differences it folds. */
+export type ReportFinding = RunFinding;
+export type ReportIgnored = IgnoredDifferences;
 
 /** One unmet expectation: what was looked at, wanted and seen, and where the scenario states it. */
 export interface ReportFailure {
@@ -113,6 +120,10 @@ export interface ReportScenario {
   coverage: "both" | "candidate-only";
   durationMs: number;
   error: { code: string; message: string } | null;
+  /** The scenario's differences by cause, worst first (schema 2.2). */
+  findings: ReportFinding[];
+  /** What the ignore file silenced: listed here and under their requests as noise, counted by rule (2.2). */
+  ignored: ReportIgnored;
   expectations: { baseline: ReportExpectationResult; candidate: ReportExpectationResult };
   guide: { claim: string | null; holds: boolean | null; notes: string[]; failures: Array<ReportFailure & { side: string; version: string }> };
   configTest: { baseline: ReportConfigTest | null; candidate: ReportConfigTest | null };

@@ -9,6 +9,8 @@ import { describeSide } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
 import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
+import { confirmationText, findingsWorstFirst, isSecurity, placesText, requestsText, severityLabel } from "./finding-text.ts";
+import type { ReportFinding } from "./report-model.ts";
 
 export interface TerminalOptions {
   color: boolean;
@@ -73,6 +75,49 @@ function summaryBlock(report: Report, colors: Colors): string[] {
   return lines;
 }
 
+function severityColor(colors: Colors, finding: ReportFinding): Formatter {
+  if (isSecurity(finding)) return (text) => colors.bold(colors.magenta(text));
+  switch (finding.severity) {
+    case "blocking":
+      return (text) => colors.bold(colors.red(text));
+    case "unexplained":
+      return finding.gating ? colors.red : colors.yellow;
+    case "behaviour":
+      return colors.yellow;
+    default:
+      return colors.dim;
+  }
+}
+
+/** The findings, worst first, before anything else: each cause with its config lines, requests and first
+ * evidence line. Findings a catalogue scenario predicts (it shows its own row) are named on one line. */
+function findingsBlock(report: Report, colors: Colors): string[] {
+  const all = findingsWorstFirst(report);
+  const ignored = Object.entries(report.summary.ignored.byRule);
+  if (all.length === 0 && ignored.length === 0) return [];
+  const news = all.filter(({ finding }) => !finding.predicted);
+  const predicted = all.filter(({ finding }) => finding.predicted);
+  const gating = news.filter(({ finding }) => finding.gating).length;
+  const lines = [colors.bold(`Findings, worst first${gating > 0 ? ` (${plural(gating, "finding")} fail${gating === 1 ? "s" : ""} the run)` : ""}:`)];
+  const width = Math.max(0, ...news.map(({ finding }) => severityLabel(finding).length));
+  for (const { scenario, finding } of news) {
+    const label = severityColor(colors, finding)(severityLabel(finding).toUpperCase().padEnd(width));
+    const mark = finding.gating ? colors.red(" ✗") : "";
+    lines.push(`  ${label}  ${colors.bold(finding.rule)} ${finding.title} (${scenario})${mark}`);
+    const detail = [placesText(finding.config), requestsText(finding.requests), confirmationText(finding), finding.evidence[0] ?? ""].filter((part) => part !== "");
+    if (detail.length > 0) lines.push(`  ${" ".repeat(width)}  ${truncate(detail.join(" · "), 200)}`);
+  }
+  if (predicted.length > 0) {
+    const rules = [...new Set(predicted.map(({ finding }) => finding.rule))];
+    lines.push(colors.dim(`  ${plural(predicted.length, "finding")} predicted (by the scenarios or known differences): ${rules.join(", ")}`));
+  }
+  if (ignored.length > 0) {
+    const total = ignored.reduce((sum, [, count]) => sum + count, 0);
+    lines.push(colors.dim(`  Ignored by the ignore file: ${total} (${ignored.map(([rule, count]) => `${rule} ${count}`).join(", ")})`));
+  }
+  return [...lines, ""];
+}
+
 export function renderTerminalTable(report: Report, options: TerminalOptions): string {
   const colors = picocolors.createColors(options.color);
   // cli-table3 would colour head and border through its own colour package; we colour (or not) ourselves.
@@ -92,7 +137,7 @@ export function renderTerminalTable(report: Report, options: TerminalOptions): s
   const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +
     ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`;
   const notice = baselineMissingNotice(report);
-  return [...(notice ? [colors.bold(colors.yellow(notice))] : []), colors.bold(header), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
+  return [...(notice ? [colors.bold(colors.yellow(notice))] : []), colors.bold(header), ...findingsBlock(report, colors), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
 }
 
 /** One line per finished scenario during a long run: "[ 3/12] a6-server-status-denied  same". */

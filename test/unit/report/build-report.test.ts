@@ -251,7 +251,7 @@ describe("buildReport", () => {
     const judgement = judgeRun({ startedAt: new Date("2026-11-21T22:40:00Z"), sides: SIDES, runs: [a1Run(), c1SeedClaimRun()], durationMs: 4321 });
     const built = buildReport(judgement, "0.1.0");
     expect({ ...built, scenarios: built.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
-      schemaVersion: "2.1",
+      schemaVersion: "2.2",
       tool: { name: "httpd-upgrade-harness", version: "0.1.0" },
       startedAt: "2026-11-21T22:40:00.000Z",
       sides: [
@@ -267,6 +267,12 @@ describe("buildReport", () => {
       summary: { ...judgement.summary, expectationsMet: { baseline: 2, candidate: 1 }, expectationsFailed: { baseline: 0, candidate: 1 } },
     });
     expect(built.scenarios).toEqual(judgement.scenarios.map(buildScenarioReport));
+    // Each scenario leads with its findings as the judge told them, the differences each folds kept with it.
+    expect(built.scenarios.map((s) => [s.id, s.findings.map((f) => [f.rule, f.severity, f.gating, f.requests, f.differences.map((d) => `${d.request}: ${d.field}`)])])).toEqual([
+      ["server-status-directory-deny", []],
+      ["https-proxy-expired-backend", [["unexplained", "unexplained", true, { count: 1, examples: ["GET /"] }, ["proxied: status", "proxied: header:content-length", "proxied: header:content-type", "proxied: body", "proxied: errorLog"]]]],
+    ]);
+    expect(built.scenarios[1]!.ignored).toEqual({ byRule: {}, differences: [] });
   });
 
   it("says the baseline is missing when the run had no baseline image", () => {

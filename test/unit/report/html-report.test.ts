@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { escapeHtml } from "../../../harness/report/escape-html.ts";
 import { renderHtmlReport } from "../../../harness/report/html-report.ts";
 import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
-import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
 
 /** Values of one attribute over all elements that carry it, in document order. */
 function attributeValues(html: string, name: string): string[] {
@@ -127,5 +127,44 @@ describe("renderHtmlReport", () => {
   it("opens regressions and errors, and keeps the rest collapsed", () => {
     const open = [...html.matchAll(/<details class="scenario"[^>]*data-scenario-id="([^"]+)"[^>]* open>/g)].map((m) => m[1]);
     expect(open).toEqual(["q6-satisfy-any-ip-or-user", "d4-proxy-wrong-name-cert"]);
+  });
+});
+
+describe("renderHtmlReport, findings", () => {
+  const html = renderHtmlReport(sampleReportWithSecurity());
+  const findings = html.slice(html.indexOf('<section class="findings">'), html.indexOf("</section>", html.indexOf('<section class="findings">')));
+
+  it("leads with the findings, right after the run header and before the summary and the scenarios", () => {
+    const order = ['<header class="run">', '<section class="findings">', '<section class="summary">', "data-scenario-id="].map((marker) => html.indexOf(marker));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("lists them worst first, a security change flagged on its row and its label", () => {
+    expect([attributeValues(findings, "data-finding"), attributeValues(findings, "data-severity"), attributeValues(findings, "data-security"), attributeValues(findings, "data-gating")]).toEqual([
+      // Blocking first (news before what the x3 scenario predicts), then the security change, then the rest.
+      ["R9", "X3", "A7", "unexplained", "D5"],
+      ["blocking", "blocking", "behaviour", "unexplained", "behaviour"],
+      ["false", "false", "true", "false", "false"],
+      ["true", "false", "true", "true", "false"],
+    ]);
+    expect(findings).toContain('<span class="sev s-behaviour security">security (behaviour)</span>');
+  });
+
+  it("names config lines as file:line with the directive, escaped", () => {
+    expect(findings).toContain("<code>sites-enabled/&lt;admin&gt;.conf:12</code> <code class=\"muted\">Satisfy any</code>");
+    expect(findings).not.toContain("<admin>");
+    expect(findings).toContain('data-ignored="1"');
+  });
+});
+
+describe("renderHtmlReport, a scenario's own findings", () => {
+  it("lists them in the scenario's body, before its expectations", () => {
+    const html = renderHtmlReport(sampleReportWithSecurity());
+    const x3 = scenarioMarkup(html, "x3-order-without-access-compat");
+    expect(attributeValues(x3, "data-scenario-finding")).toEqual(["R9", "X3"]);
+    expect(x3.indexOf("<h3>Findings</h3>")).toBeLessThan(x3.indexOf("<h3>Expectations</h3>"));
+    expect(x3).toContain("<code>conf/httpd.conf:36</code> · 3 differences on 1 request");
+    expect(attributeValues(scenarioMarkup(html, "a6-server-status-denied"), "data-scenario-finding")).toEqual(["A7"]);
   });
 });

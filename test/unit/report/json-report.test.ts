@@ -15,7 +15,7 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(sampleReport);
     expect(JSON.parse(text)).toEqual(sampleReport);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.1",', '  "tool": {']);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.2",', '  "tool": {']);
   });
 
   it("writes keys in contract order whatever order the objects were built in", () => {
@@ -26,9 +26,16 @@ describe("renderJsonReport", () => {
     expect(Object.keys(parsed.sides[0] ?? {})).toEqual(["id", "role", "image", "version", "missing"]);
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
-      "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "expectations", "guide",
+      "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "findings", "ignored", "expectations", "guide",
       "configTest", "servers", "differences", "requests",
     ]);
+    const x3Finding = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat")?.findings[0];
+    expect(Object.keys(x3Finding ?? {})).toEqual([
+      "rule", "severity", "security", "title", "candidate", "config", "requests", "evidence", "confirmed", "predicted", "gating", "differences",
+    ]);
+    expect(Object.keys(x3Finding?.config[0] ?? {})).toEqual(["file", "line", "directive"]);
+    expect(Object.keys(x3Finding?.differences[0] ?? {})).toEqual(["request", "field", "baseline", "candidate", "class", "seed", "reason"]);
+    expect(Object.keys(parsed.summary.findings[0] ?? {})).toEqual(["rule", "severity", "security", "title", "scenarios", "requests", "config", "gating"]);
     expect(Object.keys(parsed.summary.byVerdict)).toEqual(["same", "expected-change", "regression", "noise", "error", "unverified", "broken-on-both"]);
     expect(Object.keys(scenario?.requests[0]?.differences[0] ?? {})).toEqual([
       "field", "baseline", "candidate", "class", "seed", "reason",
@@ -48,7 +55,7 @@ describe("renderJsonReport", () => {
   });
 
   it("keeps keys the contract does not name yet (additive changes), after the known ones", () => {
-    const extended = { ...sampleReport, extra: { note: "added later" }, schemaVersion: "2.1" };
+    const extended = { ...sampleReport, extra: { note: "added later" }, schemaVersion: "2.2" };
     const parsed = JSON.parse(renderJsonReport(extended as unknown as Report)) as Record<string, unknown>;
     expect(Object.keys(parsed).at(-1)).toBe("extra");
     expect(parsed.extra).toEqual({ note: "added later" });

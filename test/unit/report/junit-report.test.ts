@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderJunitReport, scenarioArea } from "../../../harness/report/junit-report.ts";
 import { reportFailure } from "../../../harness/report/build-report.ts";
 import type { Report, ReportFailure, ReportScenario } from "../../../harness/report/report-model.ts";
-import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
 
 interface XmlElement {
   name: string;
@@ -59,6 +59,10 @@ function parseXml(xml: string): XmlElement {
   return document;
 }
 
+function renderJunitReportDocument(report: Report): XmlElement {
+  return parseXml(renderJunitReport(report));
+}
+
 /** An unmet status expectation of a request, as the report carries it. */
 function statusFailure(actual: string, request: string): ReportFailure {
   return reportFailure({ kind: "status", request, field: "status", expected: "status 200", actual, at: null });
@@ -66,6 +70,11 @@ function statusFailure(actual: string, request: string): ReportFailure {
 
 function all(element: XmlElement, name: string): XmlElement[] {
   return element.children.flatMap((child) => [...(child.name === name ? [child] : []), ...all(child, name)]);
+}
+
+/** The suite of scenarios: the last one (the findings suite, when there is one, comes first). */
+function scenarioSuite(document: XmlElement): XmlElement {
+  return all(document, "testsuite").at(-1)!;
 }
 
 function byId(document: XmlElement, id: string): XmlElement {
@@ -78,26 +87,57 @@ describe("renderJunitReport", () => {
   const xml = renderJunitReport(sampleReport);
   const document = parseXml(xml);
 
-  it("writes one testsuite for the run with totals", () => {
+  it("writes the findings suite first, then one testsuite for the run, with totals over both", () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     const suites = all(document, "testsuite");
-    expect(suites).toHaveLength(1);
-    expect(suites[0]?.attributes).toEqual({
-      name: "httpd-upgrade-harness httpd:2.2.34 -> httpd-upgrade-harness/httpd-2.4:2.4.62",
-      tests: "6",
-      failures: "1",
-      errors: "1",
-      skipped: "1",
-      time: "41.779",
-      timestamp: "2026-11-21T22:40:58.000Z",
-    });
+    expect(suites.map((suite) => suite.attributes)).toEqual([
+      {
+        name: "httpd-upgrade-harness httpd:2.2.34 -> httpd-upgrade-harness/httpd-2.4:2.4.62: findings",
+        tests: "1",
+        failures: "1",
+        errors: "0",
+        skipped: "0",
+        time: "0.000",
+        timestamp: "2026-11-21T22:40:58.000Z",
+      },
+      {
+        name: "httpd-upgrade-harness httpd:2.2.34 -> httpd-upgrade-harness/httpd-2.4:2.4.62",
+        tests: "6",
+        failures: "1",
+        errors: "1",
+        skipped: "1",
+        time: "41.779",
+        timestamp: "2026-11-21T22:40:58.000Z",
+      },
+    ]);
+    expect(document.attributes).toEqual({ name: "httpd-upgrade-harness httpd:2.2.34 -> httpd-upgrade-harness/httpd-2.4:2.4.62", tests: "7", failures: "2", errors: "1", time: "41.779" });
   });
 
   it("has one testcase per scenario and counts failures, errors and skips", () => {
-    expect(all(document, "testcase")).toHaveLength(sampleReport.scenarios.length);
-    expect(all(document, "failure")).toHaveLength(1);
-    expect(all(document, "error")).toHaveLength(1);
-    expect(all(document, "skipped")).toHaveLength(1);
+    const suite = scenarioSuite(document);
+    expect(all(suite, "testcase")).toHaveLength(sampleReport.scenarios.length);
+    expect(all(suite, "failure")).toHaveLength(1);
+    expect(all(suite, "error")).toHaveLength(1);
+    expect(all(suite, "skipped")).toHaveLength(1);
+  });
+
+  it("leads with one testcase per finding no scenario predicted, worst first, failing those that fail the run", () => {
+    const findings = all(renderJunitReportDocument(sampleReportWithSecurity()), "testsuite")[0]!;
+    expect(all(findings, "testcase").map((tc) => [tc.attributes.classname, tc.attributes.name, tc.attributes.file, tc.children.map((c) => c.name)])).toEqual([
+      ["findings.blocking", "R9 at conf/httpd.conf:50 (x3-order-without-access-compat)", "conf/httpd.conf", ["failure"]],
+      ["findings.security_behaviour", "A7 at sites-enabled/<admin>.conf:12 (a6-server-status-denied)", "sites-enabled/<admin>.conf", ["failure"]],
+      ["findings.unexplained", "unexplained at GET /private/ (q6-satisfy-any-ip-or-user)", undefined, ["failure"]],
+    ]);
+    const security = all(findings, "failure")[1]!;
+    expect([security.attributes, security.text.split("\n")]).toEqual([
+      { message: "security (behaviour): A7: Satisfy Any with Require: 2.4 grants what 2.2 asked a password for", type: "behaviour" },
+      [
+        "security (behaviour): A7: Satisfy Any with Require: 2.4 grants what 2.2 asked a password for",
+        "- sites-enabled/<admin>.conf:12 Satisfy any",
+        "4 requests: GET /admin/, GET /admin/a, GET /admin/b, …",
+        "  status 401 → 200 on GET /admin/",
+      ],
+    ]);
   });
 
   it("names testcases after the catalogue area, id and title, with file and time in seconds", () => {
@@ -107,7 +147,7 @@ describe("renderJunitReport", () => {
       file: "scenarios/catalogue/authz/server-status-denied.scenario.yaml",
       time: "6.412",
     });
-    expect(all(document, "testcase").map((tc) => tc.attributes.classname)).toEqual([
+    expect(all(scenarioSuite(document), "testcase").map((tc) => tc.attributes.classname)).toEqual([
       "catalogue.authz", "catalogue.proxy", "catalogue.config-test", "catalogue.authz", "catalogue.proxy", "catalogue.vhosts",
     ]);
   });
@@ -175,7 +215,7 @@ describe("renderJunitReport", () => {
         },
       ],
     };
-    const doc = parseXml(renderJunitReport(report));
+    const doc = scenarioSuite(parseXml(renderJunitReport(report)));
     const [testcase] = all(doc, "testcase");
     expect(testcase?.attributes.name).toBe("q6<&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD: title <&>\"' \uFFFD\uFFFD\uFFFD[31m\uFFFD\nsecond line");
     expect(testcase?.attributes.classname).toBe("catalogue.a_b");

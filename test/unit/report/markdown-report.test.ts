@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markdownCell, renderMarkdownReport } from "../../../harness/report/markdown-report.ts";
 import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
-import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
 
 /** The rows of the first table after `header`, split into cells on unescaped pipes. */
 function tableAfter(markdown: string, header: string): string[][] {
@@ -19,16 +19,34 @@ function tableAfter(markdown: string, header: string): string[][] {
 describe("renderMarkdownReport", () => {
   const markdown = renderMarkdownReport(sampleReport);
 
-  it("starts with a headline and the counts by verdict", () => {
-    expect(markdown.split("\n").slice(0, 7)).toEqual([
-      "## ❌ httpd upgrade check: 1 regression, 1 error",
+  it("starts with a headline, then the findings, then the counts by verdict", () => {
+    expect(markdown.split("\n").slice(0, 15)).toEqual([
+      "## ❌ httpd upgrade check: 1 finding to fix, 1 regression, 1 error",
       "",
       "`httpd:2.2.34` (2.2.34) → `httpd-upgrade-harness/httpd-2.4:2.4.62` (2.4.62) · 6 scenarios in 41.8 s",
+      "",
+      "### Findings",
+      "",
+      "| severity | cause | config | requests | evidence | scenario |",
+      "|---|---|---|---|---|---|",
+      "| **unexplained** ✗ | `unexplained` differences no rule explains |  | 1: GET /private/ | status 200 → 401 on GET /private/ | `q6-satisfy-any-ip-or-user` |",
+      "",
+      "2 findings predicted (by the scenarios or known differences): `X3`, `D5`. Ignored by the ignore file: 1 (`E2` 1).",
       "",
       "1 **regression** · 1 **error** · 2 expected-change · 0 noise · 2 same",
       "",
       "The guide holds in 3 scenarios; expectations met: baseline 5, candidate 4; failed: baseline 0, candidate 2.",
     ]);
+  });
+
+  it("leads with the findings worst first: blocking, then security flagged, with file:line and the directive", () => {
+    const rows = tableAfter(renderMarkdownReport(sampleReportWithSecurity()), "| severity | cause | config | requests | evidence | scenario |");
+    expect(rows.map((row) => [row[0], row[2], row[5]])).toEqual([
+      ["⛔ **blocking** ✗", "`conf/httpd.conf:50` LockFile logs/accept.lock", "`x3-order-without-access-compat`"],
+      ["🔓 **SECURITY (BEHAVIOUR)** ✗", "`sites-enabled/<admin>.conf:12` Satisfy any", "`a6-server-status-denied`"],
+      ["**unexplained** ✗", "", "`q6-satisfy-any-ip-or-user`"],
+    ]);
+    expect(rows[0]![4]).toBe("conf/httpd.conf:50: LockFile is gone in 2.4<br>*found by lint; 2.4 stops at its first error*");
   });
 
   it("says so when there is nothing to worry about", () => {

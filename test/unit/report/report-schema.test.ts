@@ -5,6 +5,13 @@ import { describe, expect, it } from "vitest";
 import { renderJsonReport } from "../../../harness/report/json-report.ts";
 import { REPORT_SCHEMA_VERSION, type Report, type ReportSideRequest, type ReportSideServer } from "../../../harness/report/report-model.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { judgeRun } from "../../../harness/judge/judge-run.ts";
+import type { RunSide } from "../../../harness/observe/run-harness.ts";
+import { BASELINE, CANDIDATE } from "../../../harness/plan/side.ts";
+import { buildReport } from "../../../harness/report/build-report.ts";
+import { RULES } from "../../../harness/rules/all-rules.ts";
+import { parseIgnoreFile } from "../../../harness/rules/ignore-file.ts";
+import { c1SeedClaimRun, weakEtagRun, x1Run } from "../../fixtures/observations/scenarios.ts";
 
 type Json = Record<string, unknown>;
 
@@ -94,6 +101,26 @@ function minimalReport(): Report {
         coverage: "both",
         durationMs: 7033,
         error: null,
+        findings: [
+          {
+            rule: "unexplained",
+            severity: "unexplained",
+            security: false,
+            title: "differences no rule explains",
+            candidate: "candidate",
+            config: [{ file: "conf/httpd.conf", line: 9, directive: null }],
+            requests: { count: 1, examples: ["GET /private/"] },
+            evidence: ["status 200 → 401 on GET /private/"],
+            confirmed: null,
+            predicted: false,
+            gating: true,
+            differences: [{ request: "allowed ip, no credentials", field: "status", baseline: 200, candidate: 401, class: "regression", seed: [], reason: "no seed row predicts status for this request" }],
+          },
+        ],
+        ignored: {
+          byRule: { D3: 1 },
+          differences: [{ request: "allowed ip, no credentials", rule: "D3", entry: ".httpd-upgrade-ignore.yaml:2", because: "ETags differ", field: "header:etag", baseline: '"1-2-3"', candidate: '"2-3"', class: "noise", seed: [], reason: "ignored (.httpd-upgrade-ignore.yaml:2): ETags differ" }],
+        },
         expectations: {
           baseline: { ok: true, stated: true, failures: [], skipped: null },
           candidate: { ok: false, stated: true, failures: [failure], skipped: null },
@@ -148,6 +175,8 @@ function minimalReport(): Report {
       guideHolds: 0,
       rows: { covered: 1, guideHolds: 0, differ: 1, guideWrong: [{ row: "Q6", scenarios: ["q6-satisfy-any-ip-or-user"], note: failure.message }] },
       regressions: 1,
+      findings: [{ rule: "unexplained", severity: "unexplained", security: false, title: "differences no rule explains", scenarios: ["q6-satisfy-any-ip-or-user"], requests: 1, config: [{ file: "conf/httpd.conf", line: 9, directive: null }], gating: true }],
+      ignored: { byRule: { D3: 1 } },
       durationMs: 7040,
     },
   };
@@ -237,6 +266,11 @@ describe("schema/report.schema.json", () => {
     const objects = objectSchemas(schema);
     expect(objects.length).toBeGreaterThan(20);
     for (const [path, node] of objects) {
+      // A map (ignored.byRule: rule id -> count) has no fixed keys: its values' schema is named instead.
+      if (node.properties === undefined) {
+        expect([path, typeof node.additionalProperties, node.description]).toEqual([path, "object", expect.any(String)]);
+        continue;
+      }
       const keys = Object.keys(node.properties as Json);
       expect(node.additionalProperties, path).toBe(false);
       expect(node.required, path).toEqual(keys);
@@ -268,6 +302,25 @@ describe("schema/report.schema.json", () => {
   it("validates the sample report fixture the reporter tests use", () => {
     expect(sampleReport.schemaVersion).toBe(REPORT_SCHEMA_VERSION);
     const report = roundTrip(sampleReport);
+    expect(check(report)).toEqual([]);
+    expectSchemaKeyOrder(report, schema, "report");
+  });
+
+  it("validates the findings and ignored differences the judge builds, keys in the reporter's order", () => {
+    const ignore = parseIgnoreFile("ignore:\n  - header: ETag\n    reason: our caches do not use ETags\n", "fleet.yaml");
+    const sides: RunSide[] = [
+      { side: BASELINE, image: "httpd:2.2.34", version: "2.2.34", missing: false },
+      { side: CANDIDATE, image: "httpd:2.4.62", version: "2.4.62", missing: false },
+    ];
+    const judged = judgeRun({ startedAt: new Date(0), sides, runs: [x1Run(), weakEtagRun(), c1SeedClaimRun()], durationMs: 1 }, { rules: RULES, lint: new Map(), ignore });
+    const report = roundTrip(buildReport(judged, "0.1.0"));
+    const scenarios = report.scenarios as Json[];
+    // x1's refusal (a blocking rule's, with the config test's line), c1's unexplained 500, the ETag ignored.
+    expect(scenarios.map((s) => [(s.findings as Json[]).map((f) => f.rule), (s.ignored as Json).byRule])).toEqual([
+      [["B4"], {}],
+      [[], { unexplained: 1 }],
+      [["unexplained"], {}],
+    ]);
     expect(check(report)).toEqual([]);
     expectSchemaKeyOrder(report, schema, "report");
   });
@@ -317,6 +370,21 @@ describe("schema/report.schema.json", () => {
       "an unknown side role",
       (r) => ((r.sides as Json[])[1]!.role = "reference"),
       { keyword: "enum", instancePath: "/sides/1/role" },
+    ],
+    [
+      "a finding severity no rule has",
+      (r) => ((scenarioOf(r).findings as Json[])[0]!.severity = "critical"),
+      { keyword: "enum", instancePath: "/scenarios/0/findings/0/severity" },
+    ],
+    [
+      "a finding without its config lines",
+      (r) => delete (scenarioOf(r).findings as Json[])[0]!.config,
+      { keyword: "required", params: { missingProperty: "config" } },
+    ],
+    [
+      "an ignored count that is not a count",
+      (r) => (((scenarioOf(r).ignored as Json).byRule as Json).D3 = -1),
+      { keyword: "minimum", instancePath: "/scenarios/0/ignored/byRule/D3" },
     ],
     [
       "a body digest that is not SHA-256 hex",

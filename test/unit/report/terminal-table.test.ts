@@ -1,15 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { renderProgressLine, renderTerminalTable } from "../../../harness/report/terminal-table.ts";
-import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
 
 const ANSI = /\u001b\[[0-9;]*m/;
 
 describe("renderTerminalTable", () => {
-  it("prints one row per scenario and a short summary, without colour when asked", () => {
+  it("prints the findings, one row per scenario and a short summary, without colour when asked", () => {
     const text = renderTerminalTable(sampleReport, { color: false });
     expect(text).not.toMatch(ANSI);
     expect(text).toMatchInlineSnapshot(`
       "httpd:2.2.34 (2.2.34) -> httpd-upgrade-harness/httpd-2.4:2.4.62 (2.4.62)
+      Findings, worst first (1 finding fails the run):
+        UNEXPLAINED  unexplained differences no rule explains (q6-satisfy-any-ip-or-user) ✗
+                     1 request: GET /private/ · status 200 → 401 on GET /private/
+        2 findings predicted (by the scenarios or known differences): X3, D5
+        Ignored by the ignore file: 1 (E2 1)
+
       ┌────────────────────────────────┬────────┬──────────────────┬────────────────────┬─────────────────┐
       │ scenario                       │ seed   │ baseline         │ candidate          │ verdict         │
       ├────────────────────────────────┼────────┼──────────────────┼────────────────────┼─────────────────┤
@@ -65,5 +71,39 @@ describe("renderProgressLine", () => {
 
   it("colours the verdict on request", () => {
     expect(renderProgressLine(1, 2, "q6", "regression", { color: true })).toMatch(ANSI);
+  });
+});
+
+describe("renderTerminalTable, findings", () => {
+  it("leads with the findings, worst first, a security change flagged, before the scenario table", () => {
+    const text = renderTerminalTable(sampleReportWithSecurity(), { color: false });
+    const head = text.slice(0, text.indexOf("┌"));
+    expect(head.split("\n")).toEqual([
+      "httpd:2.2.34 (2.2.34) -> httpd-upgrade-harness/httpd-2.4:2.4.62 (2.4.62)",
+      "Findings, worst first (3 findings fail the run):",
+      "  BLOCKING              R9 mutex and lock directives (AcceptMutex, LockFile, RewriteLock, SSLMutex) are replaced by Mutex (x3-order-without-access-compat) ✗",
+      "                        conf/httpd.conf:50 LockFile logs/accept.lock · found by lint; 2.4 stops at its first error · conf/httpd.conf:50: LockFile is gone in 2.4",
+      "  SECURITY (BEHAVIOUR)  A7 Satisfy Any with Require: 2.4 grants what 2.2 asked a password for (a6-server-status-denied) ✗",
+      "                        sites-enabled/<admin>.conf:12 Satisfy any · 4 requests: GET /admin/, GET /admin/a, GET /admin/b, … · status 401 → 200 on GET /admin/",
+      "  UNEXPLAINED           unexplained differences no rule explains (q6-satisfy-any-ip-or-user) ✗",
+      "                        1 request: GET /private/ · status 200 → 401 on GET /private/",
+      "  2 findings predicted (by the scenarios or known differences): X3, D5",
+      "  Ignored by the ignore file: 1 (E2 1)",
+      "",
+      "",
+    ]);
+  });
+
+  it("paints a security finding apart from the rest", () => {
+    const coloured = renderTerminalTable(sampleReportWithSecurity(), { color: true });
+    expect(coloured).toContain("\u001b[1m\u001b[35mSECURITY (BEHAVIOUR)\u001b[39m\u001b[22m");
+    expect(coloured.replace(new RegExp(ANSI.source, "g"), "")).toBe(renderTerminalTable(sampleReportWithSecurity(), { color: false }));
+  });
+
+  it("says nothing about findings when a run has none", () => {
+    const none = structuredClone(sampleReport);
+    for (const s of none.scenarios) s.findings = [];
+    none.summary.ignored = { byRule: {} };
+    expect(renderTerminalTable(none, { color: false })).not.toContain("Findings");
   });
 });
