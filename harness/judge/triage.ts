@@ -128,23 +128,25 @@ function ownedPattern(rule: Rule): RegExp | null {
   return OWNED.get(rule)!;
 }
 
-/** Worst severity first; among equals, a rule owning a directive the evidence names, then one lint found on
- * the tree (`linted`: the rule ids of the tree's lint findings), then the registry's order. */
-function rankRules(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>): Rule[] {
+/** Worst severity first; among equals, a rule owning a directive the evidence names, then one enforcing a seed
+ * row the scenario names (two rules may read the same log lines: D4 and D5 at LogLevel warn), then one lint found
+ * on the tree (`linted`: the rule ids of the tree's lint findings), then the registry's order. */
+function rankRules(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>, seeds: readonly string[]): Rule[] {
   const said = [evidence.baseline, evidence.candidate, ...evidence.log.candidate.map((r) => r.message), ...evidence.log.baseline.map((r) => r.message)]
     .filter((t): t is string => t !== null)
     .join("\n");
   const owns = (rule: Rule): boolean => ownedPattern(rule)?.test(said) ?? false;
-  const key = (rule: Rule): number[] => [SEVERITIES.indexOf(rule.severity), owns(rule) ? 0 : 1, linted.has(rule.id) ? 0 : 1];
+  const named = (rule: Rule): boolean => rule.seed.some((row) => seeds.includes(row));
+  const key = (rule: Rule): number[] => [SEVERITIES.indexOf(rule.severity), owns(rule) ? 0 : 1, named(rule) ? 0 : 1, linted.has(rule.id) ? 0 : 1];
   return rules
     .filter((rule) => rule.recognise !== undefined)
     .map((rule, index) => ({ rule, index, key: key(rule) }))
-    .sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]! || a.index - b.index)
+    .sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]! || a.key[3]! - b.key[3]! || a.index - b.index)
     .map((entry) => entry.rule);
 }
 
-function claimOf(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>): { rule: Rule; claim: Claim } | null {
-  for (const rule of rankRules(rules, evidence, linted)) {
+function claimOf(rules: readonly Rule[], evidence: Evidence, linted: ReadonlySet<string>, seeds: readonly string[]): { rule: Rule; claim: Claim } | null {
+  for (const rule of rankRules(rules, evidence, linted, seeds)) {
     const claim = rule.recognise!(evidence);
     if (claim) return { rule, claim };
   }
@@ -196,15 +198,18 @@ export function triageScenario(input: TriageInput): TriageResult {
         id: rule.id,
         rule,
         claim,
-        severity: worstSeverity(rule.severity, claim?.severity),
-        security: rule.security ?? false,
+        // A claim may say more precisely than its rule how serious this evidence is (A3: 2.2's 500 that 2.4
+        // grants is behaviour, a password prompt 2.4 drops is security).
+        severity: claim?.severity ?? rule.severity,
+        // A security rule's claim narrowed to another severity is no security change at that place.
+        security: (rule.security ?? false) && !(rule.severity === "security" && claim?.severity !== undefined && claim.severity !== "security"),
         title: rule.title,
         lines: claimed.length > 0 ? claimed : ofRule,
         confirmed: null,
       };
     };
     const claimCause = (evidence: Evidence): Cause | null => {
-      const found = claimOf(rules, evidence, linted);
+      const found = claimOf(rules, evidence, linted, scenario.seed);
       return found ? ruleCause(found.rule, found.claim) : null;
     };
     /** An unclaimed difference: its predicting seed row's when the scenario made it an expected change. */

@@ -68,10 +68,10 @@ describe("summarize", () => {
       // credited to their seed rows (no rule for them yet: the known difference's reason, else the scenario's title).
       findings: [
         // An inline config: the line the config test names is of the rendered httpd.conf.
-        { rule: "B4", severity: "blocking", security: false, title: "a directive of a module the 2.4 target does not load", scenarios: ["user-without-unixd"], requests: 0, config: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 35, directive: null }], gating: false },
-        { rule: "unexplained", severity: "unexplained", security: false, title: "differences no rule explains", scenarios: ["https-proxy-expired-backend", "etag-default-without-inode"], requests: 2, config: [], gating: true },
-        { rule: "D5", severity: "behaviour", security: false, title: "Reverse proxy to an HTTPS backend with an expired certificate", scenarios: ["https-proxy-expired-backend"], requests: 1, config: [], gating: false },
-        { rule: "D3", severity: "behaviour", security: false, title: 'FileETag defaults to "MTime Size" on 2.4: the inode part is gone', scenarios: ["etag-default-without-inode"], requests: 1, config: [], gating: false },
+        { rule: "M5", severity: "blocking", security: false, title: "User and Group need mod_unixd on 2.4", scenarios: ["user-without-unixd"], requests: 0, config: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 35, directive: null }], gating: false },
+        { rule: "unexplained", severity: "unexplained", security: false, title: "differences no rule explains", scenarios: ["etag-default-without-inode"], requests: 1, config: [], gating: true },
+        { rule: "D5", severity: "behaviour", security: false, title: "SSLProxyCheckPeerExpire defaults to On on 2.4: an expired backend certificate is refused", scenarios: ["https-proxy-expired-backend"], requests: 2, config: [], gating: false },
+        { rule: "D3", severity: "expected", security: false, title: 'FileETag defaults to "MTime Size" on 2.4: ETags lose their inode part', scenarios: ["etag-default-without-inode"], requests: 1, config: [], gating: false },
       ],
       ignored: { byRule: {} },
       durationMs: 98_765,
@@ -132,7 +132,7 @@ describe("judgeRun", () => {
         guideHolds: 1,
         regressions: 1,
         rows: { covered: 2, guideHolds: 1, differ: 1, guideWrong: [{ row: "D5", scenarios: ["https-proxy-expired-backend"], note: D5_NOTE }] },
-        findings: [{ rule: "unexplained", severity: "unexplained", security: false, title: "differences no rule explains", scenarios: ["https-proxy-expired-backend"], requests: 1, config: [], gating: true }],
+        findings: [{ rule: "D5", severity: "behaviour", security: false, title: "SSLProxyCheckPeerExpire defaults to On on 2.4: an expired backend certificate is refused", scenarios: ["https-proxy-expired-backend"], requests: 1, config: [], gating: false }],
         ignored: { byRule: {} },
         durationMs: 4321,
       },

@@ -270,7 +270,7 @@ describe("buildReport", () => {
     // Each scenario leads with its findings as the judge told them, the differences each folds kept with it.
     expect(built.scenarios.map((s) => [s.id, s.findings.map((f) => [f.rule, f.severity, f.gating, f.requests, f.differences.map((d) => `${d.request}: ${d.field}`)])])).toEqual([
       ["server-status-directory-deny", []],
-      ["https-proxy-expired-backend", [["unexplained", "unexplained", true, { count: 1, examples: ["GET /"] }, ["proxied: status", "proxied: header:content-length", "proxied: header:content-type", "proxied: body", "proxied: errorLog"]]]],
+      ["https-proxy-expired-backend", [["D5", "behaviour", false, { count: 1, examples: ["GET /"] }, ["proxied: status", "proxied: header:content-length", "proxied: header:content-type", "proxied: body", "proxied: errorLog"]]]],
     ]);
     expect(built.scenarios[1]!.ignored).toEqual({ byRule: {}, differences: [] });
   });

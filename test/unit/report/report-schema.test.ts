@@ -315,11 +315,11 @@ describe("schema/report.schema.json", () => {
     const judged = judgeRun({ startedAt: new Date(0), sides, runs: [x1Run(), weakEtagRun(), c1SeedClaimRun()], durationMs: 1 }, { rules: RULES, lint: new Map(), ignore });
     const report = roundTrip(buildReport(judged, "0.1.0"));
     const scenarios = report.scenarios as Json[];
-    // x1's refusal (a blocking rule's, with the config test's line), c1's unexplained 500, the ETag ignored.
+    // x1's refusal (M5's, with the config test's line), c1's 500 (D5's: the scenario names the row), the ETag ignored.
     expect(scenarios.map((s) => [(s.findings as Json[]).map((f) => f.rule), (s.ignored as Json).byRule])).toEqual([
-      [["B4"], {}],
+      [["M5"], {}],
       [[], { unexplained: 1 }],
-      [["unexplained"], {}],
+      [["D5"], {}],
     ]);
     expect(check(report)).toEqual([]);
     expectSchemaKeyOrder(report, schema, "report");
