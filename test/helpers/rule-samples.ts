@@ -6,7 +6,7 @@ import { dirname, join, posix } from "node:path";
 import { stringify } from "yaml";
 import { loadTree, type ConfigTree } from "../../harness/conf/load-tree.ts";
 import { planScenario } from "../../harness/plan/plan-scenario.ts";
-import { BASELINE } from "../../harness/plan/side.ts";
+import { BASELINE, CANDIDATE } from "../../harness/plan/side.ts";
 import type { Rule, RuleSample } from "../../harness/rules/rule.ts";
 import { parseScenario } from "../../harness/scenario/load-scenario.ts";
 import type { Scenario } from "../../harness/scenario/scenario.ts";
@@ -57,6 +57,16 @@ export interface SampleTree {
 }
 
 const BASELINE_22 = officialDefaults("httpd:2.2.34", httpdVersion("2.2.34"));
+const CANDIDATE_24 = officialDefaults("httpd:2.4.62", httpdVersion("2.4.62"));
+
+/** Plans the sample's scenario for both lines from the official layout's facts, without an engine: a sample the
+ * harness cannot plan (a module no httpd has) throws here, for its own rule, instead of stopping a whole run. */
+export function planSampleOffline(rule: SampledRule): void {
+  planScenario(sampleScenario(rule), [
+    { side: BASELINE, inspection: BASELINE_22 },
+    { side: CANDIDATE, inspection: CANDIDATE_24 },
+  ]);
+}
 
 /** Writes the 2.2 config the sample's scenario renders (official layout, offline module facts) into `dir` as a
  * tree, with the sample's files, and loads it: what lint reads is what the 2.2 server boots. */

@@ -10,7 +10,7 @@ import type { ScenarioRun } from "../../../harness/observe/scenario-run.ts";
 import { RULES } from "../../../harness/rules/all-rules.ts";
 import type { Evidence } from "../../../harness/rules/evidence.ts";
 import type { Scenario } from "../../../harness/scenario/scenario.ts";
-import { SAMPLE_REQUEST, sampledRules, sampleScenario, type SampledRule } from "../../helpers/rule-samples.ts";
+import { planSampleOffline, SAMPLE_REQUEST, sampledRules, sampleScenario, type SampledRule } from "../../helpers/rule-samples.ts";
 
 const RULES_WITH_SAMPLES = sampledRules(RULES);
 // Each scenario boots a server per side; three at a time keeps two cores busy without starving the engine.
@@ -18,7 +18,7 @@ const CONCURRENCY = 3;
 const SUITE_TIME_MS = 20 * 60_000;
 
 interface SampleOutcome {
-  /** The sample is no valid scenario (bad module name, bad file path): the rule's own error. */
+  /** The sample is no valid scenario or cannot be planned (a module no httpd has): the rule's own error. */
   invalid: string | null;
   run: ScenarioRun | null;
 }
@@ -32,7 +32,7 @@ function side(run: ScenarioRun, role: "baseline" | "candidate"): SideObservation
 function ran(rule: SampledRule): ScenarioRun {
   const outcome = outcomes.get(rule.id);
   if (outcome === undefined) throw new Error(`${rule.id}'s sample was not run`);
-  if (outcome.invalid !== null) throw new Error(`${rule.id}'s sample is no valid scenario: ${outcome.invalid}`);
+  if (outcome.invalid !== null) throw new Error(`${rule.id}'s sample cannot be run (bad scenario or plan): ${outcome.invalid}`);
   const run = outcome.run!;
   if (run.error) throw new Error(`${rule.id}'s sample could not be run: ${run.error.code}: ${run.error.message}`);
   return run;
@@ -65,6 +65,7 @@ describe("every rule's sample on real servers", { timeout: SUITE_TIME_MS }, () =
     const owners: SampledRule[] = [];
     for (const rule of RULES_WITH_SAMPLES) {
       try {
+        planSampleOffline(rule);
         scenarios.push(sampleScenario(rule));
         owners.push(rule);
       } catch (error) {
