@@ -48,14 +48,6 @@ export function sampleScenario(rule: SampledRule): Scenario {
   return parseScenario(sampleScenarioYaml(rule), `${sampleScenarioId(rule)}.scenario.yaml`);
 }
 
-export interface SampleTree {
-  tree: ConfigTree;
-  /** The main config file's tree path and the lines the sample's config occupies in it. */
-  main: { file: string; from: number; to: number };
-  /** The tree paths of the sample's own files. */
-  files: string[];
-}
-
 const BASELINE_22 = officialDefaults("httpd:2.2.34", httpdVersion("2.2.34"));
 const CANDIDATE_24 = officialDefaults("httpd:2.4.62", httpdVersion("2.4.62"));
 
@@ -70,25 +62,18 @@ export function planSampleOffline(rule: SampledRule): void {
 
 /** Writes the 2.2 config the sample's scenario renders (official layout, offline module facts) into `dir` as a
  * tree, with the sample's files, and loads it: what lint reads is what the 2.2 server boots. */
-export async function writeSampleTree(rule: SampledRule, dir: string): Promise<SampleTree> {
+export async function writeSampleTree(rule: SampledRule, dir: string): Promise<ConfigTree> {
   const plan = planScenario(sampleScenario(rule), [{ side: BASELINE, inspection: BASELINE_22 }]);
   const side = plan.sides[0]!;
   const root = BASELINE_22.profile.serverRoot;
-  const treePath = (path: string): string => posix.relative(root, path);
   const write = async (path: string, text: string): Promise<void> => {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
+    const target = join(dir, posix.relative(root, path));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
   };
-  await write(treePath(side.config.path), side.config.text);
-  const files: string[] = [];
+  await write(side.config.path, side.config.text);
   for (const file of side.files) {
-    if (!("text" in file.content) || !file.path.startsWith(`${root}/`)) continue;
-    files.push(treePath(file.path));
-    await write(treePath(file.path), file.content.text);
+    if ("text" in file.content && file.path.startsWith(`${root}/`)) await write(file.path, file.content.text);
   }
-  const lines = side.config.text.split("\n");
-  const marker = lines.indexOf("# --- site ---");
-  if (marker < 0) throw new Error(`the minimal base of ${rule.id}'s sample has no "# --- site ---" line`);
-  const count = rule.sample.config.replace(/\n$/, "").split("\n").length;
-  return { tree: await loadTree(dir), main: { file: treePath(side.config.path), from: marker + 2, to: marker + 1 + count }, files };
+  return loadTree(dir);
 }
