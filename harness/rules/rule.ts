@@ -42,6 +42,9 @@ export interface RuleSample {
   config: string;
   /** Logical module names the sample needs besides the minimal set (as scenarios write them). */
   modules?: string[];
+  /** Modules of the minimal base left out (what a 2.2 tree lacks on 2.4: mpm_event, unixd, ...), for a rule
+   * whose construct is that absence. */
+  omitModules?: string[];
   /** A request path to send once it started. */
   request?: string;
   /** What 2.4 does with it; a blocking rule's sample fails 2.4's config test, the others start. */
