@@ -51,9 +51,6 @@ export interface RuleSample {
   on24: "refuses" | "starts";
   /** Files the sample needs, by path under the server root. */
   files?: Record<string, string>;
-  /** Base modules the minimal 2.4 config leaves out (logical names, as a scenario's omitModules): the
-   * construct is their absence (mod_unixd for User, an MPM). */
-  omitModules?: string[];
 }
 
 export interface Rule {
