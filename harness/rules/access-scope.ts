@@ -46,8 +46,12 @@ interface ScopeIndex {
   /** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null:
    * the main server's). */
   own: Map<EffectiveSection | null, WalkedDirective[]>;
-  /** Plain-path <Directory> and <Location> sections by kind and path. */
-  byPath: Map<string, WalkedSection[]>;
+  /** Plain-path <Directory> and <Location> sections by their <VirtualHost> (null: the main server's), then by
+   * kind and path: a section merges with the main server's and its own server's only, and 10,000 vhosts may each
+   * have a <Directory> of the same path. */
+  byPath: Map<EffectiveSection | null, Map<string, WalkedSection[]>>;
+  /** Each section's <VirtualHost> (null: the main server). */
+  serverOf: Map<EffectiveSection, EffectiveSection | null>;
 }
 
 const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
@@ -57,7 +61,7 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
   const known = indexes.get(config);
   if (known) return known;
   const walked = walkConfig(config);
-  const index: ScopeIndex = { own: new Map(), byPath: new Map() };
+  const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
   for (const entry of walked.directives) {
     const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
     const list = index.own.get(scope);
@@ -65,24 +69,35 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
     else index.own.set(scope, [entry]);
   }
   for (const entry of walked.sections) {
+    const server = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    index.serverOf.set(entry.section, server);
     const path = plainPath(entry.section);
     if (path === null) continue;
     const key = `${entry.section.key}\u0000${path}`;
-    index.byPath.set(key, [...(index.byPath.get(key) ?? []), entry]);
+    let paths = index.byPath.get(server);
+    if (!paths) index.byPath.set(server, (paths = new Map()));
+    const list = paths.get(key);
+    if (list) list.push(entry);
+    else paths.set(key, [entry]);
   }
   indexes.set(config, index);
   return index;
 }
 
-/** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), nearest last. */
+/** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), of the main
+ * server and of `scope`'s own virtual host, nearest last. */
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
   const path = plainPath(scope);
   if (path === null) return [];
   const prefixes = ["/"];
   const parts = path.split("/").filter(Boolean);
   for (let count = 1; count <= parts.length; count++) prefixes.push(`/${parts.slice(0, count).join("/")}`);
-  const { byPath } = scopeIndex(config);
-  return [...new Set(prefixes)].flatMap((prefix) => byPath.get(`${scope.key}\u0000${prefix}`) ?? []).filter((entry) => entry.section !== scope);
+  const { byPath, serverOf } = scopeIndex(config);
+  const server = serverOf.get(scope) ?? null;
+  const servers = server === null ? [null] : [null, server];
+  return [...new Set(prefixes)]
+    .flatMap((prefix) => servers.flatMap((each) => byPath.get(each)?.get(`${scope.key}\u0000${prefix}`) ?? []))
+    .filter((entry) => entry.section !== scope);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>

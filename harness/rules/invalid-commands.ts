@@ -15,12 +15,29 @@ export interface OwnedDetection {
   detection: Detection;
 }
 
+/** Rules owning each directive name and each module id, in the rules' order; made once per rule list (a large
+ * tree asks for every one of its lines). */
+const OWNERS = new WeakMap<readonly Rule[], { byName: Map<string, Rule[]>; byModule: Map<string, Rule[]> }>();
+function owners(rules: readonly Rule[]): { byName: Map<string, Rule[]>; byModule: Map<string, Rule[]> } {
+  let known = OWNERS.get(rules);
+  if (!known) {
+    known = { byName: new Map(), byModule: new Map() };
+    for (const rule of rules) {
+      for (const name of rule.owns?.directives ?? []) known.byName.set(name.toLowerCase(), [...(known.byName.get(name.toLowerCase()) ?? []), rule]);
+      for (const id of rule.owns?.modules ?? []) known.byModule.set(id, [...(known.byModule.get(id) ?? []), rule]);
+    }
+    OWNERS.set(rules, known);
+  }
+  return known;
+}
+
 /** The first rule that owns the line (by directive name, then by the 2.4 module it needs) and, through its
  * ownedLine face, takes it; with that face's own words for it. */
 function ownerOf(rules: readonly Rule[], node: EffectiveDirective | EffectiveSection, homes: readonly string[], context: LintContext): { rule: Rule; line: OwnedLine } | undefined {
-  const byName = rules.filter((rule) => rule.owns?.directives?.some((name) => name.toLowerCase() === node.key));
-  const byModule = rules.filter((rule) => rule.owns?.modules?.some((id) => homes.includes(id)));
-  return claim([...byName, ...byModule], node, context);
+  const { byName, byModule } = owners(rules);
+  const byHome = homes.flatMap((id) => byModule.get(id) ?? []);
+  const candidates = [...(byName.get(node.key) ?? []), ...(byHome.length === 0 ? [] : rules.filter((rule) => byHome.includes(rule)))];
+  return claim(candidates, node, context);
 }
 
 function claim(candidates: readonly Rule[], node: EffectiveDirective | EffectiveSection, context: LintContext): { rule: Rule; line: OwnedLine } | undefined {

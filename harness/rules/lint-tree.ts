@@ -47,14 +47,28 @@ function normalised(text: string): string {
 }
 
 function fingerprint(rule: string, file: string, sections: readonly string[], directive: string): string {
-  return createHash("sha256").update([rule, file, ...sections.map(normalised), normalised(directive)].join("\u0000")).digest("hex").slice(0, 32);
+  return createHash("sha256").update([rule, file, ...sections, normalised(directive)].join("\u0000")).digest("hex").slice(0, 32);
+}
+
+/** A section's label as written, and normalised for fingerprints: made once per section (a vhost's lines all
+ * share its sections). */
+const LABELS = new WeakMap<EffectiveSection, { label: string; normal: string }>();
+function labelOf(section: EffectiveSection): { label: string; normal: string } {
+  let known = LABELS.get(section);
+  if (!known) {
+    const label = sectionLabel(section);
+    known = { label, normal: normalised(label) };
+    LABELS.set(section, known);
+  }
+  return known;
 }
 
 function toFinding(rule: Rule, detection: Detection, context: LintContext): LintFinding {
   const { node } = detection;
   const span = node.span;
   const directive = firstLine(node.kind === "section" ? node.node.openRaw : node.node.raw);
-  const sections = detection.sections.map((section: EffectiveSection) => sectionLabel(section));
+  const labels = detection.sections.map(labelOf);
+  const sections = labels.map((label) => label.label);
   return {
     rule: rule.id,
     severity: detection.severity ?? rule.severity,
@@ -68,7 +82,7 @@ function toFinding(rule: Rule, detection: Detection, context: LintContext): Lint
     directive,
     message: detection.message,
     fix: detection.fix,
-    fingerprint: fingerprint(rule.id, span.file, sections, directive),
+    fingerprint: fingerprint(rule.id, span.file, labels.map((label) => label.normal), directive),
     sections,
     includeChain: includeChain(context.source, context.target, span.file),
     related: (detection.related ?? []).map((s) => ({ file: s.file, line: s.line, column: s.column })),

@@ -59,7 +59,7 @@ function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
   const source = walkConfig(context.source);
   const place = (span: { file: string; line: number; column: number }) => `${span.file}:${span.line}:${span.column}`;
-  const sourceByPlace = new Map(source.directives.map((entry) => [place(entry.directive.span), entry] as const));
+  const sourceByPlace = new Map((source.byKey.get("satisfy") ?? []).map((entry) => [place(entry.directive.span), entry] as const));
   for (const entry of walkConfig(context.target).byKey.get("satisfy") ?? []) {
     if (entry.directive.args[0]?.toLowerCase() !== "any") continue;
     const scope = innermostScope(entry.sections);
