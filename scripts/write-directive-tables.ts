@@ -6,10 +6,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dir = process.argv[2] ?? join(import.meta.dirname, "../../shared/fixtures/real-httpd/directives");
+// One table per build; 2.4.62's event and prefork listings are one table (every module but the other MPM each),
+// so a directive of either MPM is known.
 const builds = [
-  { id: "2.2.34-prefork", family: "2.2", directives: "directives-2.2.34-prefork.tsv", files: "module-files-2.2.34.txt" },
-  { id: "2.4.62-event", family: "2.4", directives: "directives-2.4.62-event.tsv", files: "module-files-2.4.62.txt" },
-  { id: "2.4.62-prefork", family: "2.4", directives: "directives-2.4.62-prefork.tsv", files: "module-files-2.4.62.txt" },
+  { id: "2.2.34", family: "2.2", directives: ["directives-2.2.34-prefork.tsv"], files: "module-files-2.2.34.txt" },
+  { id: "2.4.62", family: "2.4", directives: ["directives-2.4.62-event.tsv", "directives-2.4.62-prefork.tsv"], files: "module-files-2.4.62.txt" },
 ];
 
 const out: string[] = [
@@ -28,9 +29,9 @@ const out: string[] = [
   "",
 ];
 for (const build of builds) {
-  const rows = readFileSync(join(dir, build.directives), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t") as [string, string]);
+  const rows = build.directives.flatMap((file) => readFileSync(join(dir, file), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t") as [string, string]));
   const byName = new Map<string, string[]>();
-  for (const [name, module] of rows) byName.set(name, [...(byName.get(name) ?? []), module]);
+  for (const [name, module] of rows) if (!byName.get(name)?.includes(module)) byName.set(name, [...(byName.get(name) ?? []), module]);
   const files = readFileSync(join(dir, build.files), "utf8").trim().split("\n").filter((f) => f.endsWith(".so"));
   const name = `BUILD_${build.id.replace(/[.-]/g, "_")}`;
   out.push(`export const ${name}: DirectiveTable = {`);

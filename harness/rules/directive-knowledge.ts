@@ -2,7 +2,7 @@
 // (versions/directive-tables.ts). Lint asks: would this line be an "Invalid command" on 2.4 with the modules
 // the tree loads there, and did it exist on 2.2 at all.
 import { moduleIdOfFile } from "../conf/module-identity.ts";
-import { BUILD_2_2_34_prefork, BUILD_2_4_62_event, BUILD_2_4_62_prefork, type DirectiveTable } from "../versions/directive-tables.ts";
+import { BUILD_2_2_34, BUILD_2_4_62, type DirectiveTable } from "../versions/directive-tables.ts";
 import type { Family } from "../versions/httpd-version.ts";
 
 export interface DirectiveKnowledge {
@@ -33,8 +33,8 @@ function knowledge(family: Family, tables: readonly DirectiveTable[]): Directive
   };
 }
 
-/** One table per family: 2.4's event and prefork builds together (a directive of either MPM exists). */
+/** One table per family (2.4's holds the directives of both its event and prefork builds). */
 export const DIRECTIVES: Readonly<Record<Family, DirectiveKnowledge>> = {
-  "2.2": knowledge("2.2", [BUILD_2_2_34_prefork]),
-  "2.4": knowledge("2.4", [BUILD_2_4_62_event, BUILD_2_4_62_prefork]),
+  "2.2": knowledge("2.2", [BUILD_2_2_34]),
+  "2.4": knowledge("2.4", [BUILD_2_4_62]),
 };
