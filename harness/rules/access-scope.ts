@@ -4,6 +4,7 @@
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { moduleIdOfFile } from "../conf/module-identity.ts";
 import { walkConfig, type WalkedDirective, type WalkedSection } from "../conf/queries/walk-config.ts";
+import type { Claim } from "./rule.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintFinding } from "./finding.ts";
 
@@ -191,4 +192,19 @@ export function mayGovern(finding: LintFinding, path: string): boolean {
 export function governingFindings(evidence: Evidence, rule: string): LintFinding[] {
   const path = evidence.request?.path ?? "/";
   return evidence.findings.filter((finding) => finding.rule === rule && mayGovern(finding, path));
+}
+
+/** A security claim on a request 2.2 refused (401 or 403) and 2.4 answered, where lint found `rule`'s construct
+ * governing the request: "2.2 asked for a password (401) on /x, 2.4 answered 200: `because`". */
+export function wideningClaim(evidence: Evidence, rule: string, because: string): Claim | null {
+  const kind = widening(evidence);
+  if (kind === null) return null;
+  const findings = governingFindings(evidence, rule);
+  if (findings.length === 0) return null;
+  const before = kind === "password" ? "asked for a password (401)" : "refused (403)";
+  return {
+    summary: `2.2 ${before} on ${evidence.request!.path}, 2.4 answered ${evidence.status.candidate}: ${because}`,
+    lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
+    severity: "security",
+  };
 }

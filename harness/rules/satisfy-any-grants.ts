@@ -14,7 +14,7 @@
 //   then AH01630).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { governingFindings, innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, widening } from "./access-scope.ts";
+import { innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, wideningClaim } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
@@ -94,17 +94,8 @@ export const SATISFY_ANY_GRANTS: Rule = {
   severity: "security",
   security: true,
   detect,
-  recognise: (evidence) => {
-    const kind = widening(evidence);
-    if (kind === null) return null;
-    const findings = governingFindings(evidence, "satisfy-any-grants");
-    if (findings.length === 0) return null;
-    return {
-      summary: `2.2 ${kind === "password" ? "asked for a password (401)" : "refused (403)"} on ${evidence.request!.path}, 2.4 answered ${evidence.status.candidate}: under Satisfy Any a Require all granted admits what the host lines refuse`,
-      lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
-      severity: "security",
-    };
-  },
+  recognise: (evidence) =>
+    wideningClaim(evidence, "satisfy-any-grants", "under Satisfy Any a Require all granted admits what the host lines refuse"),
   fix: "Drop Satisfy Any where no user is required, and write the host rule as Require ip/host (without Order/Allow/Deny).",
   help: "Guide rule 6 (A5) says mod_access_compat takes precedence when mixed; under Satisfy Any real 2.4.68 grants when either module grants.",
   sample: {
