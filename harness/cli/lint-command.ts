@@ -2,6 +2,7 @@
 // the JSON contract (schema/lint.schema.json) or SARIF 2.1.0. The fleet's ignore file and an earlier lint (the
 // baseline) narrow what is reported; --fail-on sets what fails: exit 1 when a reported finding reaches it, 0
 // otherwise, 2 on bad input (a tree that cannot be read as given, options, the ignore or baseline file).
+import { defaultTargetModules } from "../rules/target-modules.ts";
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -27,10 +28,6 @@ import { parseLayout } from "./tree-inputs.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;
 
-/** The 2.4 installation a tree of a layout is linted for when --target-modules is not given: its own. */
-export function defaultTargetModules(layout: LayoutId): "official" | "debian" | "rhel" {
-  return layout === "debian" || layout === "rhel" ? layout : "official";
-}
 
 /** How findings name a tree: the PATH relative to the working directory when inside it, "/"-separated. */
 export function treeLabel(path: string, cwd: string): string {

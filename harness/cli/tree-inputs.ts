@@ -14,7 +14,7 @@ import type { LoadedTrees } from "../plan/plan-scenario.ts";
 import { lintTree } from "../rules/lint-tree.ts";
 import type { Rule } from "../rules/rule.ts";
 import { RULES } from "../rules/all-rules.ts";
-import { TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
+import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
 import { smokeRequestsFor, treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
@@ -113,7 +113,7 @@ export async function scenarioTrees(scenarios: readonly Scenario[], into: Map<st
 export function treeLint(
   scenarios: readonly Scenario[],
   trees: LoadedTrees,
-  target: TargetModules = TARGET_PROFILES.official,
+  target: TargetModules | null = null,
   rules: readonly Rule[] = RULES,
 ): Map<string, ScenarioLint> {
   const cache = new Map<string, ScenarioLint["candidate"]>();
@@ -122,7 +122,8 @@ export function treeLint(
     let findings = cache.get(key);
     if (!findings) {
       const tree = trees.get(ref.path);
-      findings = tree ? lintTree(tree, { defines: ref.defines, target }, rules).findings : [];
+      // As `lint PATH` reads the tree: for the 2.4 installation of its own layout unless told otherwise.
+      findings = tree ? lintTree(tree, { defines: ref.defines, target: target ?? TARGET_PROFILES[defaultTargetModules(tree.layout)] }, rules).findings : [];
       cache.set(key, findings);
     }
     return findings;

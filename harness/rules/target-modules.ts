@@ -3,6 +3,7 @@
 // itself, so a directive whose module it never loads is an "Invalid command" there.
 import { readFile } from "node:fs/promises";
 import { HarnessError } from "../errors.ts";
+import type { LayoutId } from "../conf/effective-config.ts";
 import { moduleFileOfId } from "../conf/module-identity.ts";
 
 export interface TargetModules {
@@ -37,6 +38,11 @@ export const TARGET_PROFILES: Readonly<Record<"official" | "debian" | "rhel", Ta
   // RHEL's httpd 2.4 has only the core compiled in; conf.modules.d loads the rest.
   rhel: { name: "rhel", compiledIn: ["core.c", "mod_so.c", "http_core.c"], stock: OFFICIAL_STOCK_24 },
 };
+
+/** The 2.4 installation a tree of a layout is linted for when --target-modules is not given: its own. */
+export function defaultTargetModules(layout: LayoutId): "official" | "debian" | "rhel" {
+  return layout === "debian" || layout === "rhel" ? layout : "official";
+}
 
 /** `--target-modules FILE`: the output of `httpd -M` (or one module id per line) of the target installation:
  * every module in it counts as loaded by the target, static ones as compiled in. */

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultTargetModules, treeLabel } from "../../../harness/cli/lint-command.ts";
+import { treeLabel } from "../../../harness/cli/lint-command.ts";
+import { defaultTargetModules } from "../../../harness/rules/target-modules.ts";
 import { detection, named } from "../../../harness/rules/detection.ts";
 import type { Rule } from "../../../harness/rules/rule.ts";
 import { runCli } from "./config-command-output.ts";
