@@ -205,6 +205,28 @@ export const LOG_LEVEL_MOVE_RULE: Rule = {
   },
 };
 
+// Start-up warnings one side's config gives and the other's does not, that say nothing of the operator's site: a
+// fragment runs on each image's stock config, and 2.2's loads mod_ssl with no SSLSessionCache (2.4's stock config
+// does not load mod_ssl at all).
+const STARTUP_ONLY_ON_22: Readonly<Record<string, string>> = {
+  AH01873: "2.2 warns that mod_ssl has no session cache (\"Init: Session Cache is not configured\"), a warning of the server's SSL set-up, not of the site",
+};
+
+export const STARTUP_WARNING_RULE: Rule = {
+  id: "startup-warning-one-side",
+  seed: [],
+  title: "a start-up warning of one side's server set-up (mod_ssl's session cache), not of the site",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "startupLog" && evidence.field !== "configTest") return null;
+    const before = lines(evidence.baseline).map((line) => withoutLevel(line) ?? line);
+    const after = lines(evidence.candidate).map((line) => withoutLevel(line) ?? line);
+    const onlyBefore = before.filter((line) => !after.includes(line));
+    if (onlyBefore.length === 0 || after.some((line) => !before.includes(line)) || !onlyBefore.every((line) => line in STARTUP_ONLY_ON_22)) return null;
+    return { summary: onlyBefore.map((line) => STARTUP_ONLY_ON_22[line]!).join("; ") };
+  },
+};
+
 export const EXPECTED_RULES: readonly Rule[] = [
   CLOCK_RULE,
   VERSION_BANNER_RULE,
@@ -216,4 +238,5 @@ export const EXPECTED_RULES: readonly Rule[] = [
   EXPIRES_SKEW_RULE,
   AUTOINDEX_MARKUP_RULE,
   LOG_LEVEL_MOVE_RULE,
+  STARTUP_WARNING_RULE,
 ];

@@ -93,3 +93,15 @@ describe("the expected rules", () => {
     expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "body", baseline: "warn a", candidate: "notice a" }))).toBeNull();
   });
 });
+
+describe("a start-up warning of one side's server set-up", () => {
+  it("claims 2.2's session-cache warning (AH01873) that 2.4 does not give, and nothing else", async () => {
+    const { STARTUP_WARNING_RULE } = await import("../../../harness/rules/expected-differences.ts");
+    const base = { request: null, status: { baseline: null, candidate: null }, log: { baseline: [], candidate: [] }, families: { baseline: "2.2", candidate: "2.4" }, findings: [] } as const;
+    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873", candidate: null })?.summary).toMatch(/session cache/);
+    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "warn AH01873", candidate: null })).not.toBeNull();
+    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873\nAH00112", candidate: null })).toBeNull();
+    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873", candidate: "AH00112" })).toBeNull();
+    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "status", baseline: "AH01873", candidate: null })).toBeNull();
+  });
+});
