@@ -6,6 +6,7 @@ import { describeFailure } from "./expectation-failure.ts";
 import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
 import { compareFindings, type ConfigLine, type FindingSeverity, type RunFinding } from "./run-finding.ts";
 import { DEFAULT_TRIAGE, type TriageInputs } from "./triage.ts";
+import { ruleById } from "../rules/all-rules.ts";
 
 export interface RowSummary {
   /** Seed rows the run's scenarios exercise. */
@@ -69,7 +70,12 @@ function guideNotes(judgement: ScenarioJudgement): string[] {
 }
 
 export function summarizeRows(scenarios: readonly ScenarioJudgement[]): RowSummary {
-  const seedOf = (s: ScenarioJudgement): string[] => s.run.scenario.seed;
+  // The rows a scenario names; a run of an operator's tree names none, and exercises the rows of the rules its
+  // findings name (the constructs it holds).
+  const seedOf = (s: ScenarioJudgement): string[] =>
+    s.run.scenario.seed.length > 0
+      ? s.run.scenario.seed
+      : [...new Set(s.findings.flatMap((finding) => (finding.severity === "expected" ? [] : (ruleById(finding.rule)?.seed ?? []))))];
   const rows = [...new Set(scenarios.flatMap(seedOf))].sort(byRowOrder);
   const guideWrong = rows.flatMap((row) => {
     const wrong = scenarios.filter((s) => seedOf(s).includes(row) && s.guide.holds === false);

@@ -252,3 +252,14 @@ describe("triage, the config test's line", () => {
     ]);
   });
 });
+
+describe("the rows a tree run exercises", () => {
+  it("are the rows of the registry rules its findings name, since an operator's tree names none itself", async () => {
+    const { summarizeRows } = await import("../../../harness/judge/judge-run.ts");
+    const site = treeRun();
+    expect(site.scenario.seed).toEqual([]);
+    const claimedByM2: Rule = { ...deniedRule("blocking"), id: "M2" };
+    expect(summarizeRows([judgeScenario(site, inputs([claimedByM2]))])).toMatchObject({ covered: 2, differ: 2 });
+    expect(summarizeRows([judgeScenario(treeRun(), inputs([]))])).toMatchObject({ covered: 0, differ: 0 });
+  });
+});
