@@ -52,6 +52,7 @@ import { M3 } from "./m3-require-group-dbm.ts";
 import { ORDER_ALLOW_DENY_TO_REQUIRE } from "./order-allow-deny-to-require.ts";
 import { PROTECTION_MODULE_NOT_LOADED } from "./protection-module-not-loaded.ts";
 import { SATISFY_ANY_GRANTS } from "./satisfy-any-grants.ts";
+import { U1 } from "./u1-basic-auth-unchanged.ts";
 
 // Recognisers are asked in this order and the first claim wins: blocking rows first (a refusal explains all that
 // follows it), then the other rows in the guide's order, then the benign differences every config shows.
@@ -64,6 +65,7 @@ export const RULES: readonly Rule[] = [
   B1, N1, N2, E1, E2, D1, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18, A5, ORDER_ALLOW_DENY_TO_REQUIRE,
   // Benign differences every configuration shows (after the rows: a row's own claim comes first).
   ...EXPECTED_RULES,
+  U1,
 ];
 
 const BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));
