@@ -11,7 +11,10 @@ export function defaultAnchor(context: LintContext): WalkedDirective | null {
   // A tree that loads a module only 2.4 has (its MPM, mod_authz_core) was written for 2.4: 2.4's defaults are
   // what its authors saw.
   if (writtenFor24(context)) return null;
-  return walkConfig(context.target).byKey.get("documentroot")?.[0] ?? null;
+  const roots = walkConfig(context.target).byKey.get("documentroot") ?? [];
+  // The main server's DocumentRoot is its last one (a later line replaces an earlier); without one there, the
+  // first a virtual host sets.
+  return roots.filter((entry) => entry.sections.length === 0).at(-1) ?? roots[0] ?? null;
 }
 
 /** Whether the tree sets a directive anywhere, as either version reads it. */
