@@ -28,6 +28,8 @@ import type { LintContext } from "./lint-context.ts";
 import { writtenFor24 } from "./default-anchor.ts";
 import type { Detection, Rule } from "./rule.ts";
 
+const AUTHZ_CONTAINERS = new Set(["requireany", "requireall", "requirenone"]);
+
 function place(span: { file: string; line: number; column: number }): string {
   return `${span.file}\u0000${span.line}\u0000${span.column}`;
 }
@@ -39,6 +41,9 @@ function detect(context: LintContext): Detection[] {
   for (const entry of walkConfig(context.target).byKey.get("require") ?? []) {
     const line = requireLine(entry.directive);
     if (line === null || !HOST_PROVIDERS.has(line.provider) || !read22.has(place(entry.directive.span))) continue;
+    // Inside <RequireAny>/<RequireAll>/<RequireNone>, 2.4's own containers (2.2 refuses them at start), the line
+    // is combined as written: no 2.2 reading, no implicit <RequireAny>.
+    if (entry.sections.some((section) => AUTHZ_CONTAINERS.has(section.key))) continue;
     const denies = line.negated || (line.provider === "all" && line.args[0]?.toLowerCase() === "denied");
     const password = authTypeInScope(context.source, entry);
     const users = ownDirectives(context.target, innermostScope(entry.sections), "require").filter((other) => {

@@ -19,6 +19,7 @@ import { M4 } from "./m4-x6-authn-core.ts";
 import { M5 } from "./m5-x1-unixd.ts";
 import { X2 } from "./x2-require-authz-provider.ts";
 import { MPM_NOT_LOADED } from "./mpm-not-loaded.ts";
+import { SSL_SESSION_CACHE_PROVIDER } from "./ssl-session-cache-provider.ts";
 import { INCLUDE_NO_MATCH } from "./include-no-match.ts";
 import { B1 } from "./b1-config-nice.ts";
 import { D2 } from "./d2-enable-sendfile.ts";
@@ -59,6 +60,7 @@ import { U1 } from "./u1-basic-auth-unchanged.ts";
 export const RULES: readonly Rule[] = [
   // Blocking rows, in guide order, then the harness facts that block.
   B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH, M3,
+  SSL_SESSION_CACHE_PROVIDER,
   // Security: 2.4 grants or shows what 2.2 refused or hid.
   HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED, SATISFY_ANY_GRANTS, A3,
   // Behaviour, deprecated and expected rows, in guide order.

@@ -13,7 +13,8 @@ export const D4: Rule = {
   detect: (context) =>
     peerCheckDefaults(
       context,
-      "sslproxycheckpeercn",
+      // SSLProxyCheckPeerName is 2.4's name check (it decides when set): either set is the author's choice.
+      ["sslproxycheckpeercn", "sslproxycheckpeername"],
       "2.4 checks that an HTTPS backend's certificate names the host it is proxied to (SSLProxyCheckPeerCN default On): a backend whose certificate names another host gets 500 Proxy Error instead of its answer",
       "SSLProxyCheckPeerCN off",
     ),

@@ -12,7 +12,7 @@ export const D5: Rule = {
   detect: (context) =>
     peerCheckDefaults(
       context,
-      "sslproxycheckpeerexpire",
+      ["sslproxycheckpeerexpire"],
       "2.4 checks that an HTTPS backend's certificate is within its validity dates (SSLProxyCheckPeerExpire default On): a backend with an expired certificate gets 500 Proxy Error instead of its answer",
       "SSLProxyCheckPeerExpire off",
     ),

@@ -2,6 +2,7 @@
 // the next release FILE:LINE". 2.4 makes every address:port that several <VirtualHost>s share name-based; 2.2 did
 // that only for a NameVirtualHost address and otherwise answered with the first vhost ("_default_ VirtualHost
 // overlap on port 80, the first has precedence"), so such a tree answers other hosts on 2.4.
+import { writtenFor24 } from "./default-anchor.ts";
 import { detection, named, sectionsNamed } from "./detection.ts";
 import { candidateLogs, recordsWithCode } from "./evidence.ts";
 import type { Detection, Rule } from "./rule.ts";
@@ -19,6 +20,8 @@ export const E2: Rule = {
       detection(entry, "NameVirtualHost has no effect on 2.4 and warns AH00548; name-based virtual hosts work without it", "remove NameVirtualHost"),
     );
     // Several vhosts on one address:port that 2.2 did not make name-based: 2.2 served the first for every Host.
+    // Not in a tree written for 2.4 (it loads 2.4's MPM...): it never ran on 2.2, and means 2.4's name-based vhosts.
+    if (writtenFor24(context)) return found;
     const declared = new Set(named(context.source, "NameVirtualHost").map((entry) => entry.directive.args[0]?.toLowerCase()));
     const seen = new Map<string, number>();
     for (const entry of sectionsNamed(context.target, "virtualhost")) {

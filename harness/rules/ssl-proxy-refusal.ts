@@ -39,21 +39,19 @@ function proxiesToHttps(context: LintContext): boolean {
 
 const PROXY_KEYS = new Set(["proxypass", "proxypassmatch", "balancermember", "rewriterule", "proxyremote", "proxyremotematch"]);
 
-/** SSLProxyEngine on lines whose server does not switch `check` off (itself or, for a vhost, the main server), in
- * a tree that proxies to an HTTPS backend. */
-export function peerCheckDefaults(context: LintContext, check: string, message: string, fix: string): Detection[] {
+/** SSLProxyEngine on lines whose server leaves every one of `checks` unset (itself and, for a vhost, the main
+ * server), in a tree that proxies to an HTTPS backend. A check set either way is the author's choice: Off keeps
+ * 2.2's behaviour, On was 2.2's behaviour too where 2.2 had the directive, and a 2.4-only one (SSLProxyCheckPeerName)
+ * was written for 2.4. */
+export function peerCheckDefaults(context: LintContext, checks: readonly string[], message: string, fix: string): Detection[] {
   if (!proxiesToHttps(context)) return [];
   const config = context.target;
-  const off = (vhost: Parameters<typeof serverDirectives>[1]): boolean | null => {
-    const lines = serverDirectives(config, vhost, check);
-    const last = lines.at(-1);
-    return last === undefined ? null : (last.directive.args[0] ?? "").toLowerCase() === "off";
-  };
+  const sets = (vhost: Parameters<typeof serverDirectives>[1]): boolean => checks.some((check) => serverDirectives(config, vhost, check).length > 0);
   return named(config, "SSLProxyEngine")
     .filter((entry) => (entry.directive.args[0] ?? "").toLowerCase() === "on")
     .filter((entry) => {
       const vhost = enclosingVirtualHost(entry.sections);
-      return !((vhost ? off(vhost) : null) ?? off(null) ?? false);
+      return !((vhost ? sets(vhost) : false) || sets(null));
     })
     .map((entry) => detection(entry, message, fix));
 }

@@ -7,7 +7,9 @@ import { stringify } from "yaml";
 import { loadTree, type ConfigTree } from "../../harness/conf/load-tree.ts";
 import { planScenario } from "../../harness/plan/plan-scenario.ts";
 import { BASELINE, CANDIDATE } from "../../harness/plan/side.ts";
+import { moduleFileOfId } from "../../harness/conf/module-identity.ts";
 import type { Rule, RuleSample } from "../../harness/rules/rule.ts";
+import { TARGET_PROFILES, type TargetModules } from "../../harness/rules/target-modules.ts";
 import { parseScenario } from "../../harness/scenario/load-scenario.ts";
 import type { Scenario } from "../../harness/scenario/scenario.ts";
 import { officialDefaults } from "../../harness/server/official-defaults.ts";
@@ -58,6 +60,19 @@ export function planSampleOffline(rule: SampledRule): void {
     { side: BASELINE, inspection: BASELINE_22 },
     { side: CANDIDATE, inspection: CANDIDATE_24 },
   ]);
+}
+
+/** The 2.4 server the harness boots the sample on, as lint's target: the official image's compiled-in modules
+ * and every module the 2.4 side's config loads (its minimal base: MPM, unixd, authz_core; the sample's modules as
+ * the module map names them on 2.4). Lint reads the sample's 2.2 tree for that server, as the harness runs it;
+ * against a bare target a dual-syntax sample's `<IfModule mod_authz_core.c>` branch would never hold. */
+export function sampleTargetModules(rule: SampledRule): TargetModules {
+  const plan = planScenario(sampleScenario(rule), [{ side: CANDIDATE, inspection: CANDIDATE_24 }]);
+  // The base's lines only: the site part is the sample itself, which lint reads with its own guards.
+  const base = plan.sides[0]!.config.text.split(/^# --- site ---$/m)[0]!;
+  const loaded = [...base.matchAll(/^\s*LoadModule\s+(\S+)\s/gm)].map((match) => moduleFileOfId(match[1]!) ?? match[1]!);
+  const official = TARGET_PROFILES.official;
+  return { name: `${sampleScenarioId(rule)} (2.4 side)`, compiledIn: [...official.compiledIn, ...loaded], stock: official.stock };
 }
 
 /** Writes the 2.2 config the sample's scenario renders (official layout, offline module facts) into `dir` as a

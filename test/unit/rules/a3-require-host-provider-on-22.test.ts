@@ -19,6 +19,11 @@ describe("A3: detect", () => {
     expect(findings.map((f) => [f.line, f.severity])).toEqual([[8, "security"]]);
   });
 
+  it("leaves a fragment written for 2.4 alone: Require ip inside an explicit <RequireAny>, and a host Require without AuthType beside it (2.2 refuses <RequireAny>: the tree never ran there)", async () => {
+    const port = `<Directory /srv/p>\n${AUTH}    <RequireAny>\n        Require ip 127.0.0.1\n        Require valid-user\n    </RequireAny>\n</Directory>\n<Directory /srv/status>\n    Require ip 127.0.0.1\n</Directory>\n`;
+    expect(await findingsOf(A3, fragment(port))).toEqual([]);
+  });
+
   it("rates a host Require without authentication on 2.2 as behaviour (2.2 answers 500), and a Require all denied too", async () => {
     const findings = await findingsOf(A3, fragment("<Location /status>\n    Require ip 127.0.0.1\n</Location>\n<Directory /srv/p>\n" + AUTH + "    Require all denied\n</Directory>\n"));
     expect(findings.map((f) => [f.line, f.severity])).toEqual([

@@ -11,6 +11,13 @@ describe("D2 EnableSendfile and D3 FileETag defaults", () => {
     expect(findingsOf(D2, text)[0]!.fix).toBe("EnableSendfile On");
   });
 
+  it("point at the main server's DocumentRoot in effect (the last one), not one a later line replaces", () => {
+    const text = "Listen 80\n<VirtualHost *:80>\n    DocumentRoot /srv/vhost\n</VirtualHost>\nDocumentRoot /srv/old\nDocumentRoot /srv/www\n";
+    expect(linesOf(D2, text)).toEqual([{ line: 6, severity: "deprecated" }]);
+    expect(linesOf(D3, text)).toEqual([{ line: 6, severity: "expected" }]);
+    expect(linesOf(D2, "Listen 80\n<VirtualHost *:80>\n    DocumentRoot /srv/vhost\n</VirtualHost>\n")).toEqual([{ line: 3, severity: "deprecated" }]);
+  });
+
   it("find nothing in a tree that serves no files of its own (no DocumentRoot)", () => {
     expect(linesOf(D2, "ServerRoot /usr/local/apache2\nListen 80\n")).toEqual([]);
     expect(linesOf(D3, "ServerRoot /usr/local/apache2\nListen 80\n")).toEqual([]);

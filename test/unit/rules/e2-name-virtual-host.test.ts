@@ -14,6 +14,10 @@ describe("E2 NameVirtualHost", () => {
     expect(linesOf(E2, "<VirtualHost *:80>\n</VirtualHost>\n<VirtualHost *:8080>\n</VirtualHost>\n")).toEqual([]);
   });
 
+  it("finds no 2.2 overlap in a tree written for 2.4 (it loads 2.4's MPM): its shared *:80 vhosts are meant name-based", () => {
+    expect(linesOf(E2, `LoadModule mpm_event_module modules/mod_mpm_event.so\n${vhosts}`)).toEqual([]);
+  });
+
   it("claims AH00548 with the file and line it names", () => {
     const log = records("2.4", "AH00548: NameVirtualHost has no effect and will be removed in the next release /usr/local/apache2/conf/httpd.conf:24");
     expect(E2.recognise!(serverEvidence("configTest", log))).toMatchObject({ lines: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 24 }] });

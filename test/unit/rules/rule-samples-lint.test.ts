@@ -1,5 +1,6 @@
 // Every rule's sample, as the 2.2 config the harness boots it with (test/containers/rules/rule-samples.test.ts
-// runs the same on real servers): lint names the rule because of the sample (not because of the minimal base
+// runs the same on real servers), read for the 2.4 server the harness boots it on (its base's and the sample's
+// modules, as the module map names them on 2.4): lint names the rule because of the sample (not because of the minimal base
 // around it), with the severity the sample claims of 2.4 (blocking exactly when 2.4 refuses it).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULES } from "../../../harness/rules/all-rules.ts";
 import type { LintFinding } from "../../../harness/rules/finding.ts";
 import { lintTree } from "../../../harness/rules/lint-tree.ts";
-import { TARGET_PROFILES } from "../../../harness/rules/target-modules.ts";
-import { sampledRules, writeSampleTree, type SampledRule } from "../../helpers/rule-samples.ts";
+import { sampledRules, sampleTargetModules, writeSampleTree, type SampledRule } from "../../helpers/rule-samples.ts";
 
 let root: string;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function lintFindings(rule: SampledRule, dir: string): Promise<LintFinding[]> {
   const tree = await writeSampleTree(rule, join(root, dir));
-  return lintTree(tree, { defines: [], target: TARGET_PROFILES.official }).findings.filter((f) => f.rule === rule.id);
+  return lintTree(tree, { defines: [], target: sampleTargetModules(rule) }).findings.filter((f) => f.rule === rule.id);
 }
 
 /** Lint's findings of `rule` that the sample brings: those the same minimal base without the sample's config,

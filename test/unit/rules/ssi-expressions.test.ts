@@ -15,6 +15,14 @@ describe("S6 #if expr and S18 error documents", () => {
     ]);
   });
 
+  it("find nothing where no directory may parse pages: <Directory /> without Includes, no Options or AllowOverride that enables them", () => {
+    const locked = `${ssi}<Directory />\n    Options FollowSymLinks\n    AllowOverride None\n</Directory>\n<Directory /srv/www>\n    Options Indexes FollowSymLinks\n</Directory>\n`;
+    expect([linesOf(S6, locked), linesOf(S18, locked)]).toEqual([[], []]);
+    expect(linesOf(S6, `${locked}<Directory /srv/www/ssi>\n    Options +Includes\n</Directory>\n`)).toEqual([{ line: 4, severity: "behaviour" }]);
+    expect(linesOf(S6, `${locked}<Directory /srv/www/app>\n    AllowOverride All\n</Directory>\n`)).toEqual([{ line: 4, severity: "behaviour" }]);
+    expect(linesOf(S6, locked.replace("    AllowOverride None\n", ""))).toEqual([{ line: 4, severity: "behaviour" }]);
+  });
+
   it("finds nothing where no version loads mod_include", () => {
     expect(linesOf(S6, ssi.replace("LoadModule include_module modules/mod_include.so\n", ""))).toEqual([]);
   });

@@ -18,6 +18,17 @@ describe("D4 SSLProxyCheckPeerCN and D5 SSLProxyCheckPeerExpire", () => {
     expect(linesOf(D4, text)).toEqual([{ line: 6, severity: "behaviour" }]);
   });
 
+  it("find nothing where the check is set On (2.2 checked too, or the tree chose 2.4's check), or D4's 2.4 name check SSLProxyCheckPeerName is set either way", () => {
+    const on = `${ssl}<VirtualHost *:443>\n    SSLProxyEngine on\n    SSLProxyCheckPeerExpire On\n    SSLProxyCheckPeerCN On\n</VirtualHost>\n`;
+    expect(linesOf(D5, on)).toEqual([]);
+    expect(linesOf(D4, on)).toEqual([]);
+    for (const value of ["On", "Off"]) {
+      const name = `${ssl}SSLProxyCheckPeerName ${value}\n<VirtualHost *:443>\n    SSLProxyEngine on\n</VirtualHost>\n`;
+      expect(linesOf(D4, name)).toEqual([]);
+      expect(linesOf(D5, name)).toEqual([{ line: 6, severity: "behaviour" }]);
+    }
+  });
+
   it("find nothing in a tree that proxies to no HTTPS backend", () => {
     expect(linesOf(D4, "LoadModule ssl_module modules/mod_ssl.so\nSSLProxyEngine on\nProxyPass /b/ http://backend.test/\n")).toEqual([]);
   });
