@@ -32,7 +32,12 @@ function authoritativeRule(id: string, directive: string, modules: readonly stri
     recognise: (evidence) => refusalClaim(evidence, invalidCommandPattern([directive]), () => `2.4 refuses '${directive}': removed, use <RequireAny>/<RequireAll>`),
     fix: `Remove ${directive}; express the fall-through with <RequireAny>, <RequireAll> or <RequireNone>.`,
     help: `Guide, removed directives: ${directive} - replaced by RequireAny, RequireNone, RequireAll.${recorded}`,
-    sample: { config: `<Directory htdocs>\n    ${directive} Off\n</Directory>`, modules: [...modules], on24: "refuses" },
+    sample: {
+      config: `<Directory htdocs>\n    ${directive} Off\n</Directory>`,
+      modules: [...modules],
+      on24: "refuses",
+      ...(recorded === "" ? {} : { refusedBy22: recorded.trim() }),
+    },
   };
 }
 

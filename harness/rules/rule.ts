@@ -49,6 +49,9 @@ export interface RuleSample {
   request?: string;
   /** What 2.4 does with it; a blocking rule's sample fails 2.4's config test, the others start. */
   on24: "refuses" | "starts";
+  /** Where real 2.2 refuses the sample too, why (the guide names a directive 2.2.34 never had, or the official
+   * 2.2 image's OpenSSL lacks what the construct asks for); absent: 2.2 starts it. */
+  refusedBy22?: string;
   /** Files the sample needs, by path under the server root. */
   files?: Record<string, string>;
 }

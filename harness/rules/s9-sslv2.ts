@@ -47,5 +47,10 @@ export const S9: Rule = {
     refusalClaim(evidence, /Unable to configure permitted SSL ciphers/, () => "2.4's OpenSSL matches no cipher of SSLCipherSuite (an SSLv2-only cipher list)"),
   fix: "Remove SSLv2 from SSLProtocol (SSLProtocol all -SSLv3, or TLSv1.2 +TLSv1.3) and the SSLv2 keyword from SSLCipherSuite.",
   help: "Guide: SSLv2 (mod_ssl) is no longer supported (recorded: SSLProtocol +SSLv2 → 'SSLProtocol: SSLv2 is no longer supported').",
-  sample: { config: "SSLProtocol +SSLv2 +TLSv1.2", modules: ["ssl"], on24: "refuses" },
+  sample: {
+    config: "SSLProtocol +SSLv2 +TLSv1.2",
+    modules: ["ssl"],
+    on24: "refuses",
+    refusedBy22: "the official 2.2.34 image's OpenSSL 1.0.2 is built without SSLv2 (\"SSLv2 not supported by this version of OpenSSL\")",
+  },
 };

@@ -115,11 +115,15 @@ describe("every rule's sample on real servers", { timeout: SUITE_TIME_MS }, () =
         });
       }
 
-      it("2.2 starts with the sample and answers its request", (context) => {
+      it(rule.sample.refusedBy22 === undefined ? "2.2 starts with the sample and answers its request" : "2.2 refuses the sample too, as the rule says", (context) => {
         const images = inject("images");
         if (!images.baseline) return context.skip(images.baselineMissingReason ?? "no baseline image");
         const baseline = side(ran(rule), "baseline")!;
         expect(baseline.server.version.family).toBe("2.2");
+        if (rule.sample!.refusedBy22 !== undefined) {
+          expect(baseline.configTest.ok, told(baseline)).toBe(false);
+          return;
+        }
         expect({ configTestOk: baseline.configTest.ok, started: baseline.started }, told(baseline)).toEqual({ configTestOk: true, started: true });
         const request = baseline.requests.find((r) => r.name === SAMPLE_REQUEST)!;
         expect(request.outcome.kind, JSON.stringify(request.outcome)).toBe("response");
