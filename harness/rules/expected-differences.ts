@@ -205,6 +205,29 @@ export const LOG_LEVEL_MOVE_RULE: Rule = {
   },
 };
 
+// 2.2's stock httpd.conf loads mod_ssl without configuring it (its httpd-ssl.conf is not included), so every 2.2
+// start warns "Init: Session Cache is not configured [hint: SSLSessionCache]" (AH01873 in 2.4's numbering); 2.4's
+// stock config does not load mod_ssl, so it never says it (fragments on the stock configs: configs/ samples).
+// A tree that uses SSL on 2.4 without SSLSessionCache logs AH01873 on 2.4 too, and then nothing is claimed.
+const SESSION_CACHE_WARNING = "AH01873";
+
+export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
+  id: "ssl-session-cache-warning",
+  seed: [],
+  title: "2.2 warns that mod_ssl has no session cache (AH01873) where 2.4 does not load or does configure mod_ssl",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "startupLog") return null;
+    const before = lines(evidence.baseline);
+    const after = lines(evidence.candidate);
+    const onlyBefore = before.filter((line) => !after.includes(line));
+    const onlyAfter = after.filter((line) => !before.includes(line));
+    return onlyAfter.length === 0 && onlyBefore.length > 0 && onlyBefore.every((line) => line === SESSION_CACHE_WARNING)
+      ? { summary: "only 2.2 warned \"Init: Session Cache is not configured\" (AH01873): mod_ssl loaded without an SSLSessionCache there, not on 2.4" }
+      : null;
+  },
+};
+
 export const EXPECTED_RULES: readonly Rule[] = [
   CLOCK_RULE,
   VERSION_BANNER_RULE,
@@ -216,4 +239,5 @@ export const EXPECTED_RULES: readonly Rule[] = [
   EXPIRES_SKEW_RULE,
   AUTOINDEX_MARKUP_RULE,
   LOG_LEVEL_MOVE_RULE,
+  SSL_SESSION_CACHE_WARNING_RULE,
 ];
