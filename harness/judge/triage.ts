@@ -280,7 +280,10 @@ export function triageScenario(input: TriageInput): TriageResult {
       }
       const start = startItems[0];
       startCause ??= start ? fallback(start.difference, true) : null;
-      for (const item of serverItems) item.cause = START_FIELDS.has(item.difference.field) ? startCause : (claimCause(item.evidence) ?? startCause);
+      // A start-up log only the baseline has is what 2.2 said while starting: a candidate that never started has
+      // nothing to compare with it, and the rules would read its config-test lines as if they answered it.
+      const folds = (d: Difference) => START_FIELDS.has(d.field) || (!candidate.started && d.field === "startupLog" && d.candidate === null);
+      for (const item of serverItems) item.cause = folds(item.difference) ? startCause : (claimCause(item.evidence) ?? startCause);
     } else {
       for (const item of serverItems) item.cause = claimCause(item.evidence) ?? fallback(item.difference, false);
     }

@@ -178,6 +178,22 @@ describe("triage, a candidate that did not start", () => {
     expect(judgement.verdict).toBe("regression");
   });
 
+  const START_FIELDS = ["configTest", "started"];
+  it("folds 2.2's own start-up warnings under the refusal, not under a rule that reads 2.4's config-test log", () => {
+    // https-origin-proxy: 2.4 refused SSLMutex; 2.2's certificate warning at start-up was claimed by E1, then E2,
+    // whose warnings were in 2.4's config-test output.
+    const greedy: Rule = { id: "T-GREEDY", seed: [], title: "a deprecated directive 2.4 warns about", severity: "deprecated", recognise: (e) => (e.log.candidate.length > 0 ? { summary: "2.4 warned" } : null) };
+    const down = downRun(true);
+    const warning = "[Mon Nov 23 21:28:52 2026] [warn] RSA server certificate CommonName (CN) `server' does NOT match server name!?";
+    const [base, candidate] = down.observations;
+    const baseline = observePlan(sidePlan(down.scenario, "2.2"), { startupLog: [warning], requests: base!.requests });
+    // The refusal's rule answers the config test only, as R9 does.
+    const refusal: Rule = { ...userRule, recognise: (e) => (START_FIELDS.includes(e.field) ? userRule.recognise!(e) : null) };
+    const judgement = judgeScenario({ ...down, observations: [{ ...base!, startupLog: baseline.startupLog }, candidate!] }, inputs([refusal, greedy], { lint: new Map([["site", lint]]) }));
+    expect(judgement.findings.map((f) => f.rule)).toEqual(["T-USER", "T-LOCK"]);
+    expect(judgement.findings[0]!.differences.map((d) => d.field)).toContain("startupLog");
+  });
+
   it("confirms a lint finding by the config test's line when no rule recognises the refusal", () => {
     const judgement = judgeScenario(downRun(true), inputs([], { lint: new Map([["site", lint]]) }));
     expect(judgement.findings.map((f) => [f.rule, f.confirmed, f.requests.count])).toEqual([
