@@ -59,6 +59,7 @@ function followsStatus(field: string): boolean {
 }
 
 const START_FIELDS = new Set(["configTest", "started"]);
+const FRAMING_FIELDS = new Set(["header:content-length", "header:transfer-encoding"]);
 const BENIGN: ReadonlySet<Severity> = new Set(["behaviour", "deprecated", "expected"]);
 const EXAMPLES = 3;
 const EVIDENCE_LINES = 8;
@@ -280,7 +281,10 @@ export function triageScenario(input: TriageInput): TriageResult {
       }
       const start = startItems[0];
       startCause ??= start ? fallback(start.difference, true) : null;
-      for (const item of serverItems) item.cause = START_FIELDS.has(item.difference.field) ? startCause : (claimCause(item.evidence) ?? startCause);
+      // A start-up log only the baseline has is what 2.2 said while starting: a candidate that never started has
+      // nothing to compare with it, and the rules would read its config-test lines as if they answered it.
+      const folds = (d: Difference) => START_FIELDS.has(d.field) || (!candidate.started && d.field === "startupLog" && d.candidate === null);
+      for (const item of serverItems) item.cause = folds(item.difference) ? startCause : (claimCause(item.evidence) ?? startCause);
     } else {
       for (const item of serverItems) item.cause = claimCause(item.evidence) ?? fallback(item.difference, false);
     }
@@ -303,6 +307,12 @@ export function triageScenario(input: TriageInput): TriageResult {
       for (const item of requestItems) {
         if (item === primary) continue;
         item.cause = primaryCause && followsStatus(item.difference.field) ? primaryCause : (claimCause(item.evidence) ?? fallback(item.difference, false));
+      }
+      // Content-Length and Transfer-Encoding frame the body: framing no rule claims has the cause of the changed
+      // body it frames (2.2 sends a CGI script's output with a length on some runs, chunked on others).
+      const body = requestItems.find((i) => i.difference.field === "body");
+      for (const framing of requestItems.filter((i) => FRAMING_FIELDS.has(i.difference.field))) {
+        if (body?.cause && framing.cause?.kind === "unexplained" && body.cause.kind !== "unexplained") framing.cause = body.cause;
       }
     }
 

@@ -34,7 +34,9 @@ export const E1: Rule = {
           );
     }),
   recognise: (evidence) => {
-    if (["configTest", "startupLog", "started"].includes(evidence.field)) return warned(evidence.log.candidate);
+    // Only a difference that holds the warning: a server-level log carries every line of its side, and a 2.4
+    // that refused the tree for another cause (or 2.2's own start-up warnings) is not DefaultType's doing.
+    if (evidence.field === "configTest" || evidence.field === "startupLog") return (evidence.candidate ?? "").includes("AH00117") ? warned(evidence.log.candidate) : null;
     // The Content-Type of an unknown extension: sent on 2.2 from DefaultType, absent on 2.4.
     if (evidence.field !== "header:content-type" || evidence.baseline === null || evidence.candidate !== null) return null;
     if (evidence.status.baseline !== evidence.status.candidate) return null;

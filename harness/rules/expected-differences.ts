@@ -205,25 +205,26 @@ export const LOG_LEVEL_MOVE_RULE: Rule = {
   },
 };
 
-// Start-up warnings one side's config gives and the other's does not, that say nothing of the operator's site: a
-// fragment runs on each image's stock config, and 2.2's loads mod_ssl with no SSLSessionCache (2.4's stock config
-// does not load mod_ssl at all).
-const STARTUP_ONLY_ON_22: Readonly<Record<string, string>> = {
-  AH01873: "2.2 warns that mod_ssl has no session cache (\"Init: Session Cache is not configured\"), a warning of the server's SSL set-up, not of the site",
-};
+// 2.2's stock httpd.conf loads mod_ssl without configuring it (its httpd-ssl.conf is not included), so every 2.2
+// start warns "Init: Session Cache is not configured [hint: SSLSessionCache]" (AH01873 in 2.4's numbering); 2.4's
+// stock config does not load mod_ssl, so it never says it (fragments on the stock configs: configs/ samples).
+// A tree that uses SSL on 2.4 without SSLSessionCache logs AH01873 on 2.4 too, and then nothing is claimed.
+const SESSION_CACHE_WARNING = "AH01873";
 
-export const STARTUP_WARNING_RULE: Rule = {
-  id: "startup-warning-one-side",
+export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
+  id: "ssl-session-cache-warning",
   seed: [],
-  title: "a start-up warning of one side's server set-up (mod_ssl's session cache), not of the site",
+  title: "2.2 warns that mod_ssl has no session cache (AH01873) where 2.4 does not load or does configure mod_ssl",
   severity: "expected",
   recognise: (evidence) => {
-    if (evidence.field !== "startupLog" && evidence.field !== "configTest") return null;
-    const before = lines(evidence.baseline).map((line) => withoutLevel(line) ?? line);
-    const after = lines(evidence.candidate).map((line) => withoutLevel(line) ?? line);
+    if (evidence.field !== "startupLog") return null;
+    const before = lines(evidence.baseline);
+    const after = lines(evidence.candidate);
     const onlyBefore = before.filter((line) => !after.includes(line));
-    if (onlyBefore.length === 0 || after.some((line) => !before.includes(line)) || !onlyBefore.every((line) => line in STARTUP_ONLY_ON_22)) return null;
-    return { summary: onlyBefore.map((line) => STARTUP_ONLY_ON_22[line]!).join("; ") };
+    const onlyAfter = after.filter((line) => !before.includes(line));
+    return onlyAfter.length === 0 && onlyBefore.length > 0 && onlyBefore.every((line) => line === SESSION_CACHE_WARNING)
+      ? { summary: "only 2.2 warned \"Init: Session Cache is not configured\" (AH01873): mod_ssl loaded without an SSLSessionCache there, not on 2.4" }
+      : null;
   },
 };
 
@@ -238,5 +239,5 @@ export const EXPECTED_RULES: readonly Rule[] = [
   EXPIRES_SKEW_RULE,
   AUTOINDEX_MARKUP_RULE,
   LOG_LEVEL_MOVE_RULE,
-  STARTUP_WARNING_RULE,
+  SSL_SESSION_CACHE_WARNING_RULE,
 ];

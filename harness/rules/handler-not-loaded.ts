@@ -124,6 +124,11 @@ export const HANDLER_NOT_LOADED: Rule = {
     if (evidence.field === "header:content-type" && lines.length > 0 && evidence.status.baseline === evidence.status.candidate && (evidence.candidate === null || /x-(sh|csh|perl|php|httpd-php|python|cgi)\b/i.test(evidence.candidate))) {
       return { summary: `2.4 answered ${evidence.request?.path ?? "a script"} with the file's own type (${evidence.candidate ?? "none"}) where 2.2 sent the script's output: its handler's module is not loaded`, lines, severity: "security" };
     }
+    // The file's own validators: 2.4's default handler sends Last-Modified and ETag for the file, where 2.2's
+    // script output had none (queuewatch-cgi sample: both 200, only 2.4 with them). Only with this rule's finding.
+    if ((evidence.field === "header:etag" || evidence.field === "header:last-modified") && lines.length > 0 && evidence.status.baseline === evidence.status.candidate && evidence.baseline === null && evidence.candidate !== null) {
+      return { summary: `2.4 sent ${evidence.request?.path ?? "a script"} as a file (with its ${evidence.field.slice("header:".length)}) where 2.2 sent the script's output: its handler's module is not loaded`, lines, severity: "security" };
+    }
     if (evidence.field === "errorLog" && unknownFilter.length > 0) {
       return { summary: "2.4 did not run server-side includes (AH00082: unknown filter includes): mod_include is not loaded", lines, severity: "security" };
     }

@@ -1,11 +1,13 @@
 // Test helper: runs configuration trees through the real harness (real engine, real images), as `run --config`
 // does, and returns each tree's report. The baseline is the real 2.2 image when one is given
-// (HTTPD_BASELINE_IMAGE); without one, the candidate runs alone.
+// (HTTPD_BASELINE_IMAGE); without one, the candidate runs alone. Judged as the run command judges: lint's findings
+// on the trees feed triage (no ignore file).
 import { inject } from "vitest";
-import { treeScenarios } from "../../harness/cli/tree-inputs.ts";
+import { treeLint, treeScenarios } from "../../harness/cli/tree-inputs.ts";
 import { judgeScenario } from "../../harness/judge/judge-scenario.ts";
 import { runHarness } from "../../harness/observe/run-harness.ts";
 import { buildScenarioReport } from "../../harness/report/build-report.ts";
+import { RULES } from "../../harness/rules/all-rules.ts";
 import type { ReportScenario } from "../../harness/report/report-model.ts";
 
 export async function runTrees(
@@ -25,5 +27,6 @@ export async function runTrees(
     concurrency: options.concurrency ?? 2,
     learnNoise: false,
   });
-  return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run))]));
+  const triage = { rules: RULES, lint: treeLint(scenarios, trees), ignore: null };
+  return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run, triage))]));
 }

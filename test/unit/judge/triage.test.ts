@@ -116,6 +116,23 @@ describe("triage, causes of a started candidate's differences", () => {
     expect(judgement.verdict).toBe("regression");
   });
 
+  it("puts a changed Content-Length (or Transfer-Encoding) under the cause of the changed body it frames, on the same status", () => {
+    // queuewatch-cgi: 2.2 sent the script's 70-byte output, 2.4 its 303-byte source; only the body says why.
+    const site = scenario(TREE_YAML);
+    const requests = (family: "2.2" | "2.4", home: string) => ["status", "home", "old"].map((name) => requestObservation(name, family, { outcome: answer(family, 200, name === "home" ? home : "x\n") }));
+    const scriptRun = () =>
+      run(site, { baseline: observePlan(sidePlan(site, "2.2"), { requests: requests("2.2", "ran\n") }), candidate: observePlan(sidePlan(site, "2.4"), { requests: requests("2.4", "#!/bin/sh\necho ran\n") }) });
+    const source: Rule = { id: "T-SOURCE", seed: [], title: "a script's source", severity: "behaviour", security: true, recognise: (e) => (e.field === "body" && (e.candidate ?? "").startsWith("#!") ? { summary: "the source" } : null) };
+    expect(judgeScenario(scriptRun(), inputs([source])).findings.map((f) => [f.rule, f.differences.map((d) => d.field).sort()])).toEqual([["T-SOURCE", ["body", "header:content-length"]]]);
+    expect(judgeScenario(scriptRun(), inputs([])).findings.map((f) => [f.rule, f.differences.map((d) => d.field).sort()])).toEqual([["unexplained", ["body", "header:content-length"]]]);
+    // 2.2 sent the output chunked: the framing header is the body's too.
+    const chunked = scriptRun();
+    const home = chunked.observations[0]!.requests.find((r) => r.name === "home")!;
+    if (home.outcome.kind !== "response") throw new Error("fixture: home answered");
+    home.outcome = { ...home.outcome, headers: [...home.outcome.headers.filter(([name]) => name.toLowerCase() !== "content-length"), ["Transfer-Encoding", "chunked"]] };
+    expect(judgeScenario(chunked, inputs([source])).findings.map((f) => [f.rule, f.differences.map((d) => d.field).sort()])).toEqual([["T-SOURCE", ["body", "header:content-length", "header:transfer-encoding"]]]);
+  });
+
   it("names nothing it cannot: an unclaimed change is one unexplained finding per request path", () => {
     const judgement = judgeScenario(treeRun(), inputs([]));
     expect(judgement.findings.map((f) => [f.rule, f.requests.examples, f.gating, f.differences.map((d) => d.field).sort()])).toEqual([
@@ -176,6 +193,22 @@ describe("triage, a candidate that did not start", () => {
     expect(user.differences.filter((d) => d.request !== null).map((d) => [d.request, d.field])).toEqual([["status", "outcome"], ["home", "outcome"], ["old", "outcome"]]);
     expect(user.config[0]!.directive).toBe("User daemon");
     expect(judgement.verdict).toBe("regression");
+  });
+
+  const START_FIELDS = ["configTest", "started"];
+  it("folds 2.2's own start-up warnings under the refusal, not under a rule that reads 2.4's config-test log", () => {
+    // https-origin-proxy: 2.4 refused SSLMutex; 2.2's certificate warning at start-up was claimed by E1, then E2,
+    // whose warnings were in 2.4's config-test output.
+    const greedy: Rule = { id: "T-GREEDY", seed: [], title: "a deprecated directive 2.4 warns about", severity: "deprecated", recognise: (e) => (e.log.candidate.length > 0 ? { summary: "2.4 warned" } : null) };
+    const down = downRun(true);
+    const warning = "[Mon Nov 23 21:28:52 2026] [warn] RSA server certificate CommonName (CN) `server' does NOT match server name!?";
+    const [base, candidate] = down.observations;
+    const baseline = observePlan(sidePlan(down.scenario, "2.2"), { startupLog: [warning], requests: base!.requests });
+    // The refusal's rule answers the config test only, as R9 does.
+    const refusal: Rule = { ...userRule, recognise: (e) => (START_FIELDS.includes(e.field) ? userRule.recognise!(e) : null) };
+    const judgement = judgeScenario({ ...down, observations: [{ ...base!, startupLog: baseline.startupLog }, candidate!] }, inputs([refusal, greedy], { lint: new Map([["site", lint]]) }));
+    expect(judgement.findings.map((f) => f.rule)).toEqual(["T-USER", "T-LOCK"]);
+    expect(judgement.findings[0]!.differences.map((d) => d.field)).toContain("startupLog");
   });
 
   it("confirms a lint finding by the config test's line when no rule recognises the refusal", () => {

@@ -18,7 +18,7 @@ describe("E1 DefaultType", () => {
 
   it("claims AH00117 with the line and file it names", () => {
     const log = records("2.4", "[Sat Nov 21 22:41:24.568687 2026] [core:warn] [pid 1:tid 1] AH00117: Ignoring deprecated use of DefaultType in line 24 of /usr/local/apache2/conf/httpd.conf.");
-    expect(E1.recognise!(serverEvidence("startupLog", log))).toMatchObject({ lines: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 24 }], severity: "deprecated" });
+    expect(E1.recognise!({ ...serverEvidence("startupLog", log), candidate: "AH00117" })).toMatchObject({ lines: [{ file: "/usr/local/apache2/conf/httpd.conf", line: 24 }], severity: "deprecated" });
     expect(E1.recognise!(serverEvidence("startupLog", records("2.4", "AH00548: NameVirtualHost has no effect and will be removed in the next release /x.conf:3")))).toBeNull();
   });
 
@@ -29,5 +29,13 @@ describe("E1 DefaultType", () => {
     expect(E1.recognise!(evidence({ ...missing, findings: findingsOf(E1, "DefaultType none\n") }))).toBeNull();
     expect(E1.recognise!(evidence({ ...missing, candidate: "text/html" }))).toBeNull();
     expect(E1.recognise!(evidence({ ...missing, status: { baseline: 200, candidate: 404 } }))).toBeNull();
+  });
+
+  it("does not claim a start-up or start difference that is not its warning, though 2.4's log holds AH00117", () => {
+    // https-origin-proxy: 2.4 refused SSLMutex; the startupLog difference was 2.2's own certificate warning.
+    const log = records("2.4", "[Sat Nov 21 22:41:24.568687 2026] [core:warn] [pid 1:tid 1] AH00117: Ignoring deprecated use of DefaultType in line 24 of /usr/local/apache2/conf/httpd.conf.");
+    const certificate = { ...serverEvidence("startupLog", log), baseline: "warn RSA server certificate CommonName (CN) `server' does NOT match server name!?", candidate: null };
+    expect(E1.recognise!(certificate)).toBeNull();
+    expect(E1.recognise!({ ...serverEvidence("started", log), baseline: "true", candidate: "false" })).toBeNull();
   });
 });

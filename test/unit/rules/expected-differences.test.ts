@@ -10,6 +10,7 @@ import {
   JUDGED_DIFFERENCES,
   LOG_LEVEL_MOVE_RULE,
   PUBLISHED_PORT_RULE,
+  SSL_SESSION_CACHE_WARNING_RULE,
   VARY_RULE,
   VERSION_BANNER_RULE,
 } from "../../../harness/rules/expected-differences.ts";
@@ -92,16 +93,13 @@ describe("the expected rules", () => {
     expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "errorLog", baseline: null, candidate: "AH01328" }))).toBeNull();
     expect(LOG_LEVEL_MOVE_RULE.recognise!(evidence({ field: "body", baseline: "warn a", candidate: "notice a" }))).toBeNull();
   });
-});
 
-describe("a start-up warning of one side's server set-up", () => {
-  it("claims 2.2's session-cache warning (AH01873) that 2.4 does not give, and nothing else", async () => {
-    const { STARTUP_WARNING_RULE } = await import("../../../harness/rules/expected-differences.ts");
-    const base = { request: null, status: { baseline: null, candidate: null }, log: { baseline: [], candidate: [] }, families: { baseline: "2.2", candidate: "2.4" }, findings: [] } as const;
-    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873", candidate: null })?.summary).toMatch(/session cache/);
-    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "warn AH01873", candidate: null })).not.toBeNull();
-    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873\nAH00112", candidate: null })).toBeNull();
-    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "startupLog", baseline: "AH01873", candidate: "AH00112" })).toBeNull();
-    expect(STARTUP_WARNING_RULE.recognise!({ ...base, field: "status", baseline: "AH01873", candidate: null })).toBeNull();
+  it("claim 2.2's stock mod_ssl warning (AH01873) alone on 2.2, not when 2.4 gained a line or 2.2 had another", () => {
+    const startup = (baseline: string | null, candidate: string | null) => evidence({ field: "startupLog", baseline, candidate, request: null, status: { baseline: null, candidate: null } });
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873", null))).not.toBeNull();
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH00558\nAH01873", "AH00558"))).not.toBeNull();
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873", "AH00117"))).toBeNull();
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873\nAH01909", null))).toBeNull();
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(evidence({ field: "errorLog", baseline: "AH01873", candidate: null }))).toBeNull();
   });
 });

@@ -71,6 +71,15 @@ describe("handler-not-loaded: recognise", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, candidate: "text/html", findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
   });
 
+  it("claims the file's validators (ETag, Last-Modified) that only 2.4 sent, only with its finding and on the same status", () => {
+    const validator = { field: "header:etag", baseline: null, candidate: '"12f-6474846204000"', status: { baseline: 200, candidate: 200 } };
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...validator, findings: [finding("handler-not-loaded", 1)] }))?.severity).toBe("security");
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...validator, field: "header:last-modified", candidate: "Thu, 01 Jan 2026 00:00:00 GMT", findings: [finding("handler-not-loaded", 1)] }))).not.toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence(validator))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...validator, baseline: '"5-1"', findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...validator, status: { baseline: 401, candidate: 200 }, findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
+  });
+
   it("does not claim a body both sides sent as text, nor a status difference", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "#!/bin/sh\n", candidate: "#!/bin/sh\nx" }))).toBeNull();
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "a", candidate: "b" }))).toBeNull();
