@@ -1,0 +1,173 @@
+// For every per-directory section of a 2.2 tree that holds access lines: the 2.4 lines that decide as 2.2 did,
+// or why the section keeps mod_access_compat. The translation needs the whole 2.2 state at the section, and on
+// 2.4 the section's Require lines replace what it inherits (AuthMerging Off), so what the section does not set
+// itself (its address rules, Satisfy, Require) is taken from the sections 2.2 merges before it: for a
+// <Directory>, the Directory sections along its path (one answer); for a <Location> or <Files>, whichever
+// Directory a request under it reaches (every candidate, through Alias and DocumentRoot): when they disagree on
+// a part the section does not set, no single 2.4 form exists and the section keeps its 2.2 lines.
+import { posix } from "node:path";
+import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import { matchComponent } from "../conf/glob.ts";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import { aliasTargets } from "../conf/queries/alias-targets.ts";
+import { documentRoot } from "../conf/queries/document-roots.ts";
+import { virtualHostSections, walkConfig } from "../conf/queries/walk-config.ts";
+import type { AccessRewrite } from "./access-rewrite.ts";
+import { EMPTY_STATE_22, merge22, mergeAll22, type Section22, type State22 } from "./model-22.ts";
+import { ACCESS_SECTION_KEYS, type SectionAccess, sectionAccess } from "./section-access.ts";
+import { translateAccess } from "./translate-access.ts";
+
+export interface PlanAccessOptions {
+  /** Hunks to leave as 2.2 wrote them (rolled back by `migrate --prove`). */
+  rollback: ReadonlySet<string>;
+  /** Lines 2.4 never reads (a dual-syntax config's 2.2 branch): neither translated nor removed. */
+  skip?: (directive: EffectiveDirective) => boolean;
+  /** For a fragment: the 2.2 stock config's sections around it, by the path they govern (`/`: deny all). */
+  stock?: ReadonlyArray<{ path: string; section: Section22 }>;
+}
+
+/** The 2.2 stock config around a fragment (the official image's httpd.conf): `<Directory />` refuses everyone,
+ * the document root admits everyone. */
+export const OFFICIAL_22_STOCK: ReadonlyArray<{ path: string; section: Section22 }> = [
+  { path: "/", section: { host: { order: "deny,allow", allow: [], deny: ["all"] } } },
+  { path: "/usr/local/apache2/htdocs", section: { host: { order: "allow,deny", allow: ["all"], deny: [] } } },
+];
+
+interface Scoped {
+  section: EffectiveSection;
+  enclosing: EffectiveSection[];
+  vhost: EffectiveSection | null;
+  access: SectionAccess;
+  index: number;
+}
+
+function pattern(section: EffectiveSection): { value: string; regex: boolean } {
+  const regex = section.key.endsWith("match") || section.args[0] === "~";
+  return { value: section.args.at(-1) ?? "", regex };
+}
+
+function components(path: string): string[] {
+  return path.split("/").filter(Boolean);
+}
+
+/** A non-regex <Directory> pattern (wildcards per component) against a path: the path is at or under it. */
+function directoryCovers(dir: string, path: string): boolean {
+  const want = components(dir);
+  const have = components(path);
+  return want.length <= have.length && want.every((component, i) => matchComponent(component, have[i]!));
+}
+
+function regexTest(source: string, subject: string): boolean {
+  try {
+    return new RegExp(source).test(subject);
+  } catch {
+    return false;
+  }
+}
+
+export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, options: PlanAccessOptions): AccessRewrite[] {
+  const stock = options.stock ?? (tree.layout === "fragment" ? OFFICIAL_22_STOCK : []);
+  const walked = walkConfig(config22);
+  const all: Scoped[] = [];
+  for (const entry of walked.sections) {
+    if (!ACCESS_SECTION_KEYS.has(entry.section.key)) continue;
+    const access = sectionAccess(entry.section);
+    if (options.skip) access.directives = access.directives.filter((d) => !options.skip!(d));
+    all.push({ section: entry.section, enclosing: entry.sections, vhost: entry.sections.find((s) => s.key === "virtualhost") ?? null, access, index: entry.index });
+  }
+  const vhosts = virtualHostSections(config22);
+  const inContext = (ctx: EffectiveSection | null) => all.filter((s) => s.vhost === null || s.vhost === ctx);
+  const directories = (ctx: EffectiveSection | null) =>
+    inContext(ctx)
+      .filter((s) => s.section.key === "directory" && !pattern(s.section).regex)
+      .sort((a, b) => components(pattern(a.section).value).length - components(pattern(b.section).value).length || (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.index - b.index);
+  const regexDirectories = (ctx: EffectiveSection | null) => inContext(ctx).filter((s) => (s.section.key === "directory" || s.section.key === "directorymatch") && pattern(s.section).regex);
+  const stockFor = (path: string): Section22[] => stock.filter((s) => directoryCovers(s.path, path)).sort((a, b) => components(a.path).length - components(b.path).length).map((s) => s.section);
+  // What a section does on 2.2, its skipped lines included: a dual-syntax config's 2.2 branch is how 2.2 ran.
+  const own = (s: Scoped): Section22 => s.access.own;
+
+  /** The state a request for `path` has once every Directory section has merged (stock ones first). */
+  const chain = (ctx: EffectiveSection | null, path: string, before?: Scoped): State22 => {
+    const plain = directories(ctx).filter((s) => directoryCovers(pattern(s.section).value, path));
+    const upTo = before === undefined ? plain : plain.slice(0, plain.indexOf(before));
+    const regex = before === undefined ? regexDirectories(ctx).filter((s) => regexTest(pattern(s.section).value, path)) : [];
+    return mergeAll22([...stockFor(path), ...[...upTo, ...regex].map(own)]);
+  };
+  const contextsOf = (s: Scoped): (EffectiveSection | null)[] => (s.vhost !== null ? [s.vhost] : [null, ...vhosts]);
+  const dirPathsUnder = (ctx: EffectiveSection | null, base: string | null): string[] => {
+    const paths = directories(ctx).map((d) => pattern(d.section).value.replace(/\*/g, "x"));
+    return base === null ? ["/", ...paths] : [base, ...paths.filter((p) => directoryCovers(base, p))];
+  };
+  const urlToPath = (ctx: EffectiveSection | null, url: string): string | null => {
+    const aliases = aliasTargets(config22).filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === ctx));
+    const alias = aliases.filter((a) => url === a.url || url.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`)).sort((a, b) => b.url!.length - a.url!.length)[0];
+    if (alias) return posix.join(alias.path!, url.slice(alias.url!.length));
+    const root = documentRoot(config22, ctx);
+    return root === null ? null : posix.join(root.path, url);
+  };
+  const filesWithAccess = (ctx: EffectiveSection | null) => inContext(ctx).filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && s.access.directives.length > 0);
+
+  /** Every state a request could carry into the section, before the section's own lines. */
+  const candidates = (s: Scoped): State22[] => {
+    const out: State22[] = [];
+    for (const ctx of contextsOf(s)) {
+      const { value, regex } = pattern(s.section);
+      const key = s.section.key;
+      if (key === "directory" && !regex) {
+        out.push(chain(ctx, value.replace(/\*/g, "x"), s));
+        continue;
+      }
+      let paths: string[];
+      const inDirectory = s.enclosing.findLast((e) => e.key === "directory" && !pattern(e).regex);
+      if (key === "files" || key === "filesmatch") paths = dirPathsUnder(ctx, inDirectory ? pattern(inDirectory).value : null);
+      else if (key === "location" && !regex) {
+        const mapped = urlToPath(ctx, value);
+        paths = mapped === null ? dirPathsUnder(ctx, null) : dirPathsUnder(ctx, mapped);
+      } else paths = dirPathsUnder(ctx, null);
+      for (const path of paths) {
+        const base = chain(ctx, path);
+        out.push(base);
+        if (key === "location" || key === "locationmatch") for (const files of filesWithAccess(ctx)) out.push(merge22(base, own(files)));
+      }
+    }
+    return out.length > 0 ? out : [EMPTY_STATE_22];
+  };
+
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const byNode = new Map<object, AccessRewrite>();
+  const rewrites: AccessRewrite[] = [];
+  for (const s of all) {
+    if (s.access.directives.length === 0) continue;
+    const span = s.section.span;
+    const id = `access:${span.file}:${span.line}`;
+    const base: Omit<AccessRewrite, "remove" | "insert" | "compat" | "meaning"> = { id, file: span.file, section: s.section.node, span, rules: ["M2"] };
+    const keep = (reason: string): AccessRewrite => ({ ...base, remove: [], insert: [], compat: { reason }, meaning: "as 2.2 wrote it, through mod_access_compat" });
+    let rewrite: AccessRewrite;
+    if (options.rollback.has(id)) rewrite = keep("rolled back after a counterexample");
+    else if (s.section.viaMacro) rewrite = keep(`the section comes from macro ${s.section.viaMacro.name}: its lines are written once for every Use`);
+    else if (s.access.obstacle !== null) rewrite = keep(s.access.obstacle);
+    else {
+      const states = candidates(s);
+      const parts: Array<[keyof Section22, string]> = [["host", "its address rules (Order/Allow/Deny)"], ["satisfy", "Satisfy"], ["require", "its Require lines"]];
+      const ambiguous = parts.find(([part]) => s.access.own[part] === undefined && states.some((state) => !same(state[part as keyof State22], states[0]![part as keyof State22])));
+      if (ambiguous) rewrite = keep(`it inherits ${ambiguous[1]} from whichever <Directory> or <Files> a request reaches, and those differ`);
+      else {
+        const translation = translateAccess(merge22(states[0]!, s.access.own));
+        rewrite = translation.lines === null
+          ? keep(translation.reason)
+          : { ...base, remove: s.access.directives.map((d) => d.node), insert: translation.lines, compat: null, meaning: translation.meaning };
+      }
+    }
+    const earlier = byNode.get(s.section.node);
+    if (earlier !== undefined) {
+      // One section read in several places (a file included twice): one rewrite must hold for all.
+      if (earlier.compat === null && (rewrite.compat !== null || !same(earlier.insert, rewrite.insert))) {
+        Object.assign(earlier, keep("the file is included in several places where it inherits different access rules"));
+      }
+      continue;
+    }
+    byNode.set(s.section.node, rewrite);
+    rewrites.push(rewrite);
+  }
+  return rewrites;
+}
