@@ -23,6 +23,8 @@ export interface SideInput {
   scenario: string;
   context: ObserveContext;
   network: { name: string };
+  /** The clients' fixed-address and named networks: the server joins each before it starts. */
+  clientNetworks?: string[];
   clients: Map<string, StartedClientContainer>;
   serverCertificate: { certificate: string; privateKey: string } | null;
   /** Aborted when the scenario passed its time limit: no further request is sent. */
@@ -70,6 +72,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     files,
     prepare: plan.prepare,
     network: { name: input.network.name, aliases: [`server-${plan.side.id}`] },
+    extraNetworks: input.clientNetworks ?? [],
     listenTls: plan.listenTls,
     ports: plan.ports,
     extras: { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup },
@@ -83,6 +86,10 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   );
   try {
     const { boot } = httpd;
+    // The server's address on each client network, of each family: a client sends to the one of its own.
+    const serverAddresses = new Map<string, { ipv4: string | null; ipv6: string | null }>();
+    if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await httpd.container.addresses(network));
+    const target: ServerTarget = { httpd, serverAddresses };
     const configTestOutput = boot.phases.configTest?.output ?? [];
     const configTest = parseConfigTestOutput(configTestOutput.join("\n"), boot.phases.configTest?.exitCode ?? -1, dialect);
     const prepareOutcomes: ExecOutcome[] = boot.phases.prepare.map((p) => ({
@@ -108,9 +115,9 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         continue;
       }
       input.onStep?.(`request ${request.name}`);
-      const first = await sendAttributed(httpd, request, input, local);
+      const first = await sendAttributed(target, request, input, local);
       const repeat =
-        request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(httpd, request, input, local) : null;
+        request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(target, request, input, local) : null;
       requests.push({
         name: request.name,
         client: request.client,
@@ -154,19 +161,34 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   }
 }
 
+/** The server a side's requests go to, and its addresses on the client networks. */
+interface ServerTarget {
+  httpd: StartedHttpd;
+  serverAddresses: ReadonlyMap<string, { ipv4: string | null; ipv6: string | null }>;
+}
+
+/** The server's address a network client sends to: on the client's own network, of its address's family. */
+function serverAddressFor(target: ServerTarget, client: Pick<StartedClientContainer, "network" | "family">): string {
+  const own = target.serverAddresses.get(client.network);
+  if (own === undefined) return target.httpd.networkAddress ?? "";
+  return (client.family === 6 ? own.ipv6 : own.ipv4) ?? "";
+}
+
 async function sendAttributed(
-  httpd: StartedHttpd,
+  target: ServerTarget,
   request: PlannedRequest,
   input: SideInput,
   local: LazyLocalClient,
 ): Promise<{ outcome: RequestOutcome; lines: string[] }> {
+  const { httpd } = target;
   const mark = httpd.logMark();
-  const outcome = await send(httpd, request, input, local);
+  const outcome = await send(target, request, input, local);
   const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
   return { outcome, lines };
 }
 
-async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
+async function send(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
+  const { httpd } = target;
   const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
 
   if (request.mode === "exec") {
@@ -192,10 +214,10 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
   // A local client sends to the server's loopback address from inside its network namespace; a network client
   // to the server's address on the scenario network; the host to the published port.
   const fromHost = request.client === "host";
-  const client: SendingClient | null | undefined =
-    request.loopback !== null ? await local.get() : fromHost ? null : input.clients.get(request.client);
+  const networkClient = request.loopback === null && !fromHost ? input.clients.get(request.client) : undefined;
+  const client: SendingClient | null | undefined = request.loopback !== null ? await local.get() : fromHost ? null : networkClient;
   if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
-  const serverIp = request.loopback ?? httpd.networkAddress ?? "";
+  const serverIp = request.loopback ?? (networkClient ? serverAddressFor(target, networkClient) : (httpd.networkAddress ?? ""));
   const port = request.port ?? (request.tls ? 443 : 80);
   const published = { host: httpd.host, port: httpd.publishedPorts.get(port) ?? 0, tls: request.tls };
 

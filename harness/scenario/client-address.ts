@@ -10,7 +10,8 @@ export interface ParsedAddress {
 
 /** Pure: an IPv4 or IPv6 literal as bytes; null when it is not one (no zone ids, no brackets, no prefix). */
 export function parseAddress(text: string): ParsedAddress | null {
-  const family = isIP(text);
+  // node's isIP takes zone ids (fe80::1%eth0), which name an interface, not an address.
+  const family = text.includes("%") ? 0 : isIP(text);
   if (family === 4) return { family, bytes: text.split(".").map(Number) };
   if (family !== 6) return null;
   let head = text;
@@ -127,4 +128,22 @@ export function sameSubnet(a: string | null, b: string | null): boolean {
   const left = clientSubnet(a);
   const right = clientSubnet(b);
   return "subnet" in left && "subnet" in right && left.subnet === right.subnet;
+}
+
+/** Pure: whether two CIDR subnets share an address (a subnet without a prefix length is one address). */
+export function subnetsOverlap(a: string, b: string): boolean {
+  const parse = (cidr: string) => {
+    const [text = "", length] = cidr.split("/");
+    const address = parseAddress(text);
+    return address === null ? null : { address, prefix: length === undefined ? address.bytes.length * 8 : Number(length) };
+  };
+  const left = parse(a);
+  const right = parse(b);
+  if (left === null || right === null || left.address.family !== right.address.family) return false;
+  const bits = Math.min(left.prefix, right.prefix);
+  for (let i = 0; i < bits; i++) {
+    const bit = (bytes: number[]) => (bytes[i >> 3]! >> (7 - (i & 7))) & 1;
+    if (bit(left.address.bytes) !== bit(right.address.bytes)) return false;
+  }
+  return true;
 }

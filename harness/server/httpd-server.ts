@@ -25,6 +25,9 @@ export interface ServerLaunch {
   files: BundleFile[];
   prepare: string[];
   network: { name: string; aliases: string[] };
+  /** The clients' fixed-address and named networks, joined before httpd starts (so `Listen 80` sees their
+   * IPv6 addresses too). */
+  extraNetworks?: string[];
   listenTls: boolean;
   /** Container ports to publish; default 80, and 443 with listenTls. The first is checked for readiness. */
   ports?: readonly number[];
@@ -100,6 +103,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     command: [startScript(profile, launch.prepare, launch.extras)],
     publish,
     network: launch.network,
+    extraNetworks: launch.extraNetworks ?? [],
     ipv6: launch.ipv6 ?? false,
     archive,
   });
