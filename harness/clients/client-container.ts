@@ -120,8 +120,8 @@ function urlHost(address: string): string {
   return address.includes(":") ? `[${address}]` : address;
 }
 
-/** Pure: the curl command line for a plan. */
-export function curlCommand(plan: ContainerHttpPlan): string[] {
+/** Pure: the curl command line for a plan; the body is read from stdin, or from `bodyFrom` (`@file`). */
+export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] {
   const port = plan.port ?? (plan.tls ? 443 : 80);
   const server = urlHost(plan.serverIp);
   const name = plan.hostHeader ?? server;
@@ -140,7 +140,7 @@ export function curlCommand(plan: ContainerHttpPlan): string[] {
   for (const [header, value] of plan.headers) args.push("-H", `${header}: ${value}`);
   if (plan.auth) args.push("-u", `${plan.auth.user}:${plan.auth.password}`);
   if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
-  if (plan.body !== null) args.push("--data-binary", "@-");
+  if (plan.body !== null) args.push("--data-binary", bodyFrom);
   if (series) {
     // Every answer but the last is dropped (outputs pair with URLs in order); each transfer says on stderr
     // whether it opened a connection, so the last one tells whether it came on a reused connection.
@@ -169,18 +169,22 @@ export async function sendFromContainer(client: SendingClient, plan: ContainerHt
     onStdout: (chunk) => reader.push(chunk),
     ...(plan.body !== null ? { stdin: plan.body } : {}),
   });
-  const durationMs = Date.now() - started;
-  if (result.exitCode !== 0) {
+  const outcome = outcomeOfCurl(result.exitCode, result.stderr, reader, Date.now() - started);
+  const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
+  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
+}
+
+/** One curl run's outcome: its exit status as a transport error, else the answer it wrote. */
+export function outcomeOfCurl(exitCode: number, stderr: string, reader: StreamedResponse, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+  if (exitCode !== 0) {
     return {
       kind: "transport-error",
-      code: CURL_TRANSPORT_CODES[result.exitCode] ?? `CURL_${result.exitCode}`,
-      message: result.stderr.replace(CONNECTS_LINE, "").trim(),
+      code: CURL_TRANSPORT_CODES[exitCode] ?? `CURL_${exitCode}`,
+      message: stderr.replace(CONNECTS_LINE, "").trim(),
       durationMs,
     };
   }
-  const outcome = outcomeOf(reader, durationMs);
-  const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
-  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
+  return outcomeOf(reader, durationMs);
 }
 
 /** Where the client certificate goes in the client container, for curl and raw-client.py. */

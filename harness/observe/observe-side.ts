@@ -1,7 +1,8 @@
 // Executes one side's plan: boots its httpd, sends its requests, records what happened. No verdicts here, and
 // nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
 import type { StartedClientContainer } from "../clients/client-container.ts";
-import { type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { type BatchItem, batchable, sendBatchFromContainer } from "../clients/client-batch.ts";
+import { type ContainerHttpPlan, type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
 import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
@@ -14,6 +15,7 @@ import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import { attributeBatchLines } from "./batch-attribution.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
 export interface SideInput {
@@ -101,7 +103,8 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     }));
     const requests: RequestObservation[] = [];
     let lastMark = httpd.logMark();
-    for (const request of plan.requests) {
+    for (let index = 0; index < plan.requests.length; ) {
+      const request = plan.requests[index]!;
       if (input.signal?.aborted) break;
       if (!boot.started) {
         requests.push({
@@ -112,6 +115,26 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
           errorLog: [],
           repeatErrorLog: null,
         });
+        index += 1;
+        continue;
+      }
+      // Consecutive requests of one client container go in one exec (clients/client-batch.ts).
+      const batch = batchFrom(plan.requests, index, target, input);
+      if (batch.length > 1) {
+        input.onStep?.(`requests ${batch[0]!.name} to ${batch.at(-1)!.name} (one batch)`);
+        const observed = await sendBatch(target, batch, input, local);
+        for (const one of observed) {
+          requests.push({
+            name: one.request.name,
+            client: one.request.client,
+            outcome: one.first.outcome,
+            repeat: one.repeat?.outcome ?? null,
+            errorLog: one.first.lines.map((line) => parseErrorLogLine(line, dialect)),
+            repeatErrorLog: one.repeat ? one.repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
+          });
+        }
+        lastMark = httpd.logMark();
+        index += batch.length;
         continue;
       }
       input.onStep?.(`request ${request.name}`);
@@ -127,6 +150,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         repeatErrorLog: repeat ? repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
       });
       lastMark = httpd.logMark();
+      index += 1;
     }
     await httpd.logs.error.waitForQuiet(50, 300);
     const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
@@ -230,7 +254,13 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
     return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
   }
 
-  const fields = {
+  const fields = httpFields(request);
+  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
+  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
+}
+
+function httpFields(request: PlannedRequest) {
+  return {
     method: request.method,
     path: request.path,
     hostHeader: request.hostHeader,
@@ -241,6 +271,69 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
     timeoutMs: request.timeoutMs,
     keepAliveRequests: request.keepAliveRequests,
   };
-  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
-  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
+}
+
+/** At most this many requests go in one batch (one exec, whose output is parsed as it streams). */
+const BATCH_LIMIT = 100;
+/** The pause between a batch's requests that tells their log lines apart by arrival (batch-attribution.ts). */
+export const BATCH_GAP_MS = 30;
+
+/** The curl plan of an HTTP request from a client container (a network client or the local one), or null for
+ * the host client. */
+function containerPlan(target: ServerTarget, request: PlannedRequest, input: SideInput): ContainerHttpPlan | null {
+  if (request.mode !== "http" || request.client === "host") return null;
+  const networkClient = request.loopback === null ? input.clients.get(request.client) : undefined;
+  if (request.loopback === null && networkClient === undefined) return null;
+  const serverIp = request.loopback ?? serverAddressFor(target, networkClient!);
+  const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
+  return { ...httpFields(request), serverIp, port: request.port ?? (request.tls ? 443 : 80), tls: request.tls, clientCertificate };
+}
+
+/** The requests from `start` on that go in one batch: HTTP from the same client container, each batchable. */
+function batchFrom(requests: readonly PlannedRequest[], start: number, target: ServerTarget, input: SideInput): PlannedRequest[] {
+  const first = requests[start]!;
+  const batch: PlannedRequest[] = [];
+  for (let i = start; i < requests.length && batch.length < BATCH_LIMIT; i++) {
+    const request = requests[i]!;
+    if (request.client !== first.client) break;
+    const plan = containerPlan(target, request, input);
+    if (plan === null || !batchable(plan)) break;
+    batch.push(request);
+  }
+  return batch;
+}
+
+interface BatchObserved {
+  request: PlannedRequest;
+  first: { outcome: RequestOutcome; lines: string[] };
+  repeat: { outcome: RequestOutcome; lines: string[] } | null;
+}
+
+/** Sends a batch (each request, then its repeat when noise is learnt, in the order single sends would) and
+ * gives each its outcome and its error-log lines. */
+async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[], input: SideInput, local: LazyLocalClient): Promise<BatchObserved[]> {
+  const { httpd } = target;
+  const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
+  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [] }, repeat: null }));
+  const items: Array<{ request: number; repeat: boolean; item: BatchItem }> = [];
+  batch.forEach((request, index) => {
+    const plan = containerPlan(target, request, input)!;
+    items.push({ request: index, repeat: false, item: { plan, skipAfterTimeout: false } });
+    if (request.repeat && input.context.learnNoise) items.push({ request: index, repeat: true, item: { plan, skipAfterTimeout: true } });
+  });
+  const mark = httpd.logMark();
+  const records = await sendBatchFromContainer(client, items.map((entry) => entry.item), { gapMs: BATCH_GAP_MS });
+  const answered = records.filter((record) => record.outcome?.kind === "response").length;
+  const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
+  const slots = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
+  const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS);
+  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [] }, repeat: null }));
+  items.forEach((entry, index) => {
+    const outcome = records[index]!.outcome;
+    if (outcome === null) return;
+    const sent = { outcome, lines: attributed[index]! };
+    if (entry.repeat) observed[entry.request]!.repeat = sent;
+    else observed[entry.request]!.first = sent;
+  });
+  return observed;
 }
