@@ -16,6 +16,7 @@ import type { ImageInspection } from "../server/inspect-image.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
 import { attributeBatchLines } from "./batch-attribution.ts";
+import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
 export interface SideInput {
@@ -119,7 +120,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         continue;
       }
       // Consecutive requests of one client container go in one exec (clients/client-batch.ts).
-      const batch = batchFrom(plan.requests, index, target, input);
+      const batch = nextBatch(plan.requests, index, (r) => canBatch(target, r, input), BATCH_LIMIT);
       if (batch.length > 1) {
         input.onStep?.(`requests ${batch[0]!.name} to ${batch.at(-1)!.name} (one batch)`);
         const observed = await sendBatch(target, batch, input, local);
@@ -289,18 +290,9 @@ function containerPlan(target: ServerTarget, request: PlannedRequest, input: Sid
   return { ...httpFields(request), serverIp, port: request.port ?? (request.tls ? 443 : 80), tls: request.tls, clientCertificate };
 }
 
-/** The requests from `start` on that go in one batch: HTTP from the same client container, each batchable. */
-function batchFrom(requests: readonly PlannedRequest[], start: number, target: ServerTarget, input: SideInput): PlannedRequest[] {
-  const first = requests[start]!;
-  const batch: PlannedRequest[] = [];
-  for (let i = start; i < requests.length && batch.length < BATCH_LIMIT; i++) {
-    const request = requests[i]!;
-    if (request.client !== first.client) break;
-    const plan = containerPlan(target, request, input);
-    if (plan === null || !batchable(plan)) break;
-    batch.push(request);
-  }
-  return batch;
+function canBatch(target: ServerTarget, request: PlannedRequest, input: SideInput): boolean {
+  const plan = containerPlan(target, request, input);
+  return plan !== null && batchable(plan);
 }
 
 interface BatchObserved {
