@@ -36,6 +36,15 @@ export function slotValues(
   return values;
 }
 
+/** Like Promise.all, but a failure is thrown only once every start has ended: a client still starting when
+ * another failed would otherwise be left on its network past the clean-up. */
+async function allStarted<T>(starts: Array<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
+}
+
 /** What each side is doing, for the message of a scenario stopped by its time limit. */
 class PendingSteps {
   readonly #steps = new Map<string, { what: string; since: number }>();
@@ -81,9 +90,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     }
     const placement = new Map(layout.flatMap((placed) => placed.clients.map((client) => [client.name, { network: placed.name, client }] as const)));
     const [startedClients, startedOrigins] = await Promise.all([
-      Promise.all(
+      allStarted(
         plan.clients.map((name) => {
           const own = placement.get(name);
+          // Recorded as each starts, so that when another fails the finally below removes it before its network.
           return startClientContainer(scope, {
             scenario: scenario.id,
             network: own?.network ?? net.name,
@@ -92,6 +102,9 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
             address: own?.client.address ?? null,
             containerName: own?.client.containerName ?? null,
             signal: stop.signal,
+          }).then((client) => {
+            clients.set(client.name, client);
+            return client;
           });
         }),
       ),
@@ -101,7 +114,6 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
         ),
       ),
     ]);
-    for (const client of startedClients) clients.set(client.name, client);
     origins.push(...startedOrigins);
     const values = slotValues(net, startedClients, startedOrigins);
     const serverCertificate = plan.serverCertificate

@@ -6,9 +6,9 @@
 // in a header (mod_rewrite copies REMOTE_ADDR and REMOTE_HOST into the environment, mod_headers writes them).
 import { describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
+import { LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { RequestObservation, SideObservation } from "../../../harness/observe/observation.ts";
 import type { ScenarioRun } from "../../../harness/observe/scenario-run.ts";
-import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
 const ECHO = `
@@ -121,13 +121,18 @@ function expectAddressAndDomainAllowed(side: SideObservation): void {
   expect(answer(side, "from-host").status).toBe(403);
 }
 
+/** No container or network of these scenarios is left (they carry the scenario's id in a label), and no network
+ * holds their subnets. */
 async function expectNothingLeft(): Promise<void> {
   const engine = await connectEngine();
-  const left = await listHarnessResources(engine);
-  expect(left.networks.filter((name) => /probe\.test|fixed-clients/.test(name))).toEqual([]);
+  const ours = (labels: Record<string, string> | undefined) => (labels?.[LABEL_SCENARIO] ?? "").startsWith("fixed-clients");
+  const filters = { label: [LABEL_SCENARIO] };
+  const containers = await engine.docker.listContainers({ all: true, filters });
+  expect(containers.filter((c) => ours(c.Labels)).map((c) => c.Names[0])).toEqual([]);
   const networks = await engine.docker.listNetworks();
+  expect(networks.filter((n) => ours(n.Labels) || /probe\.test$|^example\.com$/.test(n.Name)).map((n) => n.Name)).toEqual([]);
   const subnets = networks.flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? ""));
-  expect(subnets.filter((subnet) => subnet === "10.77.1.0/24" || subnet === "2001:db8:77::/64")).toEqual([]);
+  expect(subnets.filter((subnet) => /^10\.77\.[0-9]+\.0\/24$/.test(subnet) || subnet === "2001:db8:77::/64")).toEqual([]);
 }
 
 describe("clients at fixed addresses and names", { timeout: 300_000 }, () => {
