@@ -63,18 +63,23 @@ ${CLIENTS}
 
 const IPV6 = `
 id: fixed-clients-ipv6
-title: Require ip on an IPv6 range reaches a client at an address inside it
-clients: [{ name: v6, address: "2001:db8:77::5" }, { name: outsider }]
+title: Require ip and Require host reach IPv6 clients at the configured address and domain
+clients: [{ name: v6, address: "2001:db8:77::5" }, { name: v6named, address: "2001:db8:77::6", domain: .probe6.test }, { name: outsider }]
 server:
   modules: [authz_host, rewrite, headers]
   config: |${ECHO}
     <Directory "{{server.docroot}}">
-        Require ip 2001:db8:77::/48
+        Require ip 2001:db8:77::5
     </Directory>
-  files: { htdocs/index.html: "hello\\n" }
+    <Directory "{{server.docroot}}/named">
+        Require host .probe6.test
+    </Directory>
+  files: { htdocs/index.html: "hello\\n", htdocs/named/index.html: "named\\n" }
 requests:
   - { name: from-v6, client: v6, path: / }
   - { name: from-outsider, client: outsider, path: / }
+  - { name: named-from-v6named, client: v6named, path: /named/ }
+  - { name: named-from-outsider, client: outsider, path: /named/ }
 `;
 
 /** A full name: container www on a network named example.com, both global on the engine. Two scenarios of one
@@ -192,7 +197,7 @@ requests: [{ name: from-office, client: office, path: / }]
     await expectNothingLeft();
   });
 
-  it("IPv6: a client at 2001:db8:77::5 passes Require ip 2001:db8:77::/48, or the run names it in HARNESS_CLIENT_ADDRESS", async () => {
+  it("IPv6: a client at 2001:db8:77::5 passes Require ip, one named under .probe6.test passes Require host, or the run names it in HARNESS_CLIENT_ADDRESS", async () => {
     const { runs } = await runYamlScenarios([IPV6]);
     const run = runs[0]!;
     if (run.error !== null) {
@@ -203,6 +208,9 @@ requests: [{ name: from-office, client: office, path: / }]
       for (const side of sides(run)) {
         expect(answer(side, "from-v6")).toMatchObject({ status: 200, remote: "2001:db8:77::5" });
         expect(answer(side, "from-outsider").status).toBe(403);
+        // Docker's DNS answers ip6.arpa too: an IPv6 client's name is found both ways.
+        expect(answer(side, "named-from-v6named")).toMatchObject({ status: 200, remote: "2001:db8:77::6", host: expect.stringMatching(/\.probe6\.test$/) });
+        expect(answer(side, "named-from-outsider").status).toBe(403);
       }
     }
     await expectNothingLeft();
