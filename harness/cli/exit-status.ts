@@ -23,6 +23,8 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
   HARNESS_IMAGE_BUILD: EXIT.environment,
   HARNESS_IMAGE_UNSUPPORTED: EXIT.environment,
   HARNESS_CONTAINER: EXIT.environment,
+  // A client address or name the engine cannot give (an overlapping network, no IPv6): the environment's limit.
+  HARNESS_CLIENT_ADDRESS: EXIT.environment,
   HARNESS_REPORT_WRITE: EXIT.environment,
   HARNESS_INTERRUPTED: EXIT.interrupted,
   // A scenario past its time limit is a finding about the config (a hung request), not the environment's fault.

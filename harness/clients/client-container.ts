@@ -2,7 +2,10 @@
 // curl (HTTP) or a small raw socket client, so that `Allow from`, `Require ip` and `Require host` can be
 // exercised with one client allowed and another denied.
 import { createHash } from "node:crypto";
+import { claim, type ClaimHolder } from "../engine/claim.ts";
 import { HarnessContainer } from "../engine/container.ts";
+import { LABEL_RUN_ID } from "../engine/labels.ts";
+import { HarnessError } from "../errors.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
@@ -15,32 +18,70 @@ export interface StartedClientContainer {
   /** What the client's address resolves back to on the scenario network (Docker's DNS answers PTR queries
    * for its containers), so a `Require host` / `Allow from <name>` double-reverse lookup succeeds. */
   hostname: string;
+  /** The network it sends on: the scenario network, or its own fixed-address or named one, where the servers
+   * are too; it sends to the server's address there, of its own address's family. */
+  network: string;
+  family: 4 | 6;
   container: HarnessContainer;
 }
 
-export async function startClientContainer(
-  scope: RunScope,
-  context: { scenario: string; network: string; image: string; name: string },
-): Promise<StartedClientContainer> {
+export interface ClientContainerContext {
+  scenario: string;
+  network: string;
+  image: string;
+  name: string;
+  /** A fixed address on `network` (whose subnet holds it). */
+  address?: string | null;
+  /** The container's name when a DNS name dictates it (`www` on network `example.com`): global on the engine,
+   * so it is claimed (engine/claim.ts): a live run holding it is waited for. */
+  containerName?: string | null;
+  signal?: AbortSignal;
+}
+
+export async function startClientContainer(scope: RunScope, context: ClientContainerContext): Promise<StartedClientContainer> {
   // Unique per run, scenario and client whatever the scenario id's length (a cut-off id once made two
   // clients of one scenario collide).
   const scenarioKey = createHash("sha256").update(context.scenario).digest("hex").slice(0, 8);
-  const containerName = `${scope.runId}-${scenarioKey}-${context.name}`;
-  const container = await HarnessContainer.create(scope, {
-    image: context.image,
-    name: containerName,
-    role: "client",
-    scenario: context.scenario,
-    command: ["sleep", "infinity"],
-    network: { name: context.network, aliases: [context.name] },
-  });
-  await container.start();
-  const ip = await container.ipAddress(context.network);
+  const containerName = context.containerName ?? `${scope.runId}-${scenarioKey}-${context.name}`;
+  const address = context.address ?? undefined;
+  const subject = `client ${context.name}${address === undefined ? "" : ` at ${address}`}${context.containerName ? ` as ${containerName}.${context.network}` : ""}`;
+  const create = () =>
+    HarnessContainer.create(scope, {
+      image: context.image,
+      name: containerName,
+      role: "client",
+      scenario: context.scenario,
+      command: ["sleep", "infinity"],
+      network: { name: context.network, aliases: [context.name], ...(address === undefined ? {} : { address }) },
+    });
+  const container = context.containerName
+    ? await claim(scope.engine, create, (error) => containerHolder(scope, containerName, error), { subject, ...(context.signal ? { signal: context.signal } : {}) })
+    : await create();
+  try {
+    await container.start();
+  } catch (cause) {
+    // The engine gives a fixed address at start: one it cannot give (taken, outside the subnet) is the scenario's.
+    throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${subject}: ${(cause as Error).message}`, { cause });
+  }
+  const addresses = await container.addresses(context.network);
+  const family = address?.includes(":") ? 6 : 4;
+  const ip = address ?? addresses.ipv4 ?? addresses.ipv6;
+  if (!ip) throw new HarnessError("HARNESS_CONTAINER", `${container.shortId} has no address on ${context.network}.`);
   // What Docker's DNS answers for this address on a user-defined network, both ways: the server's
   // double-reverse lookup (Require host, Allow from <name>) sees this name. (Inside the client itself,
   // /etc/hosts would answer with the container id instead.)
   const hostname = `${containerName}.${context.network}`;
-  return { name: context.name, ip, hostname, container };
+  return { name: context.name, ip, hostname, network: context.network, family, container };
+}
+
+/** After a refused create: the container holding the name. */
+async function containerHolder(scope: RunScope, name: string, error: unknown): Promise<ClaimHolder> {
+  const [holder] = await scope.engine.docker.listContainers({ all: true, filters: { name: [`^/${name}$`] } });
+  if (holder === undefined) {
+    return /already in use|Conflict/i.test((error as Error).message) ? { kind: "none" } : { kind: "foreign", reason: `the engine refused it: ${(error as Error).message}` };
+  }
+  if (holder.Labels?.[LABEL_RUN_ID]) return { kind: "harness", labels: holder.Labels, created: holder.Created * 1000, what: `container ${name}` };
+  return { kind: "foreign", reason: `the container name ${name} is taken by a container that is not the harness's (${holder.Image})` };
 }
 
 /** What the send functions need of a client: a container with the tools image's curl and raw-client.py, on the
@@ -79,8 +120,8 @@ function urlHost(address: string): string {
   return address.includes(":") ? `[${address}]` : address;
 }
 
-/** Pure: the curl command line for a plan. */
-export function curlCommand(plan: ContainerHttpPlan): string[] {
+/** Pure: the curl command line for a plan; the body is read from stdin, or from `bodyFrom` (`@file`). */
+export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] {
   const port = plan.port ?? (plan.tls ? 443 : 80);
   const server = urlHost(plan.serverIp);
   const name = plan.hostHeader ?? server;
@@ -99,7 +140,7 @@ export function curlCommand(plan: ContainerHttpPlan): string[] {
   for (const [header, value] of plan.headers) args.push("-H", `${header}: ${value}`);
   if (plan.auth) args.push("-u", `${plan.auth.user}:${plan.auth.password}`);
   if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
-  if (plan.body !== null) args.push("--data-binary", "@-");
+  if (plan.body !== null) args.push("--data-binary", bodyFrom);
   if (series) {
     // Every answer but the last is dropped (outputs pair with URLs in order); each transfer says on stderr
     // whether it opened a connection, so the last one tells whether it came on a reused connection.
@@ -128,18 +169,22 @@ export async function sendFromContainer(client: SendingClient, plan: ContainerHt
     onStdout: (chunk) => reader.push(chunk),
     ...(plan.body !== null ? { stdin: plan.body } : {}),
   });
-  const durationMs = Date.now() - started;
-  if (result.exitCode !== 0) {
+  const outcome = outcomeOfCurl(result.exitCode, result.stderr, reader, Date.now() - started);
+  const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
+  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
+}
+
+/** One curl run's outcome: its exit status as a transport error, else the answer it wrote. */
+export function outcomeOfCurl(exitCode: number, stderr: string, reader: StreamedResponse, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+  if (exitCode !== 0) {
     return {
       kind: "transport-error",
-      code: CURL_TRANSPORT_CODES[result.exitCode] ?? `CURL_${result.exitCode}`,
-      message: result.stderr.replace(CONNECTS_LINE, "").trim(),
+      code: CURL_TRANSPORT_CODES[exitCode] ?? `CURL_${exitCode}`,
+      message: stderr.replace(CONNECTS_LINE, "").trim(),
       durationMs,
     };
   }
-  const outcome = outcomeOf(reader, durationMs);
-  const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
-  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
+  return outcomeOf(reader, durationMs);
 }
 
 /** Where the client certificate goes in the client container, for curl and raw-client.py. */

@@ -17,7 +17,11 @@ export interface ContainerSpec {
   env?: Record<string, string>;
   /** Container ports published on 127.0.0.1 (random host ports). */
   publish?: number[];
-  network?: { name: string; aliases: string[] };
+  /** The network it starts on; `address`: a fixed IPv4 or IPv6 address there (the network's subnet holds it). */
+  network?: { name: string; aliases: string[]; address?: string };
+  /** Further networks it is connected to before it starts (the servers join the clients' fixed-address
+   * networks), each with an engine-chosen address. */
+  extraNetworks?: string[];
   /** Joins this container's network namespace instead of a network (Docker's `container:<id>` mode): it shares
    * its addresses, loopback included, and publishes nothing of its own. */
   joinNetworkOf?: string;
@@ -82,7 +86,7 @@ export class HarnessContainer {
           Memory: 512 * 1024 * 1024,
         },
         NetworkingConfig: spec.network
-          ? { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases } } }
+          ? { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases, ...fixedAddress(spec.network.address) } } }
           : undefined,
       });
     } catch (cause) {
@@ -90,6 +94,13 @@ export class HarnessContainer {
     }
     await scope.trackContainer(container.id);
     log("[%s] created from %s (%s)", container.id.slice(0, 12), spec.image, spec.role);
+    for (const network of spec.extraNetworks ?? []) {
+      try {
+        await docker.getNetwork(network).connect({ Container: container.id });
+      } catch (cause) {
+        throw new HarnessError("HARNESS_CONTAINER", `Could not connect ${container.id.slice(0, 12)} to the network ${network}: ${(cause as Error).message}`, { cause });
+      }
+    }
     const created = new HarnessContainer(scope, container, spec);
     if (spec.archive) await container.putArchive(spec.archive, { path: "/" });
     return created;
@@ -131,6 +142,13 @@ export class HarnessContainer {
     const address = info.NetworkSettings.Networks[network]?.IPAddress;
     if (!address) throw new HarnessError("HARNESS_CONTAINER", `${this.shortId} has no address on ${network}.`);
     return address;
+  }
+
+  /** Its IPv4 and global IPv6 address on a network (null where it has none). */
+  async addresses(network: string): Promise<{ ipv4: string | null; ipv6: string | null }> {
+    const info = await this.container.inspect();
+    const endpoint = info.NetworkSettings.Networks[network];
+    return { ipv4: endpoint?.IPAddress || null, ipv6: endpoint?.GlobalIPv6Address || null };
   }
 
   /** Runs a command to its end and returns its output whole: for small outputs. */
@@ -242,6 +260,12 @@ export class HarnessContainer {
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id);
   }
+}
+
+/** The endpoint settings that pin an address (Docker takes it only on a network with a user-given subnet). */
+function fixedAddress(address: string | undefined): { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } } {
+  if (address === undefined) return {};
+  return { IPAMConfig: address.includes(":") ? { IPv6Address: address } : { IPv4Address: address } };
 }
 
 /**

@@ -5,6 +5,9 @@ import { Writable } from "node:stream";
  * are not split at line ends; this joins and splits them. */
 export class LineStream {
   readonly lines: string[] = [];
+  /** When each line arrived (Date.now()), by index: a batch of requests sent in one exec tells its requests'
+   * log lines apart by it (observe/batch-attribution.ts). */
+  readonly arrivals: number[] = [];
   private partial = "";
   /** Pieces of the unfinished line that came after `partial`. */
   private readonly pending: string[] = [];
@@ -39,7 +42,11 @@ export class LineStream {
     }
     const parts = (this.partial + text).split("\n");
     this.partial = parts.pop() ?? "";
-    for (const part of parts) this.lines.push(part.replace(/\r$/, ""));
+    const now = Date.now();
+    for (const part of parts) {
+      this.lines.push(part.replace(/\r$/, ""));
+      this.arrivals.push(now);
+    }
     if (parts.length > 0) {
       this.lastLineAt = Date.now();
       this.wake();
@@ -49,7 +56,10 @@ export class LineStream {
   end(): void {
     this.partial += this.pending.join("");
     this.pending.length = 0;
-    if (this.partial) this.lines.push(this.partial);
+    if (this.partial) {
+      this.lines.push(this.partial);
+      this.arrivals.push(Date.now());
+    }
     this.partial = "";
     this.ended = true;
     this.wake();

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { resourceLabels } from "./labels.ts";
+import { type ClientSubnet, subnetsOverlap } from "../scenario/client-address.ts";
+import { claim, type ClaimHolder } from "./claim.ts";
+import { LABEL_RUN_ID, resourceLabels } from "./labels.ts";
 import { log } from "./log.ts";
 import type { RunScope } from "./run-scope.ts";
 
@@ -34,4 +36,71 @@ export async function createScenarioNetwork(scope: RunScope, scenario: string): 
     if (isHarnessError(cause)) throw cause;
     throw new HarnessError("HARNESS_CONTAINER", `Could not create the scenario network ${name}.`, { cause });
   }
+}
+
+/** Pure: the start of the names of one scenario's client networks (`<prefix>-n0`, `<prefix>-n1.probe.test`):
+ * one DNS label, unique per run and scenario. */
+export function clientNetworkPrefix(runId: string, scenario: string): string {
+  const key = createHash("sha256").update(scenario).digest("hex").slice(0, 8);
+  return `harness-${runId}-${key}`.replace(/[^a-zA-Z0-9-]/g, "-").toLowerCase();
+}
+
+export interface ClientNetworkSpec {
+  /** The network's name: harness-made, or one a DNS name dictates (`example.com`). */
+  name: string;
+  scenario: string;
+  /** A fixed subnet (for clients with addresses); null: the engine's choice. */
+  subnet: ClientSubnet | null;
+  /** For errors: the clients it is made for and what they asked ("client office at 10.77.1.5"). */
+  subject: string;
+  signal?: AbortSignal;
+}
+
+/** A network for clients with fixed addresses or DNS names: the subnet and name are claimed (engine/claim.ts):
+ * another live run holding them is waited for, anything else refusing them is HARNESS_CLIENT_ADDRESS. IPv6
+ * subnets get an IPv6 network (the engine adds an IPv4 subnet of its own choice). */
+export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSpec): Promise<HarnessNetwork> {
+  const { docker } = scope.engine;
+  const ipv6 = spec.subnet?.family === 6;
+  const create = async () => {
+    const network = await docker.createNetwork({
+      Name: spec.name,
+      Driver: "bridge",
+      CheckDuplicate: true,
+      EnableIPv6: ipv6,
+      ...(spec.subnet === null ? {} : { IPAM: { Driver: "default", Config: [{ Subnet: spec.subnet.subnet, Gateway: spec.subnet.gateway }] } }),
+      Labels: resourceLabels(scope.runId, "client", spec.scenario),
+    });
+    await scope.trackNetwork(network.id);
+    return network;
+  };
+  const network = await claim(scope.engine, create, (error) => networkHolder(scope, spec, error), {
+    subject: `${spec.subject} (network ${spec.name}${spec.subnet === null ? "" : `, subnet ${spec.subnet.subnet}`})`,
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  });
+  const info = await network.inspect();
+  const configs: Array<{ Subnet?: string; Gateway?: string }> = info.IPAM?.Config ?? [];
+  const own = configs.find((config) => config.Subnet === spec.subnet?.subnet) ?? configs[0] ?? {};
+  log("client network %s %s gw %s", spec.name, own.Subnet, own.Gateway);
+  return { id: network.id, name: spec.name, subnet: own.Subnet ?? "", gateway: own.Gateway ?? "" };
+}
+
+/** After a refusal: the network holding the name or an overlapping subnet, or why nothing does. */
+async function networkHolder(scope: RunScope, spec: ClientNetworkSpec, error: unknown): Promise<ClaimHolder> {
+  const message = (error as Error).message ?? String(error);
+  const networks = await scope.engine.docker.listNetworks();
+  const holder = networks.find(
+    (network) =>
+      network.Name === spec.name ||
+      (spec.subnet !== null && (network.IPAM?.Config ?? []).some((config) => config.Subnet !== undefined && subnetsOverlap(config.Subnet, spec.subnet!.subnet))),
+  );
+  if (holder === undefined) {
+    // No network explains it: gone since (retry), or the engine's own refusal (no IPv6, a bad subnet).
+    if (/already exists|overlaps/i.test(message)) return { kind: "none" };
+    return { kind: "foreign", reason: `the engine refused it: ${message.replace(/^\(HTTP code \d+\) [a-z ]+- /, "").trim()}` };
+  }
+  const what = `network ${holder.Name}`;
+  if (holder.Labels?.[LABEL_RUN_ID]) return { kind: "harness", labels: holder.Labels, created: Date.parse(holder.Created), what };
+  const clash = holder.Name === spec.name ? "has that name" : `has an overlapping subnet (${(holder.IPAM?.Config ?? []).map((c) => c.Subnet).join(", ")})`;
+  return { kind: "foreign", reason: `the engine's network ${holder.Name}, not the harness's, ${clash}` };
 }

@@ -3,7 +3,8 @@
 import { issueServerCertificate } from "../backends/certificate-factory.ts";
 import { type StartedOrigin, startOrigin } from "../backends/origin-container.ts";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
-import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
+import { planClientNetworks } from "../clients/client-networks.ts";
+import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
@@ -35,6 +36,15 @@ export function slotValues(
   return values;
 }
 
+/** Like Promise.all, but a failure is thrown only once every start has ended: a client still starting when
+ * another failed would otherwise be left on its network past the clean-up. */
+async function allStarted<T>(starts: Array<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
+}
+
 /** What each side is doing, for the message of a scenario stopped by its time limit. */
 class PendingSteps {
   readonly #steps = new Map<string, { what: string; since: number }>();
@@ -58,6 +68,7 @@ export function scenarioTimeLimit(plan: Pick<ScenarioPlan, "timeLimitMs">, conte
 async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
   const { scope } = context;
   let network: HarnessNetwork | undefined;
+  const clientNetworks: HarnessNetwork[] = [];
   const clients = new Map<string, StartedClientContainer>();
   const origins: StartedOrigin[] = [];
   const observations: SideObservation[] = [];
@@ -68,9 +79,34 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const work = async (): Promise<void> => {
     network = await createScenarioNetwork(scope, scenario.id);
     const net = network;
+    // Clients with fixed addresses or names get networks of their own first, and start before the servers join
+    // those networks, so that no server takes an address a client asks for.
+    const specs = scenario.clients.filter((client) => plan.clients.includes(client.name));
+    const layout = planClientNetworks(specs, clientNetworkPrefix(scope.runId, scenario.id));
+    for (const placed of layout) {
+      clientNetworks.push(
+        await createClientNetwork(scope, { name: placed.name, scenario: scenario.id, subnet: placed.subnet, subject: placed.subject, signal: stop.signal }),
+      );
+    }
+    const placement = new Map(layout.flatMap((placed) => placed.clients.map((client) => [client.name, { network: placed.name, client }] as const)));
     const [startedClients, startedOrigins] = await Promise.all([
-      Promise.all(
-        plan.clients.map((name) => startClientContainer(scope, { scenario: scenario.id, network: net.name, image: context.helperImages.tools, name })),
+      allStarted(
+        plan.clients.map((name) => {
+          const own = placement.get(name);
+          // Recorded as each starts, so that when another fails the finally below removes it before its network.
+          return startClientContainer(scope, {
+            scenario: scenario.id,
+            network: own?.network ?? net.name,
+            image: context.helperImages.tools,
+            name,
+            address: own?.client.address ?? null,
+            containerName: own?.client.containerName ?? null,
+            signal: stop.signal,
+          }).then((client) => {
+            clients.set(client.name, client);
+            return client;
+          });
+        }),
       ),
       Promise.all(
         plan.backends.map((backend) =>
@@ -78,7 +114,6 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
         ),
       ),
     ]);
-    for (const client of startedClients) clients.set(client.name, client);
     origins.push(...startedOrigins);
     const values = slotValues(net, startedClients, startedOrigins);
     const serverCertificate = plan.serverCertificate
@@ -97,6 +132,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           scenario: scenario.id,
           context,
           network: net,
+          clientNetworks: clientNetworks.map((n) => n.name),
           clients,
           serverCertificate,
           signal: stop.signal,
@@ -137,5 +173,6 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     await Promise.all([...clients.values()].map((c) => c.container.remove()));
     await Promise.all(origins.map((o) => o.container.remove()));
     if (network) await scope.removeNetwork(network.id);
+    await Promise.all(clientNetworks.map((n) => scope.removeNetwork(n.id)));
   }
 }

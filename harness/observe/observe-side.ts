@@ -1,7 +1,8 @@
 // Executes one side's plan: boots its httpd, sends its requests, records what happened. No verdicts here, and
 // nothing decided: what runs was fixed by the plan (plan/), bound to the engine's addresses by observe-scenario.
 import type { StartedClientContainer } from "../clients/client-container.ts";
-import { type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
+import { type BatchItem, batchable, sendBatchFromContainer } from "../clients/client-batch.ts";
+import { type ContainerHttpPlan, type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
 import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
@@ -14,6 +15,8 @@ import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import { attributeBatchLines } from "./batch-attribution.ts";
+import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
 export interface SideInput {
@@ -23,6 +26,8 @@ export interface SideInput {
   scenario: string;
   context: ObserveContext;
   network: { name: string };
+  /** The clients' fixed-address and named networks: the server joins each before it starts. */
+  clientNetworks?: string[];
   clients: Map<string, StartedClientContainer>;
   serverCertificate: { certificate: string; privateKey: string } | null;
   /** Aborted when the scenario passed its time limit: no further request is sent. */
@@ -70,6 +75,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     files,
     prepare: plan.prepare,
     network: { name: input.network.name, aliases: [`server-${plan.side.id}`] },
+    extraNetworks: input.clientNetworks ?? [],
     listenTls: plan.listenTls,
     ports: plan.ports,
     extras: { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup },
@@ -83,6 +89,10 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   );
   try {
     const { boot } = httpd;
+    // The server's address on each client network, of each family: a client sends to the one of its own.
+    const serverAddresses = new Map<string, { ipv4: string | null; ipv6: string | null }>();
+    if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await httpd.container.addresses(network));
+    const target: ServerTarget = { httpd, serverAddresses };
     const configTestOutput = boot.phases.configTest?.output ?? [];
     const configTest = parseConfigTestOutput(configTestOutput.join("\n"), boot.phases.configTest?.exitCode ?? -1, dialect);
     const prepareOutcomes: ExecOutcome[] = boot.phases.prepare.map((p) => ({
@@ -94,7 +104,8 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     }));
     const requests: RequestObservation[] = [];
     let lastMark = httpd.logMark();
-    for (const request of plan.requests) {
+    for (let index = 0; index < plan.requests.length; ) {
+      const request = plan.requests[index]!;
       if (input.signal?.aborted) break;
       if (!boot.started) {
         requests.push({
@@ -105,12 +116,32 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
           errorLog: [],
           repeatErrorLog: null,
         });
+        index += 1;
+        continue;
+      }
+      // Consecutive requests of one client container go in one exec (clients/client-batch.ts).
+      const batch = nextBatch(plan.requests, index, (r) => canBatch(target, r, input), BATCH_LIMIT);
+      if (batch.length > 1) {
+        input.onStep?.(`requests ${batch[0]!.name} to ${batch.at(-1)!.name} (one batch)`);
+        const observed = await sendBatch(target, batch, input, local);
+        for (const one of observed) {
+          requests.push({
+            name: one.request.name,
+            client: one.request.client,
+            outcome: one.first.outcome,
+            repeat: one.repeat?.outcome ?? null,
+            errorLog: one.first.lines.map((line) => parseErrorLogLine(line, dialect)),
+            repeatErrorLog: one.repeat ? one.repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
+          });
+        }
+        lastMark = httpd.logMark();
+        index += batch.length;
         continue;
       }
       input.onStep?.(`request ${request.name}`);
-      const first = await sendAttributed(httpd, request, input, local);
+      const first = await sendAttributed(target, request, input, local);
       const repeat =
-        request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(httpd, request, input, local) : null;
+        request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(target, request, input, local) : null;
       requests.push({
         name: request.name,
         client: request.client,
@@ -120,6 +151,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         repeatErrorLog: repeat ? repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
       });
       lastMark = httpd.logMark();
+      index += 1;
     }
     await httpd.logs.error.waitForQuiet(50, 300);
     const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
@@ -154,19 +186,34 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   }
 }
 
+/** The server a side's requests go to, and its addresses on the client networks. */
+interface ServerTarget {
+  httpd: StartedHttpd;
+  serverAddresses: ReadonlyMap<string, { ipv4: string | null; ipv6: string | null }>;
+}
+
+/** The server's address a network client sends to: on the client's own network, of its address's family. */
+function serverAddressFor(target: ServerTarget, client: Pick<StartedClientContainer, "network" | "family">): string {
+  const own = target.serverAddresses.get(client.network);
+  if (own === undefined) return target.httpd.networkAddress ?? "";
+  return (client.family === 6 ? own.ipv6 : own.ipv4) ?? "";
+}
+
 async function sendAttributed(
-  httpd: StartedHttpd,
+  target: ServerTarget,
   request: PlannedRequest,
   input: SideInput,
   local: LazyLocalClient,
 ): Promise<{ outcome: RequestOutcome; lines: string[] }> {
+  const { httpd } = target;
   const mark = httpd.logMark();
-  const outcome = await send(httpd, request, input, local);
+  const outcome = await send(target, request, input, local);
   const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
   return { outcome, lines };
 }
 
-async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
+async function send(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
+  const { httpd } = target;
   const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
 
   if (request.mode === "exec") {
@@ -192,10 +239,10 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
   // A local client sends to the server's loopback address from inside its network namespace; a network client
   // to the server's address on the scenario network; the host to the published port.
   const fromHost = request.client === "host";
-  const client: SendingClient | null | undefined =
-    request.loopback !== null ? await local.get() : fromHost ? null : input.clients.get(request.client);
+  const networkClient = request.loopback === null && !fromHost ? input.clients.get(request.client) : undefined;
+  const client: SendingClient | null | undefined = request.loopback !== null ? await local.get() : fromHost ? null : networkClient;
   if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
-  const serverIp = request.loopback ?? httpd.networkAddress ?? "";
+  const serverIp = request.loopback ?? (networkClient ? serverAddressFor(target, networkClient) : (httpd.networkAddress ?? ""));
   const port = request.port ?? (request.tls ? 443 : 80);
   const published = { host: httpd.host, port: httpd.publishedPorts.get(port) ?? 0, tls: request.tls };
 
@@ -208,7 +255,13 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
     return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
   }
 
-  const fields = {
+  const fields = httpFields(request);
+  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
+  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
+}
+
+function httpFields(request: PlannedRequest) {
+  return {
     method: request.method,
     path: request.path,
     hostHeader: request.hostHeader,
@@ -219,6 +272,60 @@ async function send(httpd: StartedHttpd, request: PlannedRequest, input: SideInp
     timeoutMs: request.timeoutMs,
     keepAliveRequests: request.keepAliveRequests,
   };
-  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
-  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
+}
+
+/** At most this many requests go in one batch (one exec, whose output is parsed as it streams). */
+const BATCH_LIMIT = 100;
+/** The pause between a batch's requests that tells their log lines apart by arrival (batch-attribution.ts). */
+export const BATCH_GAP_MS = 30;
+
+/** The curl plan of an HTTP request from a client container (a network client or the local one), or null for
+ * the host client. */
+function containerPlan(target: ServerTarget, request: PlannedRequest, input: SideInput): ContainerHttpPlan | null {
+  if (request.mode !== "http" || request.client === "host") return null;
+  const networkClient = request.loopback === null ? input.clients.get(request.client) : undefined;
+  if (request.loopback === null && networkClient === undefined) return null;
+  const serverIp = request.loopback ?? serverAddressFor(target, networkClient!);
+  const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
+  return { ...httpFields(request), serverIp, port: request.port ?? (request.tls ? 443 : 80), tls: request.tls, clientCertificate };
+}
+
+function canBatch(target: ServerTarget, request: PlannedRequest, input: SideInput): boolean {
+  const plan = containerPlan(target, request, input);
+  return plan !== null && batchable(plan);
+}
+
+interface BatchObserved {
+  request: PlannedRequest;
+  first: { outcome: RequestOutcome; lines: string[] };
+  repeat: { outcome: RequestOutcome; lines: string[] } | null;
+}
+
+/** Sends a batch (each request, then its repeat when noise is learnt, in the order single sends would) and
+ * gives each its outcome and its error-log lines. */
+async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[], input: SideInput, local: LazyLocalClient): Promise<BatchObserved[]> {
+  const { httpd } = target;
+  const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
+  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [] }, repeat: null }));
+  const items: Array<{ request: number; repeat: boolean; item: BatchItem }> = [];
+  batch.forEach((request, index) => {
+    const plan = containerPlan(target, request, input)!;
+    items.push({ request: index, repeat: false, item: { plan, skipAfterTimeout: false } });
+    if (request.repeat && input.context.learnNoise) items.push({ request: index, repeat: true, item: { plan, skipAfterTimeout: true } });
+  });
+  const mark = httpd.logMark();
+  const records = await sendBatchFromContainer(client, items.map((entry) => entry.item), { gapMs: BATCH_GAP_MS });
+  const answered = records.filter((record) => record.outcome?.kind === "response").length;
+  const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
+  const slots = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
+  const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS);
+  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [] }, repeat: null }));
+  items.forEach((entry, index) => {
+    const outcome = records[index]!.outcome;
+    if (outcome === null) return;
+    const sent = { outcome, lines: attributed[index]! };
+    if (entry.repeat) observed[entry.request]!.repeat = sent;
+    else observed[entry.request]!.first = sent;
+  });
+  return observed;
 }

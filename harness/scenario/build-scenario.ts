@@ -21,6 +21,7 @@ import {
 } from "./scenario-schema.ts";
 import { FIXED_VARIABLES, scenarioVariableNames } from "./scenario-variables.ts";
 import { prepareToolProblems } from "./prepare-tools.ts";
+import { clientAddressProblem, clientDomainProblem, formatAddress, parseAddress, sameSubnet } from "./client-address.ts";
 import { isLocalClient, LOCAL_CLIENTS, RESERVED_CLIENT_NAMES } from "./reserved-clients.ts";
 import { parseSubject, SUBJECT_ATTRIBUTES, SUBJECT_EXAMPLE, type Subject } from "./subject-name.ts";
 import type {
@@ -485,7 +486,7 @@ class ScenarioBuilder {
 
   private clients(raw: ScenarioFile["clients"]): ClientSpec[] {
     const first = new Map<string, number>();
-    return raw.map((client, index): ClientSpec => {
+    const clients = raw.map((client, index): ClientSpec => {
       const path = ["clients", index];
       if (RESERVED_CLIENT_NAMES.includes(client.name)) {
         const meaning = isLocalClient(client.name)
@@ -499,7 +500,66 @@ class ScenarioBuilder {
       }
       this.checkUnique(first, client.name, index, [...path, "name"], "client", (i) => ["clients", i, "name"]);
       this.clientNames.add(client.name);
-      return { at: this.at(path), name: client.name };
+      return { at: this.at(path), name: client.name, address: this.clientAddress(client.address, [...path, "address"]), domain: this.clientDomain(client.domain, [...path, "domain"]) };
+    });
+    this.checkSharedNames(clients);
+    return clients;
+  }
+
+  /** The address in canonical text (what Docker reports), or null when absent or wrong. */
+  private clientAddress(raw: string | undefined, path: Path): string | null {
+    if (raw === undefined) return null;
+    const problem = clientAddressProblem(raw);
+    if (problem === null) return formatAddress(parseAddress(raw)!);
+    this.report(path, `"${raw}" ${problem}`, {
+      expected: "an IPv4 or IPv6 address a host can have, without a prefix length: not loopback, multicast or unspecified",
+      example: "clients: [{ name: office, address: 10.1.2.5 }, { name: v6, address: 2001:db8::5 }]",
+      received: { value: raw },
+    });
+    return null;
+  }
+
+  private clientDomain(raw: string | undefined, path: Path): string | null {
+    if (raw === undefined) return null;
+    const problem = clientDomainProblem(raw);
+    if (problem === null) return raw.toLowerCase();
+    this.report(path, `"${raw}" ${problem}`, {
+      expected: 'a full DNS name ("www.example.com") or a domain the name ends in (".example.com")',
+      example: "clients: [{ name: partner, domain: .example.com }, { name: www, domain: www.example.com }]",
+      received: { value: raw },
+    });
+    return null;
+  }
+
+  /** A full name is a container on a network named after its parent domain (Docker's DNS answers
+   * `<container>.<network>`): two clients cannot have one name, and clients sharing a parent domain share that
+   * network, so they cannot ask for addresses in different subnets. */
+  private checkSharedNames(clients: readonly ClientSpec[]): void {
+    const byName = new Map<string, ClientSpec>();
+    const byParent = new Map<string, ClientSpec>();
+    clients.forEach((client, index) => {
+      if (client.domain === null || client.domain.startsWith(".")) return;
+      const path = ["clients", index, "domain"];
+      const same = byName.get(client.domain);
+      if (same !== undefined) {
+        this.report(path, `"${client.domain}" is already the name of client ${same.name}`, {
+          expected: "one client per full name (a domain with a leading dot may be shared)",
+          example: `domain: .${client.domain.split(".").slice(1).join(".")}`,
+          received: { value: client.domain },
+        });
+        return;
+      }
+      byName.set(client.domain, client);
+      const parent = client.domain.slice(client.domain.indexOf(".") + 1);
+      const sibling = byParent.get(parent);
+      if (sibling !== undefined && !sameSubnet(sibling.address, client.address)) {
+        this.report(path, `clients ${sibling.name} and ${client.name} both have a name in ${parent}, which is one network, but ask for addresses in different subnets`, {
+          expected: `addresses in one subnet (IPv4 /24, IPv6 /64), or no address, for names under ${parent}`,
+          example: `- { name: ${client.name}, domain: ${client.domain}${sibling.address === null ? "" : `, address: ${sibling.address}`} }`,
+          received: { value: client.address },
+        });
+      }
+      byParent.set(parent, sibling ?? client);
     });
   }
 

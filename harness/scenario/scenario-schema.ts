@@ -199,13 +199,30 @@ export const backendSchema = z.strictObject({
   files: filesSchema,
 });
 
-// A client's DNS name is the one Docker's DNS gives its address ({{clients.NAME.hostname}}); Docker answers
-// reverse lookups with container names only, so a scenario cannot choose another.
+// A client's DNS name is the one Docker's DNS gives its address ({{clients.NAME.hostname}}): `<container>.<network>`.
+// A `domain` makes the harness name the container and its network so that the name is, or ends in, the one asked
+// for; an `address` puts the client on a network whose subnet holds it (build-scenario.ts checks both).
 export const clientSchema = z.strictObject({
   name: z
     .string()
     .regex(RESOURCE_NAME_PATTERN)
     .meta({ description: "Not host, localhost or localhost6: those clients are always there (build-scenario.ts rejects them here)." }),
+  address: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "A fixed IPv4 or IPv6 address the server sees for this client (not loopback: use client localhost/localhost6; not multicast). The harness makes a network whose subnet holds it (IPv4 /24, IPv6 /64). [the engine's choice]",
+    }),
+  domain: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        'The name the server finds for this client by reverse and forward DNS: a full name ("www.example.com") or a domain the name ends in (".example.com"), for Allow from .example.com and Require host. [<container>.<network>]',
+    }),
 });
 
 export const requestSchema = z.strictObject({

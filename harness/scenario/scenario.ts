@@ -133,12 +133,13 @@ export interface ClientSpec {
   at: SourcePosition;
   name: string;
   /** A fixed IPv4 or IPv6 address for the client container, on a network the harness makes whose subnet holds
-   * it (probes for `Allow from 10.1.2.0/24`, `Require ip 2001:db8::/32`); absent: the engine's choice. */
-  address?: string | null;
+   * it (probes for `Allow from 10.1.2.0/24`, `Require ip 2001:db8::/32`); null: the engine's choice. Canonical
+   * text (IPv6 lower case, zeros compressed). */
+  address: string | null;
   /** The name the server must find for the client by reverse and forward DNS: a full name ("www.example.com")
-   * or a domain it ends in (".example.com"), for `Allow from .example.com` and `Require host`; absent: the
-   * name Docker gives (`<container>.<network>`). */
-  domain?: string | null;
+   * or a domain it ends in (".example.com"), for `Allow from .example.com` and `Require host`; null: the
+   * name Docker gives (`<container>.<network>`). Lower case. */
+  domain: string | null;
 }
 
 export interface BasicAuth {

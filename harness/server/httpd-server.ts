@@ -25,6 +25,9 @@ export interface ServerLaunch {
   files: BundleFile[];
   prepare: string[];
   network: { name: string; aliases: string[] };
+  /** The clients' fixed-address and named networks, joined before httpd starts (so `Listen 80` sees their
+   * IPv6 addresses too). */
+  extraNetworks?: string[];
   listenTls: boolean;
   /** Container ports to publish; default 80, and 443 with listenTls. The first is checked for readiness. */
   ports?: readonly number[];
@@ -78,6 +81,17 @@ export class StartedHttpd implements AsyncDisposable {
     return error.since(mark.err);
   }
 
+  /** The error-log lines since `mark`, with when each arrived, once the access log has `accessLines` more
+   * lines (a batch's requests, observe/batch-attribution.ts) and the error log has then stayed quiet. */
+  async errorLinesArrivedSince(mark: { err: number; out: number }, options: { accessLines: number }): Promise<Array<{ text: string; arrivedAt: number }>> {
+    const { access, error } = this.logs;
+    if (options.accessLines > 0 && this.accessLogged) {
+      await access.waitForLine(() => true, { from: mark.out + options.accessLines - 1, timeoutMs: 1_500 });
+    }
+    await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
+    return error.lines.slice(mark.err).map((text, index) => ({ text, arrivedAt: error.arrivals[mark.err + index] ?? Date.now() }));
+  }
+
   async stop(): Promise<void> {
     await this.container.remove();
   }
@@ -100,6 +114,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     command: [startScript(profile, launch.prepare, launch.extras)],
     publish,
     network: launch.network,
+    extraNetworks: launch.extraNetworks ?? [],
     ipv6: launch.ipv6 ?? false,
     archive,
   });

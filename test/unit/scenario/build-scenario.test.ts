@@ -92,6 +92,59 @@ describe("clients and names", () => {
   });
 });
 
+describe("client addresses and domains", () => {
+  it("keeps a fixed address in Docker's canonical text and a domain in lower case; absent is null", () => {
+    const text = lines(
+      ...HEAD,
+      "clients:",
+      "  - { name: office, address: 10.77.1.5 }",
+      '  - { name: v6, address: "2001:DB8:77:0::5", domain: .Probe.Test }',
+      "  - { name: plain }",
+    );
+    const scenario = parseScenario(text, FILE, { seedIds: SEED_IDS });
+    expect(scenario.clients.map(({ name, address, domain }) => ({ name, address, domain }))).toEqual([
+      { name: "office", address: "10.77.1.5", domain: null },
+      { name: "v6", address: "2001:db8:77::5", domain: ".probe.test" },
+      { name: "plain", address: null, domain: null },
+    ]);
+  });
+
+  it("rejects loopback, multicast and malformed addresses and bad domains, each at its value", () => {
+    const text = lines(
+      ...HEAD,
+      "clients:",
+      "  - { name: a, address: 127.0.0.2 }",
+      "  - { name: b, address: ff02::1 }",
+      "  - { name: c, address: 10.1.2.0/24 }",
+      "  - { name: d, domain: www }",
+      "  - { name: e, domain: www..example.com }",
+    );
+    const error = parseError(text);
+    expect(error.message).toMatch(/^t\.scenario\.yaml: 5 problems/);
+    expect(error.position).toEqual(where(text, "127.0.0.2"));
+    expect(error.message).toContain(`${where(text, "127.0.0.2").line}:${where(text, "127.0.0.2").column} clients[0].address: "127.0.0.2" is a loopback address: send from the server itself with client: localhost`);
+    expect(error.message).toContain(`${where(text, "ff02::1").line}:${where(text, "ff02::1").column} clients[1].address: "ff02::1" is a multicast address`);
+    expect(error.message).toContain(`${where(text, "10.1.2.0/24").line}:${where(text, "10.1.2.0/24").column} clients[2].address: "10.1.2.0/24" is not an IPv4 or IPv6 address`);
+    expect(error.message).toContain(`${where(text, "www }").line}:${where(text, "www }").column} clients[3].domain: "www" is a single label`);
+    expect(error.message).toContain(`${where(text, "www..").line}:${where(text, "www..").column} clients[4].domain: "www..example.com" has an empty label`);
+  });
+
+  it("rejects one full name for two clients, and names under one domain asking for two subnets", () => {
+    const text = lines(
+      ...HEAD,
+      "clients:",
+      "  - { name: a, domain: www.example.com, address: 10.1.1.4 }",
+      "  - { name: b, domain: www.example.com }",
+      "  - { name: c, domain: mail.example.com, address: 10.1.2.4 }",
+      "  - { name: d, domain: .example.com, address: 10.1.3.4 }",
+    );
+    const error = parseError(text);
+    expect(error.message).toMatch(/^t\.scenario\.yaml: 2 problems/);
+    expect(error.message).toContain(`${where(text, "www.example.com", 2).line}:${where(text, "www.example.com", 2).column} clients[1].domain: "www.example.com" is already the name of client a`);
+    expect(error.message).toContain("clients[2].domain: clients a and c both have a name in example.com, which is one network, but ask for addresses in different subnets");
+  });
+});
+
 describe("local clients", () => {
   it("accepts requests from localhost and localhost6 without declaring them", () => {
     const scenario = parseScenario(

@@ -92,8 +92,8 @@ describe("parseScenario: a complete file", () => {
       },
     ]);
     expect(scenario.clients).toEqual([
-      { at: at(34, 5, FULL), name: "allowed" },
-      { at: at(35, 5, FULL), name: "denied" },
+      { at: at(34, 5, FULL), name: "allowed", address: null, domain: null },
+      { at: at(35, 5, FULL), name: "denied", address: null, domain: null },
     ]);
   });
 

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { attributeBatchLines } from "../../../harness/observe/batch-attribution.ts";
+
+const slot = (receivedAt: number, localPort: number | null = null, skipped = false) => ({ receivedAt, localPort, skipped });
+
+describe("attributeBatchLines", () => {
+  it("places 2.4 lines by their client port, whenever they arrived", () => {
+    const lines = [
+      { text: "[authz_core:error] [pid 9] [client 10.77.1.5:40002] AH01630: client denied", arrivedAt: 5 },
+      { text: "[core:info] [pid 9] [client 2001:db8:77::5:40001] AH00128: File does not exist", arrivedAt: 999 },
+    ];
+    expect(attributeBatchLines(lines, [slot(100, 40001), slot(200, 40002)], 30)).toEqual([[lines[1]!.text], [lines[0]!.text]]);
+  });
+
+  it("places lines without a known port by arrival: up to half a gap after a record, they are its request's", () => {
+    const text = (n: number) => `[Mon Nov 23 23:15:48 2026] [error] [client 10.77.1.5] line ${n}`;
+    const lines = [
+      { text: text(1), arrivedAt: 95 },
+      { text: text(2), arrivedAt: 114 }, // 14 ms after the first record: still the first request's
+      { text: text(3), arrivedAt: 190 },
+      { text: text(4), arrivedAt: 260 }, // after the last window: the last request's late line
+    ];
+    expect(attributeBatchLines(lines, [slot(100), slot(200), slot(230)], 30)).toEqual([[text(1), text(2)], [text(3)], [text(4)]]);
+  });
+
+  it("gives a skipped request nothing, and a port no request of the batch had is placed by time", () => {
+    const line = { text: "[client 10.77.1.5:5] something", arrivedAt: 250 };
+    expect(attributeBatchLines([line], [slot(100, 40001), slot(101, null, true), slot(300, 40003)], 30)).toEqual([[], [], [line.text]]);
+    expect(attributeBatchLines([line], [slot(0, null, true)], 30)).toEqual([[]]);
+  });
+});
