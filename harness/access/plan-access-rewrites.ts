@@ -24,6 +24,8 @@ export interface PlanAccessOptions {
   skip?: (directive: EffectiveDirective) => boolean;
   /** For a fragment: the 2.2 stock config's sections around it, by the path they govern (`/`: deny all). */
   stock?: ReadonlyArray<{ path: string; section: Section22 }>;
+  /** For a fragment: the stock config's DocumentRoot, where URLs no Alias takes are served from. */
+  stockDocumentRoot?: string;
 }
 
 /** The 2.2 stock config around a fragment (the official image's httpd.conf): `<Directory />` refuses everyone,
@@ -66,7 +68,9 @@ function regexTest(source: string, subject: string): boolean {
 }
 
 export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, options: PlanAccessOptions): AccessRewrite[] {
-  const stock = options.stock ?? (tree.layout === "fragment" ? OFFICIAL_22_STOCK : []);
+  const fragment = tree.layout === "fragment";
+  const stock = options.stock ?? (fragment ? OFFICIAL_22_STOCK : []);
+  const stockRoot = options.stockDocumentRoot ?? (fragment ? "/usr/local/apache2/htdocs" : null);
   const walked = walkConfig(config22);
   const all: Scoped[] = [];
   for (const entry of walked.sections) {
@@ -98,12 +102,20 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     const paths = directories(ctx).map((d) => pattern(d.section).value.replace(/\*/g, "x"));
     return base === null ? ["/", ...paths] : [base, ...paths.filter((p) => directoryCovers(base, p))];
   };
+  const aliasesOf = (ctx: EffectiveSection | null) => aliasTargets(config22).filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === ctx));
+  const under = (url: string, prefix: string): boolean => url === prefix || url.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
   const urlToPath = (ctx: EffectiveSection | null, url: string): string | null => {
-    const aliases = aliasTargets(config22).filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === ctx));
-    const alias = aliases.filter((a) => url === a.url || url.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`)).sort((a, b) => b.url!.length - a.url!.length)[0];
+    const alias = aliasesOf(ctx).filter((a) => under(url, a.url!)).sort((a, b) => b.url!.length - a.url!.length)[0];
     if (alias) return posix.join(alias.path!, url.slice(alias.url!.length));
-    const root = documentRoot(config22, ctx);
-    return root === null ? null : posix.join(root.path, url);
+    const root = documentRoot(config22, ctx)?.path ?? stockRoot;
+    return root === null ? null : posix.join(root, url);
+  };
+  /** Where the URLs under a <Location> can lead: its own path mapped, and every Alias under it. */
+  const locationPaths = (ctx: EffectiveSection | null, url: string): string[] | null => {
+    const mapped = urlToPath(ctx, url);
+    if (mapped === null) return null;
+    const aliased = aliasesOf(ctx).filter((a) => under(a.url!, url)).map((a) => a.path!);
+    return [...new Set([mapped, ...aliased])];
   };
   const filesWithAccess = (ctx: EffectiveSection | null) => inContext(ctx).filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && s.access.directives.length > 0);
 
@@ -121,8 +133,8 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
       const inDirectory = s.enclosing.findLast((e) => e.key === "directory" && !pattern(e).regex);
       if (key === "files" || key === "filesmatch") paths = dirPathsUnder(ctx, inDirectory ? pattern(inDirectory).value : null);
       else if (key === "location" && !regex) {
-        const mapped = urlToPath(ctx, value);
-        paths = mapped === null ? dirPathsUnder(ctx, null) : dirPathsUnder(ctx, mapped);
+        const reached = locationPaths(ctx, value);
+        paths = reached === null ? dirPathsUnder(ctx, null) : [...new Set(reached.flatMap((p) => dirPathsUnder(ctx, p)))];
       } else paths = dirPathsUnder(ctx, null);
       for (const path of paths) {
         const base = chain(ctx, path);

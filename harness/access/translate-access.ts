@@ -85,9 +85,15 @@ function describeHost(host: HostConfig22 | null): string {
   if (host === null) return "every address";
   const expr = hostExpression(host);
   if (expr.kind === "const") return expr.value ? "every address" : "no address";
-  const allow = host.allow.join(" ") || "nothing";
-  const deny = host.deny.join(" ") || "nothing";
-  return host.order === "deny,allow" ? `addresses ${allow}, or any not in ${deny}` : `addresses ${allow}, unless in ${deny}`;
+  const all = (entries: readonly string[]) => entries.some((e) => e.toLowerCase() === "all");
+  const allow = host.allow.join(" ");
+  const deny = host.deny.join(" ");
+  if (host.order === "deny,allow") {
+    if (all(host.deny) || host.deny.length === 0) return `only ${allow}`;
+    return host.allow.length === 0 ? `everyone but ${deny}` : `${allow}, and everyone but ${deny}`;
+  }
+  if (all(host.allow)) return `everyone but ${deny}`;
+  return host.deny.length === 0 ? `only ${allow}` : `${allow}, except ${deny}`;
 }
 
 export function translateAccess(state: State22): Translation {
