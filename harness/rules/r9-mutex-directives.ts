@@ -36,7 +36,8 @@ export const R9: Rule = {
   severity: "blocking",
   owns: { directives: ["AcceptMutex", "LockFile", "RewriteLock", "SSLMutex"] },
   ownedLine: (node) => {
-    const raw = node.node.args[0]?.raw ?? "";
+    // The argument as written keeps ${VAR} unexpanded; its quotes are not part of the path.
+    const raw = (node.node.args[0]?.raw ?? "").replace(/^(["'])(.*)\1$/s, "$2");
     const line = mutexLine(node.key, raw);
     return {
       message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 configures this lock with Mutex`,
