@@ -38,7 +38,9 @@ interface Macro {
 // Parsing is pure: one parse per file content serves every version evaluated.
 const parseCache = new WeakMap<Buffer, Map<string, ParsedFile>>();
 
-function parseCached(path: string, bytes: Buffer): ParsedFile {
+/** The parse evaluateTree used for a file (by the name it was read by): its nodes are the very objects the
+ * effective config's `node` fields point at, so a rewrite can find them. Treat it as read-only: it is shared. */
+export function parseCached(path: string, bytes: Buffer): ParsedFile {
   let byPath = parseCache.get(bytes);
   if (!byPath) parseCache.set(bytes, (byPath = new Map()));
   let parsed = byPath.get(path);

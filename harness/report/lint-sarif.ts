@@ -11,6 +11,8 @@ import { SARIF_FINGERPRINT_KEY } from "../rules/lint-baseline.ts";
 import type { LintedTree, LintOutcome, TreeFinding } from "../rules/lint-outcome.ts";
 import type { Rule } from "../rules/rule.ts";
 import type { Severity } from "../rules/severity.ts";
+import { literalFix } from "../rules/literal-fix.ts";
+export { literalFix } from "../rules/literal-fix.ts";
 import { TOOL_NAME } from "./lint-json.ts";
 
 export const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -52,27 +54,6 @@ function describeRule(rule: Rule): Json {
 /** A rule the given list does not hold (a finding of a rule run elsewhere): described from the finding. */
 function ruleOfFinding(finding: TreeFinding): Rule {
   return { id: finding.rule, seed: finding.seed, title: finding.rule, severity: finding.severity, security: finding.security };
-}
-
-/** The fix as the text that replaces the directive, when it is literal 2.4 configuration: every line a
- * directive 2.4 has (or a section line), no placeholder such as DIR or MECH, no prose. A LoadModule line fixes
- * another directive by being added elsewhere, never by replacing it. Null otherwise. */
-export function literalFix(finding: Pick<TreeFinding, "fix" | "directive">): string | null {
-  const fix = finding.fix?.trim();
-  if (!fix || fix === finding.directive.trim()) return null;
-  // Lines keep their indentation relative to the least indented one (a section's body stays inside it).
-  const raw = fix.split("\n").map((line) => line.trimEnd());
-  const indent = Math.min(...raw.filter((line) => line.trim() !== "").map((line) => line.length - line.trimStart().length));
-  const lines = raw.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)));
-  const directiveName = /^<?\/?([A-Za-z][\w-]*)/.exec(finding.directive.trim())?.[1]?.toLowerCase();
-  for (const line of lines.map((text) => text.trim()).filter((text) => text !== "")) {
-    const match = /^<?\/?([A-Za-z][\w-]*)/.exec(line);
-    const name = match?.[1];
-    if (name === undefined || DIRECTIVES["2.4"].modulesOf(name).length === 0) return null;
-    if (name.toLowerCase() === "loadmodule" && directiveName !== "loadmodule") return null;
-    if (/\b[A-Z]{3,}\b/.test(line.slice(match![0].length)) || /[;→…]|\.\.\./.test(line)) return null;
-  }
-  return lines.join("\n");
 }
 
 /** How a tree's files are named: under a prefix relative to the working directory, or by absolute file URI. */

@@ -149,6 +149,11 @@ export const EXPIRES_SKEW_RULE: Rule = {
 
 const LISTING_TITLE = /<(?:title|h1)>Index of ([^<]*)<\/(?:title|h1)>/;
 
+/** The directory a mod_autoindex listing is of, or null when the body is none. */
+export function listingOf(body: string | null): string | null {
+  return LISTING_TITLE.exec(body ?? "")?.[1] ?? null;
+}
+
 export const AUTOINDEX_MARKUP_RULE: Rule = {
   id: "autoindex-markup",
   seed: [],

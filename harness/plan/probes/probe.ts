@@ -63,11 +63,12 @@ export interface Cell {
 }
 
 /** A user the harness adds, on both sides alike, to a user file the config names, so that "valid" means
- * something: a line appended to the staged copy (htpasswd `{SHA}`, htdigest). */
+ * something: a line appended to the staged copy (htpasswd `{SHA}`, htdigest; a group file gets `GROUP: user`,
+ * the group's name in `password`). */
 export interface ProbeUser {
   /** The user file as the server reads it (absolute inside the server). */
   file: string;
-  kind: "basic" | "digest";
+  kind: "basic" | "digest" | "group";
   realm: string | null;
   user: string;
   password: string;

@@ -1,0 +1,110 @@
+// One proof: the original tree on the baseline image (2.2), the port on the candidate (2.4), the probes generated
+// from both, run once on real servers and judged (judge/prove/judge-proof.ts). The probe users are written into
+// both trees' own user files in memory, alike. Used by `prove`, by `migrate --prove` and by the container tests.
+import { basename } from "node:path";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import type { EffectiveConfig } from "../conf/effective-config.ts";
+import { HarnessError } from "../errors.ts";
+import { judgeProof } from "../judge/prove/judge-proof.ts";
+import type { Proof } from "../judge/prove/proof.ts";
+import { runHarness } from "../observe/run-harness.ts";
+import type { ScenarioRun } from "../observe/scenario-run.ts";
+import { generateProbes } from "../plan/probes/generate-probes.ts";
+import type { ProbeSet } from "../plan/probes/probe.ts";
+import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
+import { treeScenario } from "../plan/tree/tree-scenario.ts";
+import type { IgnoreFile } from "../rules/ignore-file.ts";
+import { lintContext } from "../rules/lint-context.ts";
+import { defaultTargetModules, TARGET_PROFILES } from "../rules/target-modules.ts";
+import type { Scenario, TreeRef } from "../scenario/scenario.ts";
+
+export interface ProveInput {
+  original: ConfigTree;
+  /** How the original is named (its host path). */
+  originalPath: string;
+  port: ConfigTree;
+  /** How the port is named: its host path, or "<original> (migrated)". */
+  portPath: string;
+  defines: readonly string[];
+  baselineImage: string;
+  candidateImage: string;
+  ignore: IgnoreFile | null;
+  signal?: AbortSignal;
+  scenarioTimeLimitMs?: number;
+}
+
+export interface ProveResult {
+  proof: Proof;
+  set: ProbeSet;
+  run: ScenarioRun;
+  scenario: Scenario;
+  trees: Map<string, ConfigTree>;
+  configs: { baseline: EffectiveConfig; candidate: EffectiveConfig };
+}
+
+const SCRIPT = /\.(cgi|pl|php\d?|py|sh)$/i;
+
+/** The script files of a tree, by their path inside the server. */
+function scripts(tree: ConfigTree): string[] {
+  const mount = tree.source.mount.replace(/\/+$/, "");
+  return [...tree.source.files.keys()].filter((path) => SCRIPT.test(path)).map((path) => `${mount}/${path}`);
+}
+
+/** The views prove reads: the original as 2.2 runs it, the port as the 2.4 target runs it. */
+export function proofConfigs(original: ConfigTree, port: ConfigTree, defines: readonly string[]): { baseline: EffectiveConfig; candidate: EffectiveConfig } {
+  const baseline = lintContext(original, { defines, target: TARGET_PROFILES[defaultTargetModules(original.layout)] }).source;
+  const candidate = lintContext(port, { defines, target: TARGET_PROFILES[defaultTargetModules(port.layout)] }).target;
+  return { baseline, candidate };
+}
+
+export function proofProbes(original: ConfigTree, port: ConfigTree, defines: readonly string[]): { set: ProbeSet; configs: ReturnType<typeof proofConfigs> } {
+  const configs = proofConfigs(original, port, defines);
+  const fragment = original.layout === "fragment" || port.layout === "fragment";
+  const set = generateProbes([configs.baseline], [configs.candidate], {
+    ipv6: true,
+    scripts: [...new Set([...scripts(original), ...scripts(port)])],
+    extraTargets: fragment ? [{ host: null, port: 80, tls: false, client: "host" }] : [],
+  });
+  return { set, configs };
+}
+
+export async function proveTrees(input: ProveInput): Promise<ProveResult> {
+  const { set, configs } = proofProbes(input.original, input.port, input.defines);
+  const original = withProbeUsers(input.original, set.users);
+  const port = withProbeUsers(input.port, set.users);
+  const at = { file: input.originalPath, line: 1, column: 1 };
+  const ref = (path: string, tree: ConfigTree, writtenFor: "2.2" | "2.4"): TreeRef => ({ at: { ...at, file: path }, path, layout: tree.layout, defines: [...input.defines], writtenFor });
+  const base = treeScenario({
+    id: basename(input.originalPath).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^\.+/, "") || "config",
+    baseline: { tree: original, ref: ref(input.originalPath, original, "2.2") },
+    candidate: { tree: port, ref: ref(input.portPath, port, "2.4") },
+  });
+  const { clients, requests } = probeRequests(set, at);
+  const scenario: Scenario = { ...base, title: `prove ${input.portPath} against ${input.originalPath}`, clients, requests };
+  const trees = new Map([[input.originalPath, original], [input.portPath, port]]);
+  const result = await runHarness({
+    scenarios: [scenario],
+    trees,
+    baselineImage: input.baselineImage,
+    candidateImage: input.candidateImage,
+    allowMissingBaseline: false,
+    concurrency: 1,
+    learnNoise: false,
+    ...(input.scenarioTimeLimitMs === undefined ? {} : { scenarioTimeLimitMs: input.scenarioTimeLimitMs }),
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  });
+  const run = result.runs[0];
+  if (run === undefined) throw new HarnessError("HARNESS_INTERNAL", "the proof's run returned nothing");
+  if (run.error !== null) {
+    throw new HarnessError(run.error.code === "HARNESS_CLIENT_ADDRESS" ? "HARNESS_CLIENT_ADDRESS" : "HARNESS_CONTAINER", `the proof could not run: ${run.error.message}`, {
+      hint: "A probe client's address or name clashes with a network of this engine, or the engine failed; see the message.",
+    });
+  }
+  if (run.observations.length < 2) {
+    throw new HarnessError("HARNESS_IMAGE_MISSING", `prove needs both servers; ran: ${run.observations.map((o) => o.server.image).join(", ") || "none"} (${run.skipped.map((s) => s.reason).join("; ")})`, {
+      hint: "Give the 2.2 image with --baseline or HTTPD_BASELINE_IMAGE.",
+    });
+  }
+  const proof = judgeProof({ set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore });
+  return { proof, set, run, scenario, trees, configs };
+}

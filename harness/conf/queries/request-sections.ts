@@ -1,0 +1,77 @@
+// The per-directory sections that apply to one request, in httpd's merge order: <Directory> along the file path
+// the URL maps to (through Alias, ScriptAlias or the DocumentRoot; shortest first, then the regex ones), <Files>
+// on its base name, <Location> on the URL. The virtual host is picked by port and name. What prove shows as the
+// lines that decide a request on each side; approximate where httpd decides at run time (rewrites, AliasMatch).
+import { posix } from "node:path";
+import type { EffectiveConfig, EffectiveSection } from "../effective-config.ts";
+import { matchComponent } from "../glob.ts";
+import { aliasTargets } from "./alias-targets.ts";
+import { documentRoot } from "./document-roots.ts";
+import { virtualHosts } from "./virtual-hosts.ts";
+import { walkConfig } from "./walk-config.ts";
+
+export interface RequestTarget {
+  host: string | null;
+  port: number;
+  tls: boolean;
+}
+
+function pattern(section: EffectiveSection): { value: string; regex: boolean } {
+  return { value: section.args.at(-1) ?? "", regex: section.key.endsWith("match") || section.args[0] === "~" };
+}
+
+function test(source: string, subject: string): boolean {
+  try {
+    return new RegExp(source).test(subject);
+  } catch {
+    return false;
+  }
+}
+
+function fnmatch(glob: string, name: string): boolean {
+  return matchComponent(glob, name);
+}
+
+export function requestVhost(config: EffectiveConfig, target: RequestTarget): EffectiveSection | null {
+  const hosts = virtualHosts(config).filter((h) => h.addresses.some((a) => a.port === null || a.port === target.port));
+  const named = hosts.find((h) => h.serverName?.host === target.host || h.aliases.some((a) => a.value === target.host));
+  return (named ?? hosts[0])?.section ?? null;
+}
+
+/** The file path a URL maps to in a vhost; null when neither an Alias nor a DocumentRoot takes it. */
+export function requestPath(config: EffectiveConfig, vhost: EffectiveSection | null, url: string): string | null {
+  const path = url.split("?")[0]!;
+  const aliases = aliasTargets(config).filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === vhost));
+  const alias = aliases.filter((a) => path === a.url || path.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`)).sort((a, b) => b.url!.length - a.url!.length)[0];
+  if (alias) return posix.join(alias.path!, path.slice(alias.url!.length));
+  const root = documentRoot(config, vhost);
+  return root === null ? null : posix.join(root.path, path);
+}
+
+export function requestSections(config: EffectiveConfig, target: RequestTarget, url: string): EffectiveSection[] {
+  const vhost = requestVhost(config, target);
+  const file = requestPath(config, vhost, url);
+  const path = url.split("?")[0]!;
+  const sections = walkConfig(config).sections.filter((s) => {
+    const own = s.sections.find((e) => e.key === "virtualhost") ?? null;
+    return own === null || own === vhost;
+  });
+  const components = (p: string) => p.split("/").filter(Boolean);
+  const dirs = file === null ? [] : sections
+    .filter((s) => s.section.key === "directory" && !pattern(s.section).regex)
+    .filter((s) => {
+      const want = components(pattern(s.section).value);
+      const have = components(file);
+      return want.length <= have.length && want.every((c, i) => fnmatch(c, have[i]!));
+    })
+    .sort((a, b) => components(pattern(a.section).value).length - components(pattern(b.section).value).length || a.index - b.index);
+  const regexDirs = file === null ? [] : sections.filter((s) => (s.section.key === "directorymatch" || (s.section.key === "directory" && pattern(s.section).regex)) && test(pattern(s.section).value, file));
+  const base = file === null ? posix.basename(path) : posix.basename(file);
+  const inApplying = (s: (typeof sections)[number]) => {
+    const dir = s.sections.findLast((e) => e.key === "directory" || e.key === "directorymatch");
+    return dir === undefined || [...dirs, ...regexDirs].some((d) => d.section === dir);
+  };
+  const files = sections.filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && inApplying(s) && (pattern(s.section).regex ? test(pattern(s.section).value, base) : fnmatch(pattern(s.section).value, base)));
+  const locations = sections.filter((s) => (s.section.key === "location" || s.section.key === "locationmatch") && (pattern(s.section).regex ? test(pattern(s.section).value, path) : path.startsWith(pattern(s.section).value)));
+  return [...dirs, ...regexDirs, ...files, ...locations].map((s) => s.section);
+}

@@ -1,0 +1,236 @@
+// A 2.2 tree rewritten for 2.4, every change with the rule that asked for it. Three kinds of change:
+// - access sections: translated by meaning (access/plan-access-rewrites.ts), or kept with mod_access_compat;
+// - modules: LoadModule lines of renamed or gone modules (server/module-succession.ts), and the modules lint says
+//   the 2.4 target lacks for what the tree uses (its MPM, unixd, filter, the CGI or Digest module a fragment
+//   needs), written where the tree loads its modules (Debian: a .load file in mods-enabled);
+// - directives: a rule's literal fix replaces a directive 2.4 does not have (LockFile → Mutex), or is added
+//   beside one whose default moved (EnableSendfile On); "remove it" removes it; any other advice is a change
+//   that needs action.
+// Nothing is evaluated twice for the rewrite: every edit is anchored at a syntax node of the shared parse, and
+// the files are printed from new node lists (migrate/node-edits.ts).
+import { posix } from "node:path";
+import { planAccessRewrites } from "../access/plan-access-rewrites.ts";
+import type { EffectiveSection } from "../conf/effective-config.ts";
+import { parseCached } from "../conf/evaluate-tree.ts";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import { printFile } from "../conf/print-file.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
+import type { SourceTree } from "../conf/source-tree.ts";
+import type { DirectiveNode, SectionNode, Span, SyntaxNode } from "../conf/syntax-tree.ts";
+import { DIRECTIVES } from "../rules/directive-knowledge.ts";
+import type { LintFinding } from "../rules/finding.ts";
+import { legacyBranch, lintContext } from "../rules/lint-context.ts";
+import { lintContextFindings } from "../rules/lint-tree.ts";
+import { literalFix } from "../rules/literal-fix.ts";
+import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
+import { moduleBinding } from "../server/module-map.ts";
+import { succession } from "../server/module-succession.ts";
+import type { MigrateOptions, Migration, MigrationChange } from "./migration.ts";
+import { applyNodeEdits, type NodeEdit } from "./node-edits.ts";
+
+/** Rules whose lines the access translation rewrites as a whole section. */
+const ACCESS_RULES = new Set(["M2", "order-allow-deny-to-require", "A5", "satisfy-any-grants", "A3"]);
+/** Renamed directives whose fix replaces them although 2.4 still reads the old name (with a warning). */
+const RENAMES = new Set(["maxclients", "maxrequestsperchild"]);
+const ACCESS_LINES = /^\s*(order|allow|deny|satisfy)\b/im;
+
+interface Anchor {
+  file: string;
+  node: DirectiveNode | SectionNode;
+  span: Span;
+  sections: readonly EffectiveSection[];
+}
+
+export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target?: TargetModules }): Migration {
+  const target = options.target ?? TARGET_PROFILES[defaultTargetModules(tree.layout)];
+  const context = lintContext(tree, { defines: options.defines, target });
+  const source = context.source;
+  const walked = walkConfig(source);
+  const edits = new Map<string, NodeEdit[]>();
+  const newFiles = new Map<string, string>();
+  const changes: MigrationChange[] = [];
+  const edit = (file: string, e: NodeEdit): void => {
+    edits.set(file, [...(edits.get(file) ?? []), e]);
+  };
+  const note = (rule: string, why: string): string[] => (options.annotate ? [`# migrated (${rule}): ${why}`] : []);
+  const rawLines = (node: SyntaxNode): string[] => (node.kind === "section" ? [node.openRaw.trim(), "..."] : [node.raw.trim()]);
+
+  const anchors = new Map<string, Anchor>();
+  for (const d of walked.directives) anchors.set(`${d.directive.span.file}:${d.directive.span.line}`, { file: d.directive.span.file, node: d.directive.node, span: d.directive.span, sections: d.sections });
+  for (const s of walked.sections) {
+    const key = `${s.section.span.file}:${s.section.span.line}`;
+    if (!anchors.has(key)) anchors.set(key, { file: s.section.span.file, node: s.section.node, span: s.section.span, sections: s.sections });
+  }
+  const anchorOf = (f: LintFinding): Anchor | undefined => anchors.get(`${f.file}:${f.line}`);
+
+  // ---- modules ------------------------------------------------------------------------------------------
+  const carry = succession("2.2", "2.4")!;
+  const loaded = new Set<string>(context.loaded.target);
+  const loadLines = walked.byKey.get("loadmodule")?.filter((d) => !legacyBranch(d.directive.guards)) ?? [];
+  const firstPath = loadLines[0]?.directive.args[1];
+  const moduleDir = tree.layout === "fragment" || firstPath === undefined ? "modules" : posix.dirname(firstPath);
+  const lineFor = (name: string): string => {
+    const binding = moduleBinding(name, "2.4");
+    const { id, file } = typeof binding === "string" ? { id: `${name}_module`, file: `mod_${name}.so` } : binding;
+    return `LoadModule ${id} ${moduleDir}/${file}`;
+  };
+  const nameOfId = (id: string): string => id.replace(/_module$/, "");
+  // Where new LoadModule lines go: after the last LoadModule line of the file that holds most of them.
+  const byFile = new Map<string, typeof loadLines>();
+  for (const d of loadLines) byFile.set(d.directive.span.file, [...(byFile.get(d.directive.span.file) ?? []), d]);
+  const moduleBlock = [...byFile.values()].sort((a, b) => b.length - a.length)[0]?.at(-1);
+  let needCompat: string | null = null;
+
+  const ensureModule = (name: string, rule: string, why: string, near: Anchor | undefined): void => {
+    const id = `${name}_module`;
+    if (loaded.has(id)) return;
+    loaded.add(id);
+    const line = lineFor(name);
+    let span: Span;
+    if (tree.layout === "debian") {
+      const path = `mods-enabled/${name}.load`;
+      newFiles.set(path, `${line}\n`);
+      span = { file: path, line: 1, column: 1, endLine: 1, endColumn: line.length };
+    } else if (tree.layout !== "fragment" && moduleBlock !== undefined) {
+      edit(moduleBlock.directive.span.file, { anchor: moduleBlock.directive.node, after: [...note(rule, why), line] });
+      span = moduleBlock.directive.span;
+    } else {
+      const file = near?.file ?? source.mainFile;
+      const parsed = parsedOf(file);
+      const first = parsed?.nodes.find((n) => n.kind === "directive" || n.kind === "section");
+      if (parsed === undefined || first === undefined) return;
+      edit(file, { anchor: first, before: [...note(rule, why), `<IfModule !${id}>`, `    ${line}`, "</IfModule>", ""] });
+      span = first.span;
+    }
+    changes.push({ id: `module:${name}`, rule, span, before: [], after: [line], status: "fixed", why, proven: null });
+  };
+
+  const parsedOf = (file: string) => {
+    const resolved = tree.source.links.get(file) ?? file;
+    const bytes = tree.source.files.get(resolved);
+    return bytes === undefined ? undefined : parseCached(file, bytes);
+  };
+
+  for (const { directive } of loadLines) {
+    const name = /mod_(.+)\.so$/.exec(directive.args[1] ?? "")?.[1];
+    const successors = name === undefined ? undefined : carry.modules[name];
+    if (name === undefined || successors === undefined) {
+      if (name !== undefined) loaded.add(`${name}_module`);
+      continue;
+    }
+    const why = carry.reasons[name] ?? "";
+    const rule = name === "disk_cache" || name === "mem_cache" ? "B2" : name === "authn_alias" ? "N3" : name.endsWith("_default") ? "M4" : name === "proxy_balancer" ? "B3" : name === "ssl" ? "ssl-session-cache-provider" : "M2";
+    const first = successors[0];
+    if (first === undefined || first !== name) {
+      let now: string;
+      if (first === undefined) now = `# ${directive.node.raw.trim()}    # ${why}`;
+      else if (loaded.has(`${first}_module`)) now = `# ${directive.node.raw.trim()}    # ${first} is loaded already`;
+      else {
+        now = lineFor(first);
+        loaded.add(`${first}_module`);
+      }
+      edit(directive.span.file, { anchor: directive.node, replace: [...note(rule, why), now] });
+      changes.push({ id: `module:${directive.span.file}:${directive.span.line}`, rule, span: directive.span, before: [directive.node.raw.trim()], after: [now], status: first === undefined ? "needs inspection" : "fixed", why, proven: null });
+    } else loaded.add(`${name}_module`);
+    for (const next of successors.slice(1)) {
+      if (next === "access_compat") continue; // only when a section keeps 2.2's lines (below)
+      if (loaded.has(`${next}_module`)) continue;
+      loaded.add(`${next}_module`);
+      const line = lineFor(next);
+      edit(directive.span.file, { anchor: directive.node, after: [...note(rule, why), line] });
+      changes.push({ id: `module:${next}`, rule, span: directive.span, before: [], after: [line], status: "fixed", why, proven: null });
+    }
+  }
+
+  // ---- findings: modules the target lacks, directives it refuses or reads otherwise -----------------------
+  const findings = lintContextFindings(context).filter((f) => f.severity !== "expected" && !ACCESS_RULES.has(f.rule));
+  const handled = new Set<string>();
+  for (const f of findings) {
+    const anchor = anchorOf(f);
+    if (/^\s*LoadModule\b/i.test(f.directive)) continue; // module lines: above
+    const moduleId = /\bLoadModule\s+(\w+_module)\b/.exec(f.fix ?? "")?.[1] ?? /^Load (\w+_module)\b/.exec(f.fix ?? "")?.[1];
+    if (moduleId !== undefined) {
+      ensureModule(nameOfId(moduleId), f.rule, f.message, anchor);
+      continue;
+    }
+    const key = `${f.file}:${f.line}:${f.rule}`;
+    if (handled.has(key)) continue;
+    handled.add(key);
+    const fix = f.fix?.trim() ?? "";
+    const base = { id: `${f.rule}:${f.file}:${f.line}`, rule: f.rule, span: { file: f.file, line: f.line, column: f.column, endLine: f.endLine, endColumn: f.endColumn }, before: [f.directive.trim()], proven: null };
+    const literal = literalFix(f);
+    if (anchor !== undefined && literal !== null) {
+      const lines = unwrapIfVersion(literal.split("\n"));
+      const anchorName = anchor.node.name.toLowerCase();
+      // A directive 2.4 does not have is replaced; beside one it reads (DocumentRoot, SSLOptions) the fix is added.
+      const replaces = RENAMES.has(anchorName) || DIRECTIVES["2.4"].modulesOf(anchor.node.name).length === 0;
+      edit(anchor.file, replaces ? { anchor: anchor.node, replace: [...note(f.rule, f.message), ...lines] } : { anchor: anchor.node, after: [...note(f.rule, f.message), ...lines] });
+      changes.push({ ...base, after: lines, status: "fixed", why: f.message });
+      continue;
+    }
+    if (anchor !== undefined && /^remove\b/i.test(fix)) {
+      const advice = /^remove[^;]*;\s*(.+)$/is.exec(fix)?.[1] ?? null;
+      edit(anchor.file, { anchor: anchor.node, replace: note(f.rule, f.message) });
+      changes.push({ ...base, after: [], status: advice === null ? "fixed" : "needs inspection", why: advice === null ? f.message : `${f.message}; ${advice}` });
+      continue;
+    }
+    changes.push({ ...base, after: [], status: f.severity === "deprecated" ? "needs inspection" : "needs action", why: fix === "" ? f.message : `${f.message}; ${fix}` });
+  }
+
+  // ---- access ---------------------------------------------------------------------------------------------
+  const rewrites = planAccessRewrites(tree, source, { rollback: options.rollback, skip: (d) => legacyBranch(d.guards) });
+  let translated = false;
+  for (const r of rewrites) {
+    if (r.compat !== null) {
+      needCompat ??= `${r.span.file}:${r.span.line} keeps 2.2's access lines`;
+      changes.push({ id: r.id, rule: "M2", span: r.span, before: [], after: [], status: "needs action", why: `kept as 2.2 wrote it, with mod_access_compat: ${r.compat.reason}`, proven: options.rollback.has(r.id) ? false : null });
+      continue;
+    }
+    const before = r.remove.map((n) => n.raw.trim());
+    if (same(before, r.insert)) continue; // already 2.4's form (a lone Require valid-user)
+    translated = true;
+    const [first, ...rest] = r.remove;
+    edit(r.file, { anchor: first!, replace: [...note("M2", r.meaning), ...r.insert] });
+    for (const node of rest) edit(r.file, { anchor: node, replace: [] });
+    changes.push({ id: r.id, rule: "M2", span: r.span, before, after: r.insert, status: "fixed", why: r.meaning, proven: null });
+  }
+  for (const [path, bytes] of tree.source.files) {
+    if (posix.basename(path) === ".htaccess" && ACCESS_LINES.test(bytes.toString("latin1"))) {
+      needCompat ??= `${path} keeps 2.2's access lines`;
+      changes.push({ id: `access:${path}:1`, rule: "M2", span: { file: path, line: 1, column: 1, endLine: 1, endColumn: 1 }, before: [], after: [], status: "needs action", why: "an .htaccess file's Order/Allow/Deny lines are not translated: mod_access_compat stays loaded for them", proven: null });
+    }
+  }
+  if (translated && tree.layout !== "fragment") ensureModule("authz_core", "M2", "Require is mod_authz_core's in 2.4", undefined);
+  if (needCompat !== null) ensureModule("access_compat", "M2", `Order/Allow/Deny need mod_access_compat in 2.4: ${needCompat}`, undefined);
+
+  // ---- print --------------------------------------------------------------------------------------------
+  const files = new Map(tree.source.files);
+  for (const [file, fileEdits] of edits) {
+    const parsed = parsedOf(file);
+    if (parsed === undefined) continue;
+    files.set(tree.source.links.get(file) ?? file, printFile(applyNodeEdits(parsed, fileEdits)));
+  }
+  const directories = new Set(tree.source.directories);
+  for (const [path, text] of newFiles) {
+    files.set(path, Buffer.from(text, "utf8"));
+    directories.add(posix.dirname(path) === "." ? "" : posix.dirname(path));
+  }
+  const migratedSource: SourceTree = { ...tree.source, files, directories };
+  return { original: tree, migrated: { ...tree, source: migratedSource }, changes: changes.sort(byPlace) };
+}
+
+function same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((line, i) => line.replace(/\s+/g, " ") === b[i]!.replace(/\s+/g, " "));
+}
+
+function byPlace(a: MigrationChange, b: MigrationChange): number {
+  return a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line || a.id.localeCompare(b.id);
+}
+
+/** A fix written for dual-syntax configs (`<IfVersion >= 2.4>` ... `</IfVersion>`) is plain 2.4 lines here. */
+function unwrapIfVersion(lines: readonly string[]): string[] {
+  if (lines.length >= 2 && /^<IfVersion\b/i.test(lines[0]!.trim()) && /^<\/IfVersion>/i.test(lines.at(-1)!.trim())) {
+    return lines.slice(1, -1).map((line) => line.replace(/^ {4}/, ""));
+  }
+  return [...lines];
+}
