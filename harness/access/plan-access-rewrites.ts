@@ -35,6 +35,54 @@ export const OFFICIAL_22_STOCK: ReadonlyArray<{ path: string; section: Section22
   { path: "/usr/local/apache2/htdocs", section: { host: { order: "allow,deny", allow: ["all"], deny: [] } } },
 ];
 
+/** The 2.2 stock config's <Files> sections around a fragment: `<FilesMatch "^\.ht">` refuses everyone. */
+export const OFFICIAL_22_STOCK_FILES: ReadonlyArray<FilesVariant> = [
+  { pattern: "^\\.ht", regex: true, section: { host: { order: "allow,deny", allow: [], deny: ["all"] }, satisfy: "all" } },
+];
+
+/** A <Files> section that may merge between the Directory sections and a <Location>. */
+export interface FilesVariant {
+  pattern: string;
+  regex: boolean;
+  section: Section22;
+}
+
+/** The ap_expr test of REQUEST_FILENAME that holds where a <Files>/<FilesMatch> pattern matches the base name;
+ * null when the pattern cannot be written so. */
+export function filesExpression(variant: Pick<FilesVariant, "pattern" | "regex">): string | null {
+  const p = variant.pattern;
+  if (/[#"/]/.test(p)) return null;
+  let regex: string;
+  if (variant.regex) {
+    if (p.startsWith("^")) regex = `/${p.slice(1)}${p.endsWith("$") ? "" : "[^/]*$"}`;
+    else regex = p.endsWith("$") ? p : `${p}[^/]*$`;
+  } else {
+    regex = `/${p.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`;
+  }
+  return `%{REQUEST_FILENAME} =~ m#${regex}#`;
+}
+
+/** Lines whose top level holds several Require lines are OR-ed only on their own: inside a container they need
+ * their own <RequireAny>. */
+function asOnePart(lines: readonly string[]): string[] {
+  const top = lines.filter((line) => !/^\s/.test(line) && !/^<\//.test(line));
+  return top.length > 1 ? ["<RequireAny>", ...lines.map((l) => `    ${l}`), "</RequireAny>"] : [...lines];
+}
+
+/** Where a <Files> section decides otherwise than the Directory sections: the one for matching names, the other
+ * for the rest, told apart by an expression on the file name. */
+function splitByFiles(test: string, matching: readonly string[], rest: readonly string[]): string[] {
+  const indent = (lines: readonly string[]) => lines.map((l) => `    ${l}`);
+  const not = `Require expr "!(${test})"`;
+  if (matching.length === 1 && matching[0] === "Require all denied") return ["<RequireAll>", ...indent([not, ...asOnePart(rest)]), "</RequireAll>"];
+  return [
+    "<RequireAny>",
+    ...indent(["<RequireAll>", ...indent([`Require expr "${test}"`, ...asOnePart(matching)]), "</RequireAll>"]),
+    ...indent(["<RequireAll>", ...indent([not, ...asOnePart(rest)]), "</RequireAll>"]),
+    "</RequireAny>",
+  ];
+}
+
 interface Scoped {
   section: EffectiveSection;
   enclosing: EffectiveSection[];
@@ -71,6 +119,7 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
   const fragment = tree.layout === "fragment";
   const stock = options.stock ?? (fragment ? OFFICIAL_22_STOCK : []);
   const stockRoot = options.stockDocumentRoot ?? (fragment ? "/usr/local/apache2/htdocs" : null);
+  const stockFiles = fragment ? OFFICIAL_22_STOCK_FILES : [];
   const walked = walkConfig(config22);
   const all: Scoped[] = [];
   for (const entry of walked.sections) {
@@ -117,16 +166,28 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     const aliased = aliasesOf(ctx).filter((a) => under(a.url!, url)).map((a) => a.path!);
     return [...new Set([mapped, ...aliased])];
   };
-  const filesWithAccess = (ctx: EffectiveSection | null) => inContext(ctx).filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && s.access.directives.length > 0);
+  const filesVariants = (ctx: EffectiveSection | null): FilesVariant[] => [
+    ...stockFiles,
+    ...inContext(ctx)
+      .filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && Object.keys(s.access.own).length > 0 && !s.enclosing.some((e) => e.key === "directory" || e.key === "directorymatch"))
+      .map((s) => ({ ...pattern(s.section), pattern: pattern(s.section).value, section: s.access.own })),
+  ];
 
-  /** Every state a request could carry into the section, before the section's own lines. */
-  const candidates = (s: Scoped): State22[] => {
+  /** Every state a request could carry into the section, before the section's own lines; for a <Location>, also
+   * what each <Files> section makes of them. */
+  const candidates = (s: Scoped): { base: State22[]; variants: Array<{ files: FilesVariant; states: State22[] }> } => {
     const out: State22[] = [];
+    const variants = new Map<FilesVariant, State22[]>();
     for (const ctx of contextsOf(s)) {
       const { value, regex } = pattern(s.section);
       const key = s.section.key;
       if (key === "directory" && !regex) {
         out.push(chain(ctx, value.replace(/\*/g, "x"), s));
+        continue;
+      }
+      // A proxied request's file name is "proxy:URL": no <Directory> holds it, its <Proxy> sections merge first.
+      if (key === "proxy" || key === "proxymatch") {
+        out.push(EMPTY_STATE_22);
         continue;
       }
       let paths: string[];
@@ -139,10 +200,12 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
       for (const path of paths) {
         const base = chain(ctx, path);
         out.push(base);
-        if (key === "location" || key === "locationmatch") for (const files of filesWithAccess(ctx)) out.push(merge22(base, own(files)));
+        if (key === "location" || key === "locationmatch") {
+          for (const files of filesVariants(ctx)) variants.set(files, [...(variants.get(files) ?? []), merge22(base, files.section)]);
+        }
       }
     }
-    return out.length > 0 ? out : [EMPTY_STATE_22];
+    return { base: out.length > 0 ? out : [EMPTY_STATE_22], variants: [...variants].map(([files, states]) => ({ files, states })) };
   };
 
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -159,15 +222,33 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     else if (s.section.viaMacro) rewrite = keep(`the section comes from macro ${s.section.viaMacro.name}: its lines are written once for every Use`);
     else if (s.access.obstacle !== null) rewrite = keep(s.access.obstacle);
     else {
-      const states = candidates(s);
+      const { base: states, variants } = candidates(s);
       const parts: Array<[keyof Section22, string]> = [["host", "its address rules (Order/Allow/Deny)"], ["satisfy", "Satisfy"], ["require", "its Require lines"]];
-      const ambiguous = parts.find(([part]) => s.access.own[part] === undefined && states.some((state) => !same(state[part as keyof State22], states[0]![part as keyof State22])));
-      if (ambiguous) rewrite = keep(`it inherits ${ambiguous[1]} from whichever <Directory> or <Files> a request reaches, and those differ`);
-      else {
-        const translation = translateAccess(merge22(states[0]!, s.access.own));
-        rewrite = translation.lines === null
-          ? keep(translation.reason)
-          : { ...base, remove: s.access.directives.map((d) => d.node), insert: translation.lines, compat: null, meaning: translation.meaning };
+      const differ = (list: readonly State22[], first: State22) => parts.find(([part]) => s.access.own[part] === undefined && list.some((state) => !same(state[part as keyof State22], first[part as keyof State22])));
+      const ambiguous = differ(states, states[0]!);
+      // The <Files> sections whose decision differs from the Directory sections' for what the section inherits.
+      const deciding = variants.filter((v) => differ(v.states, states[0]!) !== undefined);
+      const files = deciding[0];
+      if (ambiguous) rewrite = keep(`it inherits ${ambiguous[1]} from whichever <Directory> a request reaches, and those differ`);
+      else if (deciding.length > 1 || (files !== undefined && differ(files.states, files.states[0]!))) {
+        rewrite = keep("what it inherits differs by the <Files> sections a request meets, and more than one of them decides");
+      } else {
+        const rest = translateAccess(merge22(states[0]!, s.access.own));
+        const matching = files === undefined ? null : translateAccess(merge22(files.states[0]!, s.access.own));
+        const test = files === undefined ? null : filesExpression(files.files);
+        if (rest.lines === null) rewrite = keep(rest.reason);
+        else if (matching === null) rewrite = { ...base, remove: s.access.directives.map((d) => d.node), insert: rest.lines, compat: null, meaning: rest.meaning };
+        else if (matching.lines === null) rewrite = keep(matching.reason);
+        else if (test === null) rewrite = keep(`<Files ${files!.files.pattern}> decides otherwise for the names it matches, and its pattern cannot be written as an expression`);
+        else {
+          rewrite = {
+            ...base,
+            remove: s.access.directives.map((d) => d.node),
+            insert: splitByFiles(test, matching.lines, rest.lines),
+            compat: null,
+            meaning: `${rest.meaning}; names matching ${files!.files.pattern}: ${matching.meaning} (as 2.2's <Files> section decided under this <Location>)`,
+          };
+        }
       }
     }
     const earlier = byNode.get(s.section.node);

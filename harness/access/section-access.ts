@@ -3,7 +3,7 @@
 import type { EffectiveDirective, EffectiveNode, EffectiveSection } from "../conf/effective-config.ts";
 import type { Order, Section22 } from "./model-22.ts";
 
-export const ACCESS_SECTION_KEYS = new Set(["directory", "directorymatch", "location", "locationmatch", "files", "filesmatch"]);
+export const ACCESS_SECTION_KEYS = new Set(["directory", "directorymatch", "location", "locationmatch", "files", "filesmatch", "proxy", "proxymatch"]);
 const ACCESS_KEYS = new Set(["order", "allow", "deny", "satisfy", "require"]);
 const LIMIT_KEYS = new Set(["limit", "limitexcept"]);
 const REQUIRE_CONTAINERS = new Set(["requireall", "requireany", "requirenone"]);

@@ -11,6 +11,7 @@ import { runHarness } from "../observe/run-harness.ts";
 import type { ScenarioRun } from "../observe/scenario-run.ts";
 import { generateProbes } from "../plan/probes/generate-probes.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
+import { textAccessForms } from "../plan/probes/probe-clients.ts";
 import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import { treeScenario } from "../plan/tree/tree-scenario.ts";
 import type { IgnoreFile } from "../rules/ignore-file.ts";
@@ -50,6 +51,12 @@ function scripts(tree: ConfigTree): string[] {
   return [...tree.source.files.keys()].filter((path) => SCRIPT.test(path)).map((path) => `${mount}/${path}`);
 }
 
+/** The directories of a tree's .htaccess files, by their path inside the server. */
+function accessDirs(tree: ConfigTree): string[] {
+  const mount = tree.source.mount.replace(/\/+$/, "");
+  return [...tree.source.files.keys()].filter((path) => path === ".htaccess" || path.endsWith("/.htaccess")).map((path) => `${mount}/${path}`.replace(/\/\.htaccess$/, ""));
+}
+
 /** The views prove reads: the original as 2.2 runs it, the port as the 2.4 target runs it. */
 export function proofConfigs(original: ConfigTree, port: ConfigTree, defines: readonly string[]): { baseline: EffectiveConfig; candidate: EffectiveConfig } {
   const baseline = lintContext(original, { defines, target: TARGET_PROFILES[defaultTargetModules(original.layout)] }).source;
@@ -63,6 +70,8 @@ export function proofProbes(original: ConfigTree, port: ConfigTree, defines: rea
   const set = generateProbes([configs.baseline], [configs.candidate], {
     ipv6: true,
     scripts: [...new Set([...scripts(original), ...scripts(port)])],
+    accessDirs: [...new Set([...accessDirs(original), ...accessDirs(port)])],
+    extraForms: [original, port].flatMap((tree) => [...tree.source.files].filter(([path]) => path.endsWith(".htaccess")).flatMap(([, bytes]) => textAccessForms(bytes.toString("latin1")))),
     extraTargets: fragment ? [{ host: null, port: 80, tls: false, client: "host" }] : [],
   });
   return { set, configs };

@@ -83,6 +83,18 @@ function deciding(configs: readonly EffectiveConfig[], probe: Probe): ConfigLine
   return config === undefined ? [] : linesOf(requestSections(config, probe.target, probe.path));
 }
 
+const BACKEND_FAILURE = /DNS lookup failure for: (\S+)|proxy: .*(?:attempt to connect to|could not connect|error reading)|AH0095[79]|AH01114|AH00898/i;
+
+function unreachableBackend(...observations: Array<RequestObservation | undefined>): string | null {
+  for (const observation of observations) {
+    for (const record of observation?.errorLog ?? []) {
+      const match = BACKEND_FAILURE.exec(record.message);
+      if (match) return match[1] ?? record.message.slice(0, 80);
+    }
+  }
+  return null;
+}
+
 const STATUS_HANDLER = /^SetHandler\s+"?(server-status|server-info|balancer-manager|ldap-status)"?\s*$/i;
 const CREDENTIAL_ORDER = ["none", "valid", "wrong-password", "other-realm"];
 const KIND_ORDER: CounterexampleKind[] = ["widened", "narrowed", "changed"];
@@ -96,6 +108,13 @@ export function judgeProof(input: ProofInput): Proof {
   const counterexamples: Counterexample[] = [];
   const accepted: Proof["accepted"] = [];
   const unprobed = input.set.cells.filter((c) => c.probe === null).map((c) => ({ cell: c.id, reason: c.unprobed ?? "not probed" }));
+  const vhostOf = (probe: Probe) => `${probe.target.tls ? "https" : "http"}://${probe.target.host ?? "(default)"}:${probe.target.port}`;
+  // Virtual hosts whose proxied backend failed for some probe: log lines of a batch can land on a neighbour.
+  const backendDown = new Map<string, string>();
+  for (const probe of input.set.probes) {
+    const failure = unreachableBackend(baseline.get(probe.id), candidate.get(probe.id));
+    if (failure !== null && !backendDown.has(vhostOf(probe))) backendDown.set(vhostOf(probe), failure);
+  }
   for (const probe of input.set.probes) {
     const a = answerOf(baseline.get(probe.id));
     const b = answerOf(candidate.get(probe.id));
@@ -111,6 +130,13 @@ export function judgeProof(input: ProofInput): Proof {
       credentials: probe.credentials,
       realm: probe.realm,
     };
+    // A proxied backend the harness cannot reach fails on both sides, with each version's status (2.2: 502,
+    // 2.4: 500 on a DNS failure): the cell says nothing about the config, so it is not probed, not proven.
+    const backend = unreachableBackend(baseline.get(probe.id), candidate.get(probe.id)) ?? backendDown.get(vhostOf(probe)) ?? null;
+    if (backend !== null && (a.status ?? 0) >= 500 && (b.status ?? 0) >= 500) {
+      unprobed.push({ cell: probe.cell, reason: `the proxied backend is not reachable from the harness (${backend})` });
+      continue;
+    }
     // Both listings of the same directory: 2.4's markup (autoindex-markup).
     const listing = listingOf(bodyOf(baseline.get(probe.id)));
     if (a.status === b.status && listing !== null && listing === listingOf(bodyOf(candidate.get(probe.id))) && a.location === b.location) {
@@ -146,6 +172,7 @@ export function judgeProof(input: ProofInput): Proof {
     || x.request.path.length - y.request.path.length
     || x.request.probe.localeCompare(y.request.probe));
   const total = input.set.cells.length;
+  // A cell moved to "not probed" after the run is not counted as probed.
   return {
     schemaVersion: "1.0",
     verdict: counterexamples.length === 0 ? "equivalent" : "counterexamples",

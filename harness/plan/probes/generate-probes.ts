@@ -16,6 +16,10 @@ export interface ProbeOptions {
   ipv6?: boolean;
   /** Script files of the trees, by their path inside the server, whose source must never be served. */
   scripts?: readonly string[];
+  /** Directories (inside the server) that hold an .htaccess file. */
+  accessDirs?: readonly string[];
+  /** Address and name forms of per-directory files (.htaccess), which the configs do not hold. */
+  extraForms?: readonly string[];
   /** Extra targets (a fragment is read into the stock config, which listens on 80). */
   extraTargets?: readonly SmokeTarget[];
 }
@@ -80,7 +84,7 @@ function limitMethods(configs: readonly EffectiveConfig[]): string[] {
 
 export function generateProbes(baseline: readonly EffectiveConfig[], candidate: readonly EffectiveConfig[], options: ProbeOptions = {}): ProbeSet {
   const all = [...baseline, ...candidate];
-  const clients = probeClients(all);
+  const clients = probeClients(all, options.extraForms ?? []);
   const found = realms(all);
   const credentials: CredentialState[] = found.basic || found.digest ? ["none", "valid", "wrong-password", "other-realm"] : ["none"];
   const methods = limitMethods(all);
@@ -98,7 +102,7 @@ export function generateProbes(baseline: readonly EffectiveConfig[], candidate: 
     const vhost = vhostLabel(target);
     const regions: Region[] = [];
     for (const config of all) {
-      for (const region of probeRegions(config, vhostFor(config, target), options.scripts ?? [])) {
+      for (const region of probeRegions(config, vhostFor(config, target), options.scripts ?? [], options.accessDirs ?? [])) {
         if (!regions.some((r) => r.path === region.path)) regions.push(region);
       }
     }

@@ -44,8 +44,20 @@ export function accessForms(config: EffectiveConfig): string[] {
 
 const LOOPBACK4 = "127.0.0.0/8";
 
-export function probeClients(configs: readonly EffectiveConfig[]): ProbeClient[] {
-  const forms = [...new Set(configs.flatMap(accessForms))];
+/** The forms of per-directory files (.htaccess), read from their text: Allow/Deny from, Require ip/host. */
+export function textAccessForms(text: string): string[] {
+  const forms: string[] = [];
+  for (const line of text.split("\n")) {
+    const from = /^\s*(?:allow|deny)\s+from\s+(.+)$/i.exec(line);
+    if (from) forms.push(...from[1]!.trim().split(/\s+/));
+    const require = /^\s*require\s+(?:not\s+)?(ip|host)\s+(.+)$/i.exec(line);
+    if (require) forms.push(...require[2]!.trim().split(/\s+/));
+  }
+  return forms.filter((f) => f.toLowerCase() !== "all" && !/^env=/i.test(f));
+}
+
+export function probeClients(configs: readonly EffectiveConfig[], extraForms: readonly string[] = []): ProbeClient[] {
+  const forms = [...new Set([...configs.flatMap(accessForms), ...extraForms])];
   const clients: ProbeClient[] = [];
   const add = (client: ProbeClient): void => {
     if (!clients.some((c) => c.id === client.id || (c.address !== null && c.address === client.address && c.domain === client.domain))) clients.push(client);

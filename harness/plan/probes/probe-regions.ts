@@ -41,7 +41,8 @@ function urlOf(path: string, aliases: Array<{ url: string; path: string }>, root
   return null;
 }
 
-export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | null, scripts: readonly string[]): Region[] {
+/** @param accessDirs directories (inside the server) holding an .htaccess file: each is a region of its own */
+export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | null, scripts: readonly string[], accessDirs: readonly string[] = []): Region[] {
   const regions: Region[] = [{ path: "/", purpose: "root", region: "/" }];
   const add = (r: Region): void => {
     if (!regions.some((x) => x.path === r.path)) regions.push(r);
@@ -75,6 +76,14 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
     } else if (section.key === "files" && !regex && !/[*?[]/.test(pattern)) {
       add({ path: `/${pattern}`, purpose: "inside", region: label });
     }
+  }
+  for (const dir of accessDirs) {
+    const url = urlOf(dir, aliases, root);
+    if (url === null) continue;
+    const label = `${dir}/.htaccess`;
+    add({ path: url, purpose: "inside", region: label });
+    add({ path: `${url}index.html`, purpose: "inside", region: label });
+    add({ path: posix.join(url, ".htaccess"), purpose: "hidden", region: `hidden .htaccess in ${url}` });
   }
   for (const dir of served) {
     const url = urlOf(dir, aliases, root);
