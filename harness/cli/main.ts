@@ -8,6 +8,8 @@ import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
 import { runImagesCommand } from "./images-command.ts";
 import { runLintCommand } from "./lint-command.ts";
+import { runMigrateCommand } from "./migrate-command.ts";
+import { runProveCommand } from "./prove-command.ts";
 import { USAGE } from "./parse-options.ts";
 import { runPlanCommand } from "./plan-command.ts";
 import { runRunCommand } from "./run-command.ts";
@@ -32,6 +34,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runConfigCommand(rest);
       case "lint":
         return await runLintCommand(rest);
+      case "migrate":
+        return await runMigrateCommand(rest);
+      case "prove":
+        return await runProveCommand(rest);
       case undefined:
       case "help":
       case "--help":

@@ -26,6 +26,18 @@ export const USAGE = `Usage:
                             [--output FILE]
                                           every upgrade-guide finding in config trees at once, offline (status 1
                                           when one reaches --fail-on; --baseline reports only new ones)
+  httpd-upgrade-harness migrate PATH [--out DIR | --patch FILE] [--layout L] [-D NAME]... [--annotate]
+                            [--format text|json|sarif] [--prove [--baseline IMAGE] [--candidate IMAGE] [--ignore FILE]]
+                                          the 2.2 tree rewritten for 2.4 (access control translated by meaning),
+                                          every change with its rule: fixed, needs action or needs inspection;
+                                          --prove proves it on real servers and rolls back what a counterexample
+                                          refutes (status 1 when something needs action)
+  httpd-upgrade-harness prove ORIGINAL [PORT] [--layout L] [-D NAME]... [--baseline IMAGE] [--candidate IMAGE]
+                            [--format text|json] [--report FORMAT:PATH]... [--ignore FILE]
+                            [--probes-out FILE [--dry-run]]
+                                          ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
+                                          generated from both: "equivalent over N of M cells" or counterexamples
+                                          (status 0 equivalent, 1 counterexamples)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is

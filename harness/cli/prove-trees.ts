@@ -38,6 +38,8 @@ export interface ProveResult {
   proof: Proof;
   set: ProbeSet;
   run: ScenarioRun;
+  /** The whole run, for the run reports (--report). */
+  result: Awaited<ReturnType<typeof runHarness>>;
   scenario: Scenario;
   trees: Map<string, ConfigTree>;
   configs: { baseline: EffectiveConfig; candidate: EffectiveConfig };
@@ -115,5 +117,5 @@ export async function proveTrees(input: ProveInput): Promise<ProveResult> {
     });
   }
   const proof = judgeProof({ set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore });
-  return { proof, set, run, scenario, trees, configs };
+  return { proof, set, run, result, scenario, trees, configs };
 }

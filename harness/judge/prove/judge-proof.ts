@@ -22,7 +22,7 @@ export interface ProofInput {
   ignore: IgnoreFile | null;
 }
 
-const DECIDING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authname", "authuserfile", "authgroupfile", "authbasicprovider", "sethandler", "addhandler", "options"]);
+const DECIDING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authname", "authuserfile", "authgroupfile", "authbasicprovider", "sethandler", "addhandler"]);
 
 function header(outcome: HttpResponseOutcome, name: string): string | null {
   return outcome.headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
