@@ -1,0 +1,87 @@
+// Probes from both configurations: every access form gets a client inside it and the outsider none, realms get
+// the four credential states, Limit methods are probed with one method outside, hidden files are asked for on
+// purpose, and the same configs give the same probe set.
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { addressMatches, hostMatches, isAddressForm } from "../../../../harness/access/address-match.ts";
+import { evaluateTree } from "../../../../harness/conf/evaluate-tree.ts";
+import { loadTree } from "../../../../harness/conf/load-tree.ts";
+import { migrateTree } from "../../../../harness/migrate/migrate-tree.ts";
+import { generateProbes } from "../../../../harness/plan/probes/generate-probes.ts";
+import { accessForms, addressInside } from "../../../../harness/plan/probes/probe-clients.ts";
+import { probeRequests } from "../../../../harness/plan/probes/probe-scenario.ts";
+import { proofProbes } from "../../../../harness/cli/prove-trees.ts";
+import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+const CONFIGS = fileURLToPath(new URL("../../../../configs/", import.meta.url));
+const SAMPLES = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+async function configOf(conf: string) {
+  const root = mkdtempSync(join(tmpdir(), "probes-"));
+  const file = join(root, "conf/httpd.conf");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, ['ServerRoot "/usr/local/apache2"', "Listen 80", 'DocumentRoot "/usr/local/apache2/htdocs"', conf].join("\n"));
+  const tree = await loadTree(root);
+  return evaluateTree(tree, { version: httpdVersion("2.2.34"), defines: [], environment: {}, builtinModules: ["core.c", "mod_so.c", "mod_alias.c", "mod_authz_host.c"] });
+}
+
+describe("generateProbes", () => {
+  it("puts a client inside every address and name form, and an outsider in none", async () => {
+    const config = await configOf([
+      "<Directory /usr/local/apache2/htdocs/admin>", "  Order deny,allow", "  Deny from all",
+      "  Allow from 10.20.0.0/16 192.168.7 172.16.0.0/255.240.0.0 2001:db8:5::/48 .corp.example 127.0.0.1", "</Directory>",
+    ].join("\n"));
+    const set = generateProbes([config], []);
+    const forms = accessForms(config);
+    for (const form of forms) {
+      const inside = set.clients.find((c) => c.range === form);
+      expect(inside, form).toBeDefined();
+      if (isAddressForm(form)) expect(addressMatches(form, inside!.address!), form).toBe(true);
+      else expect(hostMatches(form, `probe${inside!.domain!.startsWith(".") ? inside!.domain : `.${inside!.domain}`}`)).toBe(true);
+    }
+    expect(set.clients.find((c) => c.id === "localhost")?.range).toBe("127.0.0.1");
+    const outsider = set.clients.find((c) => c.kind === "outsider")!;
+    for (const form of forms.filter(isAddressForm)) expect(addressMatches(form, outsider.address!)).toBe(false);
+    expect(addressInside("10.20.0.0/16")).toBe("10.20.0.5");
+    // Every probe region of the Directory: inside it and just outside.
+    expect(set.probes.map((p) => p.path)).toEqual(expect.arrayContaining(["/admin/", "/admin-outside/", "/.htaccess", "/index.html~"]));
+  });
+
+  it("asks with the four credential states where a realm is, and the methods a Limit names plus one outside it", async () => {
+    const config = await configOf([
+      "<Location /private>", "  AuthType Basic", "  AuthName p", "  AuthUserFile /etc/pw", "  <Limit POST>", "    Require valid-user", "  </Limit>", "</Location>",
+    ].join("\n"));
+    const set = generateProbes([config], []);
+    expect(new Set(set.probes.map((p) => p.credentials))).toEqual(new Set(["none", "valid", "wrong-password", "other-realm"]));
+    expect(new Set(set.probes.map((p) => p.method))).toEqual(new Set(["GET", "POST", "DELETE"]));
+    expect(set.users).toEqual([{ file: "/etc/pw", kind: "basic", realm: null, user: "probe-user", password: expect.any(String) }]);
+    const { requests } = probeRequests(set, { file: "x", line: 1, column: 1 });
+    const valid = requests.find((r) => r.name === set.probes.find((p) => p.credentials === "valid")!.id)!;
+    expect(valid.auth).toEqual({ user: "probe-user", password: set.users[0]!.password });
+  });
+
+  it("names the cells it cannot probe and why", async () => {
+    const config = await configOf(["<Location />", "  AuthType Digest", "  AuthName s", "  Require valid-user", "  Deny from 2001:db8::/32", "</Location>"].join("\n"));
+    const set = generateProbes([config], [], { ipv6: false });
+    const reasons = new Set(set.cells.filter((c) => c.probe === null).map((c) => c.unprobed));
+    expect(reasons).toEqual(new Set(["the engine gives no IPv6 addresses", "Digest authentication: the harness's clients send Basic credentials only"]));
+    expect(set.cells.filter((c) => c.probe !== null).length).toBe(set.probes.length);
+  });
+
+  for (const sample of SAMPLES) {
+    it(`${sample}: probes are generated, the same twice, one per probed cell`, async () => {
+      const tree = await loadTree(`${CONFIGS}${sample}`);
+      const port = migrateTree(tree, { defines: [], annotate: false, rollback: new Set() }).migrated;
+      const first = proofProbes(tree, port, []).set;
+      const second = proofProbes(tree, port, []).set;
+      expect(first.probes.length).toBeGreaterThan(0);
+      expect(second).toEqual(first);
+      expect(new Set(first.probes.map((p) => p.cell)).size).toBe(first.probes.length);
+      expect(first.clients.some((c) => c.kind === "outsider")).toBe(true);
+    });
+  }
+});
