@@ -7,7 +7,8 @@ import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { walkConfig } from "../../conf/queries/walk-config.ts";
 import type { ProbeClient } from "./probe.ts";
 
-const OUTSIDERS = ["198.51.100.77", "203.0.113.77", "192.0.2.177"];
+// Documentation ranges no config names; not 192.0.2.0/24, which some engine hosts cannot route to containers.
+const OUTSIDERS = ["198.51.100.77", "203.0.113.77", "100.127.255.77"];
 
 function hostOf(bits: bigint, width: 32 | 128): string {
   if (width === 32) return [24n, 16n, 8n, 0n].map((s) => ((bits >> s) & 0xffn).toString()).join(".");
