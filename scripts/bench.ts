@@ -139,3 +139,8 @@ if (process.env.BENCH_CONF !== "0") {
   const { benchConf } = await import("./bench-conf.ts");
   await benchConf();
 }
+// Migrate and prove: probes generated per second, and prove's wall time on the largest sample (scripts/bench-prove.ts).
+if (process.env.BENCH_PROVE !== "0") {
+  const { benchProve } = await import("./bench-prove.ts");
+  await benchProve();
+}

@@ -1,0 +1,77 @@
+// npm run bench (BENCH_PROVE=0 skips it), or alone: node --import tsx scripts/bench-prove.ts
+//
+// Migrate and prove: how fast probes are generated (the 2.2 and 2.4 views of a generated tree of 1,000
+// name-based vhosts, the tree as its own port: probes per second, target >= 10,000/s, median of 3), and the wall
+// time of `prove` on the configs/ sample with the most probes, migrate's port against the original on the real
+// 2.2 image (HTTPD_BASELINE_IMAGE) and the local 2.4 image (target < 60 s). Prints figures; asserts nothing.
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { proofProbes, proveTrees } from "../harness/cli/prove-trees.ts";
+import { loadTree } from "../harness/conf/load-tree.ts";
+import { DEFAULT_CANDIDATE_IMAGE } from "../harness/engine/default-images.ts";
+import { connectEngine } from "../harness/engine/engine.ts";
+import { imageExists } from "../harness/engine/images.ts";
+import { proofVerdictLine } from "../harness/judge/prove/judge-proof.ts";
+import { migrateTree } from "../harness/migrate/migrate-tree.ts";
+import { generateProbes } from "../harness/plan/probes/generate-probes.ts";
+import { writeBenchTree } from "./bench-conf-tree.ts";
+
+const PROBES_PER_SECOND_TARGET = 10_000;
+const PROVE_TARGET_MS = 60_000;
+const CONFIGS = fileURLToPath(new URL("../configs/", import.meta.url));
+
+function verdict(ok: boolean): string {
+  return ok ? "PASS" : "MISS";
+}
+
+export async function benchProve(): Promise<void> {
+  console.log("\nmigrate and prove");
+  const dir = mkdtempSync(join(tmpdir(), "bench-prove-"));
+  try {
+    writeBenchTree(dir, { siteFiles: 100, vhostsPerFile: 10 });
+    const tree = await loadTree(dir);
+    const { configs } = proofProbes(tree, tree, []);
+    const rates: number[] = [];
+    let count = 0;
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      count = generateProbes([configs.baseline], [configs.candidate]).probes.length;
+      rates.push(count / ((performance.now() - started) / 1000));
+    }
+    const rate = rates.sort((a, b) => a - b)[1]!;
+    console.log(`  probes generated: ${count} probes from 1,000 vhosts, ${rate.toFixed(0)} probes/s (target >= ${PROBES_PER_SECOND_TARGET}): ${verdict(rate >= PROBES_PER_SECOND_TARGET)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const baseline = process.env.HTTPD_BASELINE_IMAGE;
+  const engine = await connectEngine();
+  if (!baseline || !(await imageExists(engine, baseline))) {
+    console.log(`  prove wall time: not measured (no 2.2 image: set HTTPD_BASELINE_IMAGE)`);
+    return;
+  }
+  const samples = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const sized = await Promise.all(samples.map(async (name) => {
+    const original = await loadTree(`${CONFIGS}${name}`);
+    const port = migrateTree(original, { defines: [], annotate: false, rollback: new Set() }).migrated;
+    return { name, original, port, probes: proofProbes(original, port, []).set.probes.length };
+  }));
+  const largest = sized.sort((a, b) => b.probes - a.probes)[0]!;
+  const started = performance.now();
+  const { proof } = await proveTrees({
+    original: largest.original,
+    originalPath: `${CONFIGS}${largest.name}`,
+    port: largest.port,
+    portPath: `${CONFIGS}${largest.name} (migrated)`,
+    defines: [],
+    baselineImage: baseline,
+    candidateImage: process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE,
+    ignore: null,
+  });
+  const ms = performance.now() - started;
+  console.log(`  prove wall time, ${largest.name} (${largest.probes} probes, the most of any sample): ${(ms / 1000).toFixed(1)} s, ${proofVerdictLine(proof)} (target < ${PROVE_TARGET_MS / 1000} s): ${verdict(ms < PROVE_TARGET_MS)}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchProve();
