@@ -8,6 +8,7 @@ export const USAGE = `Usage:
                             [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
+                            [--probes]   (each --config tree gets prove's generated probes, not smoke requests)
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)

@@ -14,6 +14,7 @@ import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { parseOptions } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
+import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -40,6 +41,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     layout: { type: "string" },
     define: { type: "string", short: "D", multiple: true, default: [] },
     ignore: { type: "string" },
+    probes: { type: "boolean", default: false },
   });
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -53,7 +55,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   }
   if (values["dry-run"] === true) return printPlan(positionals, values);
   // Bad scenario files and config trees stop the run here, before any container exists.
-  const { scenarios, trees } = await runInputs(positionals, values);
+  const { scenarios, trees } = await runInputs(positionals, values, values.probes === true ? withTreeProbes : undefined);
   // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
   if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);

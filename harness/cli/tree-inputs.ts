@@ -141,6 +141,8 @@ export function treeLint(
 export async function runInputs(
   positionals: readonly string[],
   values: { config?: string[]; "candidate-config"?: string[]; layout?: string; define?: string[] },
+  /** Replaces each --config tree's smoke requests with probes generated from it (cli/tree-probes.ts). */
+  withProbes?: (scenarios: Scenario[], trees: Map<string, ConfigTree>) => Scenario[],
 ): Promise<{ scenarios: Scenario[]; trees: LoadedTrees }> {
   const configs = values.config ?? [];
   // Before treeScenarios, whose count check would otherwise answer "1 --candidate-config for 0 --config".
@@ -148,6 +150,7 @@ export async function runInputs(
     throw new HarnessError("HARNESS_USAGE", "--candidate-config needs a --config: the original the port is compared with", { hint: USAGE });
   }
   const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
+  if (withProbes) fromTrees.scenarios = withProbes(fromTrees.scenarios, fromTrees.trees);
   const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
   const trees = await scenarioTrees(files, fromTrees.trees);
   return { scenarios: [...files.map((scenario) => withTree(scenario, trees)), ...fromTrees.scenarios], trees };
