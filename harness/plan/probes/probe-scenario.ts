@@ -5,6 +5,7 @@ import { posix } from "node:path";
 import type { ConfigTree } from "../../conf/load-tree.ts";
 import type { SourcePosition } from "../../errors.ts";
 import type { BasicAuth, ClientSpec, RequestSpec } from "../../scenario/scenario.ts";
+import { generatedRequest } from "../tree/generated-request.ts";
 import { OTHER_REALM_USER, PROBE_USER, WRONG_PASSWORD } from "./generate-probes.ts";
 import type { Probe, ProbeSet, ProbeUser } from "./probe.ts";
 
@@ -37,29 +38,19 @@ export function probeRequests(set: ProbeSet, at: SourcePosition): { clients: Cli
   // One client's probes in a row: the observer sends a run of one client's requests in one exec.
   const order = new Map(set.clients.map((c, i) => [c.id, i]));
   const probes = [...set.probes].sort((a, b) => (order.get(a.client) ?? 0) - (order.get(b.client) ?? 0));
-  const requests = probes.map((probe): RequestSpec => ({
+  const requests = probes.map((probe) => generatedRequest({
     at,
     name: probe.id,
     client: probe.client,
-    mode: "http",
     method: probe.method,
     path: probe.path,
     host: probe.target.host,
     port: probe.target.port,
-    headers: [],
     body: probe.method === "POST" ? "probe=1" : null,
     auth: authOf(probe, user),
     tls: probe.target.tls,
-    clientCertificate: null,
-    httpVersion: "1.1",
-    raw: null,
-    trickleMs: null,
-    exec: null,
-    keepAliveRequests: 1,
     repeat: false,
     timeoutMs: PROBE_TIMEOUT_MS,
-    expect: {},
-    guide: {},
   }));
   return { clients, requests };
 }

@@ -5,6 +5,7 @@ import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { listeners } from "../../conf/queries/listeners.ts";
 import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
 import type { RequestSpec } from "../../scenario/scenario.ts";
+import { generatedRequest } from "./generated-request.ts";
 
 export interface SmokeTarget {
   /** The Host header and SNI name; null: the client's default (the main server, or the default vhost). */
@@ -47,28 +48,16 @@ export function smokeTargets(configs: readonly EffectiveConfig[], extra: readonl
 }
 
 export function smokeRequests(configs: readonly EffectiveConfig[], at: RequestSpec["at"], extra: readonly SmokeTarget[] = []): RequestSpec[] {
-  return smokeTargets(configs, extra).map((target) => ({
+  return smokeTargets(configs, extra).map((target) => generatedRequest({
     at,
     name: `GET ${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}/${target.client === "host" ? "" : ` from ${target.client}`}`,
     client: target.client,
-    mode: "http",
     method: "GET",
     path: "/",
     host: target.host,
     port: target.port,
-    headers: [],
-    body: null,
-    auth: null,
     tls: target.tls,
-    clientCertificate: null,
-    httpVersion: "1.1",
-    raw: null,
-    trickleMs: null,
-    exec: null,
-    keepAliveRequests: 1,
     repeat: true,
     timeoutMs: SMOKE_TIMEOUT_MS,
-    expect: {},
-    guide: {},
   }));
 }
