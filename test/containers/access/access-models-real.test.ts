@@ -17,8 +17,8 @@ const ORDERS: Order[] = ["deny,allow", "allow,deny", "mutual-failure"];
 const REQUIRES: State22["require"][] = [[], [["valid-user"]], [["user", "alice"]], [["group", "staff"]]];
 const CLIENTS: Array<{ name: string; address: string | null; domain: string | null; model: AccessClient }> = [
   { name: "inner", address: "10.1.2.3", domain: null, model: { address: "10.1.2.3", hostname: null, env: new Set() } },
-  // A name client gets the engine's address (outside every address form here) and a name under .example.com.
-  { name: "named", address: null, domain: ".example.com", model: { address: "172.31.255.254", hostname: "named.example.com", env: new Set() } },
+  // A fixed address and a name under .example.com, found by reverse then forward lookup.
+  { name: "named", address: "100.65.9.9", domain: ".example.com", model: { address: "100.65.9.9", hostname: "named.example.com", env: new Set() } },
   { name: "shared", address: "100.64.7.7", domain: null, model: { address: "100.64.7.7", hostname: null, env: new Set() } },
   { name: "outsider", address: "198.51.100.7", domain: null, model: { address: "198.51.100.7", hostname: null, env: new Set() } },
   { name: "six", address: "2001:db8::5", domain: null, model: { address: "2001:db8::5", hostname: null, env: new Set() } },
