@@ -6,7 +6,9 @@
 // Directory a request under it reaches (every candidate, through Alias and DocumentRoot): when they disagree on
 // a part the section does not set, no single 2.4 form exists and the section keeps its 2.2 lines.
 import { posix } from "node:path";
-import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection } from "../conf/effective-config.ts";
+import { parseCached } from "../conf/evaluate-tree.ts";
+import type { SectionNode, Span, SyntaxNode } from "../conf/syntax-tree.ts";
 import { matchComponent } from "../conf/glob.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { aliasTargets } from "../conf/queries/alias-targets.ts";
@@ -262,5 +264,74 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     byNode.set(s.section.node, rewrite);
     rewrites.push(rewrite);
   }
+  // The servers whose DocumentRoot or an Alias serves a directory: only their <Directory> chains reach it.
+  const serving = (dir: string): (EffectiveSection | null)[] => {
+    const found = [null, ...vhosts].filter((ctx) => {
+      const root = documentRoot(config22, ctx)?.path ?? stockRoot;
+      return (root !== null && directoryCovers(root, dir)) || aliasesOf(ctx).some((a) => directoryCovers(a.path!, dir));
+    });
+    return found.length > 0 ? found : [null];
+  };
+  rewrites.push(...accessFileRewrites(tree, options, (path) => serving(path).map((ctx) => chain(ctx, path)), directories(null).concat(...vhosts.map(directories))));
   return rewrites;
+}
+
+/** A parsed per-directory file as the evaluated sections sectionAccess reads (no ${VAR} in .htaccess). */
+function asSection(nodes: readonly SyntaxNode[], span: Span, file: string): EffectiveSection {
+  const convert = (list: readonly SyntaxNode[]): EffectiveNode[] => list.flatMap((node): EffectiveNode[] => {
+    if (node.kind === "directive") return [{ kind: "directive", name: node.name, key: node.key, args: node.args.map((w) => w.value), span: node.span, node, guards: [] }];
+    if (node.kind === "section") return [{ kind: "section", name: node.name, key: node.key, args: node.args.map((w) => w.value), span: node.span, node, guards: [], children: convert(node.children) }];
+    return [];
+  });
+  const top: SectionNode = { kind: "section", name: ".htaccess", key: ".htaccess", args: [], argsText: "", children: [...nodes], span, openRaw: "", closeRaw: null, closeSpan: null };
+  return { kind: "section", name: ".htaccess", key: ".htaccess", args: [], span: { ...span, file }, node: top, guards: [], children: convert(nodes) };
+}
+
+/** .htaccess files: 2.2 merges one right after the <Directory> sections of its directory, so its state is that
+ * chain's with its own lines; a <Files> inside it adds its own. Translated like a section (section null: the top
+ * of the file), or kept with compat when the chain differs by virtual host or AllowOverride turns it off. */
+function accessFileRewrites(
+  tree: ConfigTree,
+  options: PlanAccessOptions,
+  chains: (dir: string) => State22[],
+  dirs: ReadonlyArray<{ section: EffectiveSection }>,
+): AccessRewrite[] {
+  const out: AccessRewrite[] = [];
+  const mount = tree.source.mount.replace(/\/+$/, "");
+  for (const [path, bytes] of tree.source.files) {
+    if (posix.basename(path) !== ".htaccess") continue;
+    const parsed = parseCached(path, bytes);
+    const first = parsed.nodes.find((n) => n.kind !== "blank");
+    if (first === undefined) continue;
+    const dir = `${mount}/${posix.dirname(path)}`.replace(/\/\.$/, "");
+    // AllowOverride None on the way (the last <Directory> covering it that sets one): httpd never reads the file.
+    const override = dirs
+      .filter((d) => directoryCovers(pattern(d.section).value, dir))
+      .flatMap((d) => d.section.children.filter((c) => c.kind === "directive" && c.key === "allowoverride"))
+      .at(-1);
+    if (override?.kind === "directive" && override.args[0]?.toLowerCase() === "none") continue;
+    const span: Span = { file: path, line: first.span.line, column: 1, endLine: parsed.nodes.at(-1)!.span.endLine, endColumn: 1 };
+    const top = asSection(parsed.nodes, span, path);
+    const keep = (id: string, at: Span, section: SectionNode | null, reason: string): AccessRewrite =>
+      ({ id, file: path, section, span: at, remove: [], insert: [], compat: { reason }, meaning: "as 2.2 wrote it, through mod_access_compat", rules: ["M2"] });
+    const states = chains(dir);
+    const agree = states.every((state) => JSON.stringify(state) === JSON.stringify(states[0]));
+    const own = sectionAccess(top);
+    const base = merge22(states[0] ?? EMPTY_STATE_22, own.own);
+    const rewrite = (id: string, at: Span, section: SectionNode | null, access: SectionAccess, state: State22): void => {
+      if (access.directives.length === 0) return;
+      if (options.rollback.has(id)) return void out.push(keep(id, at, section, "rolled back after a counterexample"));
+      if (!agree) return void out.push(keep(id, at, section, "its directory's <Directory> sections differ by virtual host"));
+      if (access.obstacle !== null) return void out.push(keep(id, at, section, access.obstacle));
+      const translation = translateAccess(state);
+      if (translation.lines === null) return void out.push(keep(id, at, section, translation.reason));
+      out.push({ id, file: path, section, span: at, remove: access.directives.map((d) => d.node), insert: translation.lines, compat: null, meaning: translation.meaning, rules: ["M2"] });
+    };
+    rewrite(`access:${path}:${span.line}`, span, null, own, base);
+    for (const child of top.children) {
+      if (child.kind !== "section" || (child.key !== "files" && child.key !== "filesmatch")) continue;
+      rewrite(`access:${path}:${child.span.line}`, child.span, child.node, sectionAccess(child), merge22(base, sectionAccess(child).own));
+    }
+  }
+  return out;
 }

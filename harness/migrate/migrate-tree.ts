@@ -32,7 +32,6 @@ import { applyNodeEdits, type NodeEdit } from "./node-edits.ts";
 const ACCESS_RULES = new Set(["M2", "order-allow-deny-to-require", "A5", "satisfy-any-grants", "A3"]);
 /** Renamed directives whose fix replaces them although 2.4 still reads the old name (with a warning). */
 const RENAMES = new Set(["maxclients", "maxrequestsperchild"]);
-const ACCESS_LINES = /^\s*(order|allow|deny|satisfy)\b/im;
 
 interface Anchor {
   file: string;
@@ -193,12 +192,6 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
     edit(r.file, { anchor: first!, replace: [...note("M2", r.meaning), ...r.insert] });
     for (const node of rest) edit(r.file, { anchor: node, replace: [] });
     changes.push({ id: r.id, rule: "M2", span: r.span, before, after: r.insert, status: "fixed", why: r.meaning, proven: null });
-  }
-  for (const [path, bytes] of tree.source.files) {
-    if (posix.basename(path) === ".htaccess" && ACCESS_LINES.test(bytes.toString("latin1"))) {
-      needCompat ??= `${path} keeps 2.2's access lines`;
-      changes.push({ id: `access:${path}:1`, rule: "M2", span: { file: path, line: 1, column: 1, endLine: 1, endColumn: 1 }, before: [], after: [], status: "needs action", why: "an .htaccess file's Order/Allow/Deny lines are not translated: mod_access_compat stays loaded for them", proven: null });
-    }
   }
   if (translated && tree.layout !== "fragment") ensureModule("authz_core", "M2", "Require is mod_authz_core's in 2.4", undefined);
   if (needCompat !== null) ensureModule("access_compat", "M2", `Order/Allow/Deny need mod_access_compat in 2.4: ${needCompat}`, undefined);

@@ -52,3 +52,36 @@ describe("planAccessRewrites", () => {
     expect(result.map((r) => r.compat?.reason)).toEqual([expect.stringMatching(/inside <Limit POST>/), "rolled back after a counterexample"]);
   });
 });
+
+describe("planAccessRewrites on .htaccess files", () => {
+  async function withAccessFile(conf: string, htaccess: string) {
+    const root = mkdtempSync(join(tmpdir(), "access-htaccess-"));
+    made.push(root);
+    mkdirSync(join(root, "conf"), { recursive: true });
+    mkdirSync(join(root, "htdocs/admin"), { recursive: true });
+    writeFileSync(join(root, "conf/httpd.conf"), ['ServerRoot "/usr/local/apache2"', "Listen 80", 'DocumentRoot "/usr/local/apache2/htdocs"', conf].join("\n"));
+    writeFileSync(join(root, "htdocs/admin/.htaccess"), htaccess);
+    const tree = await loadTree(root);
+    const config = evaluateTree(tree, { version: httpdVersion("2.2.34"), defines: [], environment: {}, builtinModules: ["core.c", "mod_so.c", "mod_authz_host.c"] });
+    return planAccessRewrites(tree, config, { rollback: new Set() });
+  }
+
+  it("translates a .htaccess file with what its directory's sections give it, at the top of the file", async () => {
+    const result = await withAccessFile(
+      ["<Directory /usr/local/apache2/htdocs>", "  AllowOverride All", "  Order allow,deny", "  Allow from all", "</Directory>"].join("\n"),
+      "# admins only\nAuthType Basic\nAuthName admin\nAuthUserFile /etc/pw\nRequire valid-user\nSatisfy Any\nAllow from 10.0.0.0/8\n",
+    );
+    const file = result.find((r) => r.file === "htdocs/admin/.htaccess")!;
+    expect(file).toMatchObject({ section: null, compat: null });
+    // Its own Allow replaces the directory's address rules (Order Deny,Allow by default): everyone, no password.
+    expect(file.insert).toEqual(["Require all granted"]);
+  });
+
+  it("leaves a .htaccess file httpd never reads (AllowOverride None) alone", async () => {
+    const result = await withAccessFile(
+      ["<Directory /usr/local/apache2/htdocs>", "  AllowOverride None", "</Directory>"].join("\n"),
+      "Order deny,allow\nDeny from all\n",
+    );
+    expect(result.filter((r) => r.file.endsWith(".htaccess"))).toEqual([]);
+  });
+});

@@ -49,7 +49,11 @@ describe("migrate command", () => {
   });
 
   it("summarises as JSON and SARIF, each change with its rule and state; exit 1 when something needs action", async () => {
-    const json = await runCli("migrate", `${CONFIGS}app-htaccess`, "--format", "json", "--patch", join(mkdtempSync(join(tmpdir(), "m-")), "p.diff"));
+    // Access lines inside <Limit> keep 2.2's form with mod_access_compat: that needs action.
+    const limited = mkdtempSync(join(tmpdir(), "m-limit-"));
+    cpSync(`${CONFIGS}static-expires`, limited, { recursive: true });
+    writeFileSync(join(limited, "conf/httpd.conf"), `${readFileSync(join(limited, "conf/httpd.conf"), "utf8")}\n<Directory "/usr/local/apache2/htdocs/upload">\n    <Limit POST>\n        Order deny,allow\n        Deny from all\n    </Limit>\n</Directory>\n`);
+    const json = await runCli("migrate", limited, "--format", "json", "--patch", join(mkdtempSync(join(tmpdir(), "m-")), "p.diff"));
     expect(json.status).toBe(1);
     const document = JSON.parse(json.stdout) as { counts: Record<string, number>; changes: Array<{ status: string }> };
     expect(validateJson(document), JSON.stringify(validateJson.errors)).toBe(true);
