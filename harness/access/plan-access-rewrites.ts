@@ -131,12 +131,20 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     all.push({ section: entry.section, enclosing: entry.sections, vhost: entry.sections.find((s) => s.key === "virtualhost") ?? null, access, index: entry.index });
   }
   const vhosts = virtualHostSections(config22);
-  const inContext = (ctx: EffectiveSection | null) => all.filter((s) => s.vhost === null || s.vhost === ctx);
-  const directories = (ctx: EffectiveSection | null) =>
+  // Per server, once: chain() asks for them for every candidate path of every section.
+  const memo = <T>(make: (ctx: EffectiveSection | null) => T) => {
+    const cache = new Map<EffectiveSection | null, T>();
+    return (ctx: EffectiveSection | null): T => {
+      if (!cache.has(ctx)) cache.set(ctx, make(ctx));
+      return cache.get(ctx)!;
+    };
+  };
+  const inContext = memo((ctx) => all.filter((s) => s.vhost === null || s.vhost === ctx));
+  const directories = memo((ctx) =>
     inContext(ctx)
       .filter((s) => s.section.key === "directory" && !pattern(s.section).regex)
-      .sort((a, b) => components(pattern(a.section).value).length - components(pattern(b.section).value).length || (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.index - b.index);
-  const regexDirectories = (ctx: EffectiveSection | null) => inContext(ctx).filter((s) => (s.section.key === "directory" || s.section.key === "directorymatch") && pattern(s.section).regex);
+      .sort((a, b) => components(pattern(a.section).value).length - components(pattern(b.section).value).length || (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.index - b.index));
+  const regexDirectories = memo((ctx) => inContext(ctx).filter((s) => (s.section.key === "directory" || s.section.key === "directorymatch") && pattern(s.section).regex));
   const stockFor = (path: string): Section22[] => stock.filter((s) => directoryCovers(s.path, path)).sort((a, b) => components(a.path).length - components(b.path).length).map((s) => s.section);
   // What a section does on 2.2, its skipped lines included: a dual-syntax config's 2.2 branch is how 2.2 ran.
   const own = (s: Scoped): Section22 => s.access.own;

@@ -10,13 +10,12 @@
 // the files are printed from new node lists (migrate/node-edits.ts).
 import { posix } from "node:path";
 import { planAccessRewrites } from "../access/plan-access-rewrites.ts";
-import type { EffectiveSection } from "../conf/effective-config.ts";
 import { parseCached } from "../conf/evaluate-tree.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { printFile } from "../conf/print-file.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import type { SourceTree } from "../conf/source-tree.ts";
-import type { DirectiveNode, SectionNode, Span, SyntaxNode } from "../conf/syntax-tree.ts";
+import type { DirectiveNode, SectionNode, Span } from "../conf/syntax-tree.ts";
 import { DIRECTIVES } from "../rules/directive-knowledge.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { legacyBranch, lintContext } from "../rules/lint-context.ts";
@@ -37,7 +36,6 @@ interface Anchor {
   file: string;
   node: DirectiveNode | SectionNode;
   span: Span;
-  sections: readonly EffectiveSection[];
 }
 
 export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target?: TargetModules }): Migration {
@@ -52,13 +50,12 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
     edits.set(file, [...(edits.get(file) ?? []), e]);
   };
   const note = (rule: string, why: string): string[] => (options.annotate ? [`# migrated (${rule}): ${why}`] : []);
-  const rawLines = (node: SyntaxNode): string[] => (node.kind === "section" ? [node.openRaw.trim(), "..."] : [node.raw.trim()]);
 
   const anchors = new Map<string, Anchor>();
-  for (const d of walked.directives) anchors.set(`${d.directive.span.file}:${d.directive.span.line}`, { file: d.directive.span.file, node: d.directive.node, span: d.directive.span, sections: d.sections });
+  for (const d of walked.directives) anchors.set(`${d.directive.span.file}:${d.directive.span.line}`, { file: d.directive.span.file, node: d.directive.node, span: d.directive.span });
   for (const s of walked.sections) {
     const key = `${s.section.span.file}:${s.section.span.line}`;
-    if (!anchors.has(key)) anchors.set(key, { file: s.section.span.file, node: s.section.node, span: s.section.span, sections: s.sections });
+    if (!anchors.has(key)) anchors.set(key, { file: s.section.span.file, node: s.section.node, span: s.section.span });
   }
   const anchorOf = (f: LintFinding): Anchor | undefined => anchors.get(`${f.file}:${f.line}`);
 
