@@ -19,6 +19,11 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
   HARNESS_IGNORE_FILE: EXIT.badInput,
   HARNESS_MODULE_UNKNOWN: EXIT.badInput,
   HARNESS_ENGINE_UNAVAILABLE: EXIT.environment,
+  // Engines of one run holding different images under one name: the run would not be one run.
+  HARNESS_ENGINE_MISMATCH: EXIT.environment,
+  HARNESS_FLEET_FILE: EXIT.badInput,
+  // A blob merge-reports refuses (missing or duplicate shard, mixed manifests, a blob cut short): its inputs.
+  HARNESS_BLOB: EXIT.badInput,
   HARNESS_IMAGE_MISSING: EXIT.environment,
   HARNESS_IMAGE_BUILD: EXIT.environment,
   HARNESS_IMAGE_UNSUPPORTED: EXIT.environment,

@@ -131,3 +131,35 @@ export function isRemoteEngine(url: string): boolean {
 export function describeEngineTarget(target: EngineTarget): string {
   return `${target.url} (${target.source})`;
 }
+
+/** What names an engine given with `--engines` (as the `source` of its target). */
+export const ENGINES_OPTION = "--engines";
+
+/** One engine of `--engines`, and how many scenarios it runs at once (null: sized by the run). */
+export interface EngineSlot {
+  target: EngineTarget;
+  concurrency: number | null;
+}
+
+/** Pure: `--engines ADDR[=N],...`, each ADDR as DOCKER_HOST would name it (unix://, tcp://, ssh://, https://);
+ * `=N` runs N scenarios at once there. TLS (tcp:// with DOCKER_TLS_VERIFY, or https://) reads DOCKER_CERT_PATH as
+ * DOCKER_HOST does. Returns an error sentence instead of slots when the list is not of that form. */
+export function parseEngineList(value: string, env: Readonly<Record<string, string | undefined>> = {}): EngineSlot[] | string {
+  const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  if (entries.length === 0) return "it names no engine";
+  const slots: EngineSlot[] = [];
+  for (const entry of entries) {
+    const match = /^(.*?)(?:=(\d+))?$/.exec(entry)!;
+    const url = match[1]!;
+    if (!/^(unix|tcp|ssh|https?):\/\/./.test(url)) return `${JSON.stringify(url)} is not an engine address (unix:///path, tcp://host:port, ssh://user@host, https://host:port)`;
+    const concurrency = match[2] === undefined ? null : Number(match[2]);
+    if (concurrency !== null && concurrency < 1) return `${JSON.stringify(entry)} asks for ${concurrency} scenarios at once; give 1 or more`;
+    if (slots.some((slot) => slot.target.url === url)) return `${url} is named twice`;
+    const verify = truthy(env.DOCKER_TLS_VERIFY);
+    const tls = url.startsWith("https://") || (url.startsWith("tcp://") && (verify || truthy(env.DOCKER_TLS)))
+      ? { verify: verify || url.startsWith("https://"), certPath: env.DOCKER_CERT_PATH || join(env.HOME ?? "", ".docker") }
+      : null;
+    slots.push({ target: { url, source: ENGINES_OPTION, named: true, tls }, concurrency });
+  }
+  return slots;
+}

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { pack } from "tar-stream";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
+import { ENGINES_OPTION } from "./engine-target.ts";
 import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe } from "./image-recipes.ts";
 import { imageLabels } from "./labels.ts";
 import { log } from "./log.ts";
@@ -66,33 +67,37 @@ export async function recipeStatus(engine: Engine): Promise<ImageStatus[]> {
   );
 }
 
+/** Builds under way, by engine and tag: a run over several engines builds on each only what it could not copy. */
 const building = new Map<string, Promise<string>>();
 
 /** Returns the recipe's tag, building it (and its parent) first when it is not there. */
 export function ensureRecipeImage(engine: Engine, id: ImageRecipe["id"], onProgress?: (line: string) => void): Promise<string> {
   const tag = recipeTag(id);
-  let pending = building.get(tag);
+  const key = `${engine.target.url}\u0000${tag}`;
+  let pending = building.get(key);
   if (!pending) {
     pending = (async () => {
       if (await imageExists(engine, tag)) return tag;
       const recipe = recipeById(id);
       onProgress?.(`building ${tag} (${recipe.description}); this happens once per recipe change`);
       const started = Date.now();
-      if (recipe.build.kind === "script") await buildWithScript(recipe, tag);
+      if (recipe.build.kind === "script") await buildWithScript(engine, recipe, tag);
       else await buildWithDockerfile(engine, recipe, tag, await ensureRecipeImage(engine, recipe.build.parent, onProgress));
       onProgress?.(`built ${tag} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
       return tag;
     })();
-    building.set(tag, pending);
-    pending.catch(() => building.delete(tag));
+    building.set(key, pending);
+    pending.catch(() => building.delete(key));
   }
   return pending;
 }
 
-async function buildWithScript(recipe: ImageRecipe, tag: string): Promise<void> {
+async function buildWithScript(engine: Engine, recipe: ImageRecipe, tag: string): Promise<void> {
   if (recipe.build.kind !== "script") return;
   try {
-    await run("bash", [join(DOCKER_DIR, recipe.directory, recipe.build.script), tag], { maxBuffer: 16 * 1024 * 1024 });
+    // The script imports with the docker CLI: pointed at the engine this build is for when --engines named it.
+    const env = engine.target.source === ENGINES_OPTION ? { ...process.env, DOCKER_HOST: engine.target.url } : process.env;
+    await run("bash", [join(DOCKER_DIR, recipe.directory, recipe.build.script), tag], { maxBuffer: 16 * 1024 * 1024, env });
   } catch (cause) {
     const stderr = String((cause as { stderr?: string }).stderr ?? "").trim().split("\n").slice(-15).join("\n");
     throw new HarnessError("HARNESS_IMAGE_BUILD", `Building ${tag} failed:\n${stderr}`, {

@@ -3,14 +3,16 @@
 // Everything it creates is removed when it returns, throws or is aborted.
 import { createCertificateAuthority, createRevocationList, issueClientCertificate } from "../backends/certificate-factory.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
-import { connectEngine } from "../engine/engine.ts";
+import { copyFromAny, imageId } from "../engine/copy-image.ts";
+import { connectEngine, type Engine, openEngine } from "../engine/engine.ts";
+import type { EngineSlot } from "../engine/engine-target.ts";
 import { engineAnswers } from "../engine/engine-alive.ts";
 import { ensureRecipeImage, imageExists, resolveUserImage } from "../engine/images.ts";
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { type LoadedTrees, type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
-import { BASELINE, CANDIDATE, type Side } from "../plan/side.ts";
+import { BASELINE, runSides, type Side } from "../plan/side.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
@@ -24,9 +26,14 @@ export interface HarnessRunOptions {
   trees?: LoadedTrees;
   baselineImage: string;
   candidateImage: string;
+  /** Further candidates, run side by side with the first (a version matrix): sides candidate-2, candidate-3... */
+  moreCandidateImages?: readonly string[];
   /** Run the candidate alone when the baseline image can be neither found nor pulled. */
   allowMissingBaseline: boolean;
+  /** Scenarios run at once on each engine that names no concurrency of its own. */
   concurrency: number;
+  /** Engines to spread the scenarios over (`--engines`); default: the one the environment names. */
+  engines?: readonly EngineSlot[];
   learnNoise: boolean;
   /** What a scenario may take when it names no limit (default 300 s). */
   scenarioTimeLimitMs?: number;
@@ -46,6 +53,19 @@ export interface RunSide {
   image: string;
   version: string | null;
   missing: boolean;
+  /** The image's id (sha256:...) on the engines that ran it; null or absent when it did not run. */
+  imageId?: string | null;
+}
+
+/** An engine the run used: what it ran, and why it stopped early when it did. */
+export interface RunEngine {
+  /** As DOCKER_HOST names it. */
+  name: string;
+  concurrency: number;
+  /** Scenarios it ran to the end. */
+  scenarios: number;
+  /** Why the run stopped using it (it stopped answering); its scenario went to another engine. */
+  lost: string | null;
 }
 
 export interface HarnessRunResult {
@@ -53,6 +73,8 @@ export interface HarnessRunResult {
   sides: RunSide[];
   runs: ScenarioRun[];
   durationMs: number;
+  /** The engines it used (absent: the environment's one). */
+  engines?: RunEngine[];
 }
 
 /** A scenario the run's time limit left no time for. */
@@ -80,40 +102,90 @@ async function resolveCandidate(scope: RunScope, image: string, note: (m: string
 
 export const DEFAULT_SCENARIO_TIME_LIMIT_MS = 300_000;
 
+/** One engine of the run, ready: its scope, the images it holds, its share of the work. */
+interface Station {
+  engine: Engine;
+  scope: RunScope;
+  concurrency: number;
+  context: ObserveContext | null;
+  ran: number;
+  lost: string | null;
+}
+
+/** The engines a run uses: those of --engines, or the one the environment names. */
+async function openStations(options: HarnessRunOptions): Promise<Station[]> {
+  const slots = options.engines ?? [];
+  const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target)));
+  return engines.map((engine, index) => ({
+    engine,
+    scope: new RunScope(engine),
+    concurrency: slots[index]?.concurrency ?? options.concurrency,
+    context: null,
+    ran: 0,
+    lost: null,
+  }));
+}
+
+/** An image on a further engine: copied from the first engine, which resolved (built, pulled) it. */
+async function sameImageOn(station: Station, primary: Station, image: string, note: (m: string) => void): Promise<void> {
+  if (station === primary) return;
+  if ((await copyFromAny(station.engine, image, [primary.engine], note)) === null) {
+    throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is on neither ${primary.engine.target.url} nor ${station.engine.target.url}.`);
+  }
+  const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
+  if (here !== there) {
+    throw new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
+      hint: `Remove ${image} from ${station.engine.target.url} (the harness then copies it from the first engine), or leave that engine out of --engines.`,
+    });
+  }
+}
+
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
   const note = (message: string): void => options.onProgress?.({ kind: "note", message });
-  const engine = await connectEngine();
-  await using scope = new RunScope(engine);
-  const abort = (): void => void scope.dispose();
+  const stations = await openStations(options);
+  const primary = stations[0]!;
+  const disposeAll = (): Promise<void> => Promise.all(stations.map((station) => station.scope.dispose())).then(() => undefined);
+  const abort = (): void => void disposeAll();
   options.signal?.addEventListener("abort", abort, { once: true });
   const interrupted = (): void => {
     if (options.signal?.aborted) throw new HarnessError("HARNESS_INTERRUPTED", "Interrupted; every container and network of the run was removed.");
   };
   try {
-    const swept = await sweepAbandoned(engine);
-    if (swept.containers + swept.networks > 0) {
-      const runs = swept.runs.length === 1 ? `run ${swept.runs[0]}` : `runs ${swept.runs.join(", ")}`;
-      note(`removed ${swept.containers} containers and ${swept.networks} networks left by ${runs}, whose lease expired`);
+    for (const station of stations) {
+      const swept = await sweepAbandoned(station.engine);
+      if (swept.containers + swept.networks > 0) {
+        const runs = swept.runs.length === 1 ? `run ${swept.runs[0]}` : `runs ${swept.runs.join(", ")}`;
+        const where = stations.length > 1 ? ` on ${station.engine.target.url}` : "";
+        note(`removed ${swept.containers} containers and ${swept.networks} networks${where} left by ${runs}, whose lease expired`);
+      }
     }
 
-    const [helperHttpd, tools] = await Promise.all([ensureRecipeImage(engine, "httpd-2.4", note), ensureRecipeImage(engine, "tools", note)]);
-    const candidateImage = await resolveCandidate(scope, options.candidateImage, note);
+    // Images are resolved (built, pulled) on the first engine; the others get copies of the same images.
+    const [helperHttpd, tools] = await Promise.all([ensureRecipeImage(primary.engine, "httpd-2.4", note), ensureRecipeImage(primary.engine, "tools", note)]);
+    const candidateImages: string[] = [];
+    for (const image of [options.candidateImage, ...(options.moreCandidateImages ?? [])]) candidateImages.push(await resolveCandidate(primary.scope, image, note));
     let baselineImage: string | null = null;
     const skipped: SkippedSide[] = [];
     try {
-      baselineImage = await resolveUserImage(engine, options.baselineImage, { pullTimeoutMs: 20_000 });
+      baselineImage = await resolveUserImage(primary.engine, options.baselineImage, { pullTimeoutMs: 20_000 });
     } catch (error) {
       if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
       skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
     }
+    for (const station of stations.slice(1)) {
+      for (const image of [helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])]) await sameImageOn(station, primary, image, note);
+    }
     interrupted();
+    const sideIds = runSides(candidateImages.length);
     const sides: PlannedSideInput[] = [];
-    if (baselineImage) sides.push({ side: BASELINE, inspection: await inspectImage(scope, baselineImage) });
-    sides.push({ side: CANDIDATE, inspection: await inspectImage(scope, candidateImage) });
+    if (baselineImage) sides.push({ side: BASELINE, inspection: await inspectImage(primary.scope, baselineImage) });
+    for (const [index, image] of candidateImages.entries()) sides.push({ side: sideIds[index + 1]!, inspection: await inspectImage(primary.scope, image) });
+    const ids = new Map<string, string | null>();
+    for (const side of sides) ids.set(side.inspection.image, await imageId(primary.engine, side.inspection.image));
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
-    // the run before a scenario container exists.
+    // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
     const plans = options.scenarios.map((scenario) => planScenario(scenario, sides, options.trees));
 
     const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
@@ -122,56 +194,79 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       issueClientCertificate(ca, { commonName: "client-revoked" }),
     ]);
     const crl = await createRevocationList(ca, [revoked.serialNumber]);
-    const context: ObserveContext = {
-      scope,
-      sides,
-      skipped,
-      helperImages: { httpd: helperHttpd, tools },
-      certificates: { ca, crl, clients: { valid, revoked } },
-      learnNoise: options.learnNoise,
-      scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
-      runDeadline,
-    };
+    for (const station of stations) {
+      station.context = {
+        scope: station.scope,
+        sides,
+        skipped,
+        helperImages: { httpd: helperHttpd, tools },
+        certificates: { ca, crl, clients: { valid, revoked } },
+        learnNoise: options.learnNoise,
+        scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
+        runDeadline,
+      };
+    }
 
     const runs: ScenarioRun[] = new Array(options.scenarios.length);
-    let next = 0;
+    // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
+    // over the work a slow one has not reached. A scenario an engine lost is put back at the front.
+    const queue = options.scenarios.map((_, index) => index);
     let done = 0;
-    let engineLost = false;
-    const worker = async (): Promise<void> => {
-      while (next < options.scenarios.length && !options.signal?.aborted && !engineLost) {
-        const index = next++;
+    const worker = async (station: Station): Promise<void> => {
+      while (queue.length > 0 && !options.signal?.aborted && station.lost === null) {
+        const index = queue.shift()!;
         const scenario = options.scenarios[index]!;
         const run =
           runDeadline !== null && Date.now() >= runDeadline
             ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
-            : await observeScenario(scenario, plans[index]!, context);
-        // A scenario that failed may have lost the engine itself: then nothing after it can run, and a report
-        // would only list errors the user cannot act on. The run stops, exit 3, no report.
-        if (run.error && !(await engineAnswers(engine))) {
-          engineLost = true;
-          throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
+            : await observeScenario(scenario, plans[index]!, station.context!);
+        // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
+        // config. With another engine left, the scenario goes back to the queue; with none, the run stops, exit 3,
+        // no report.
+        if (run.error && !(await engineAnswers(station.engine))) {
+          station.lost = `stopped answering during ${scenario.id}: ${run.error.message.split("\n")[0]}`;
+          if (stations.some((s) => s.lost === null)) {
+            queue.unshift(index);
+            note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
+            return;
+          }
+          queue.length = 0;
+          throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
             hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
           });
         }
-        runs[index] = run;
+        runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+        station.ran++;
         done++;
-        options.onProgress?.({ kind: "scenario-done", run, done, total: options.scenarios.length });
+        options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.scenarios.length)) }, worker));
+    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, () => worker(station)));
+    // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
+    const ended = await Promise.allSettled(workers);
+    const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
     interrupted();
 
-    const runSides: RunSide[] = [
-      ...skipped.map((s) => ({ side: s.side, image: s.image, version: null, missing: true })),
+    const runSidesOut: RunSide[] = [
+      ...skipped.map((s) => ({ side: s.side, image: s.image, version: null, missing: true, imageId: null })),
       ...sides.map((s) => ({
         side: s.side,
         image: s.side.role === "baseline" ? options.baselineImage : s.inspection.image,
         version: s.inspection.version.text,
         missing: false,
+        imageId: ids.get(s.inspection.image) ?? null,
       })),
     ].sort((a, b) => (a.side.role === b.side.role ? 0 : a.side.role === "baseline" ? -1 : 1));
-    return { startedAt, sides: runSides, runs, durationMs: Date.now() - startedAt.getTime() };
+    return {
+      startedAt,
+      sides: runSidesOut,
+      runs,
+      durationMs: Date.now() - startedAt.getTime(),
+      engines: stations.map((s) => ({ name: s.engine.target.url, concurrency: s.concurrency, scenarios: s.ran, lost: s.lost })),
+    };
   } finally {
     options.signal?.removeEventListener("abort", abort);
+    await disposeAll();
   }
 }

@@ -20,6 +20,8 @@ export interface ScenarioRun {
   /** The harness could not run the scenario (a container would not start, a backend failed). */
   error: { code: string; message: string } | null;
   durationMs: number;
+  /** The engine that ran it, when a run spreads over several (`--engines`). */
+  engine?: string;
 }
 
 export function observationOf(run: Pick<ScenarioRun, "observations">, sideId: string): SideObservation | undefined {

@@ -15,6 +15,9 @@ import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 // The contract of README.md ("exit status") and docs/errors.md: bad input 2, environment 3, Ctrl-C 130.
 const CONTRACT: Record<HarnessErrorCode, number> = {
   HARNESS_USAGE: 2,
+  HARNESS_FLEET_FILE: 2,
+  HARNESS_BLOB: 2,
+  HARNESS_ENGINE_MISMATCH: 3,
   HARNESS_SCENARIO_PARSE: 2,
   HARNESS_SCENARIO_INVALID: 2,
   HARNESS_SCENARIO_NOT_FOUND: 2,
