@@ -2,7 +2,7 @@
 // failures and differences come from judge/; this only picks and words what the contract carries.
 import type { Difference } from "../judge/difference.ts";
 import { describeFailure, type ExpectationFailure } from "../judge/expectation-failure.ts";
-import type { RunJudgement } from "../judge/judge-run.ts";
+import type { RunJudgement, RunSummary } from "../judge/judge-run.ts";
 import type { ScenarioJudgement, SideJudgement } from "../judge/judge-scenario.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../observe/observation.ts";
@@ -12,6 +12,8 @@ import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
   ReportErrorLogLine,
+  ReportFleet,
+  ReportSide,
   ReportExpectationResult,
   ReportFailure,
   ReportScenario,
@@ -150,20 +152,25 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
 }
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {
-  const scenarios = judgement.scenarios.map(buildScenarioReport);
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
+  return assembleReport({ startedAt: judgement.startedAt.toISOString(), sides, scenarios: judgement.scenarios.map(buildScenarioReport), summary: judgement.summary, toolVersion, fleet: null });
+}
+
+/** The report from its parts: a run's, or a fleet's put together from its configs' scenarios (fleet/). */
+export function assembleReport(parts: { startedAt: string; sides: ReportSide[]; scenarios: ReportScenario[]; summary: RunSummary; toolVersion: string; fleet: ReportFleet | null }): Report {
+  const { sides, summary } = parts;
   const baseline = sides.find((s) => s.role === "baseline");
   const candidate = sides.find((s) => s.role === "candidate");
-  const { summary } = judgement;
   const byRole = (counts: Record<string, number>) => ({ baseline: counts[baseline?.id ?? ""] ?? 0, candidate: counts[candidate?.id ?? ""] ?? 0 });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: "httpd-upgrade-harness", version: toolVersion },
-    startedAt: judgement.startedAt.toISOString(),
-    sides,
+    tool: { name: "httpd-upgrade-harness", version: parts.toolVersion },
+    startedAt: parts.startedAt,
+    sides: sides.map((s) => ({ id: s.id, role: s.role, image: s.image, version: s.version, missing: s.missing })),
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
-    scenarios,
+    scenarios: parts.scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
+    fleet: parts.fleet,
   };
 }

@@ -2,13 +2,14 @@
 // schema/report.schema.json. Additive changes keep schemaVersion's major number; anything else bumps it.
 // 2.0: sides as a list, structured expectation failures, full-body length and digest, start failures,
 // trailing log and the config test's syntax error. 2.2: findings, the differences told by cause (per scenario
-// and across the run), and what the ignore file silenced, by rule.
+// and across the run), and what the ignore file silenced, by rule. 2.3 (additive): `fleet`, a fleet run's configs
+// with their verdicts and causes, its manifest and the engines that ran it.
 import type { Difference, Verdict } from "../judge/difference.ts";
 import type { IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
-export const REPORT_SCHEMA_VERSION = "2.2" as const;
+export const REPORT_SCHEMA_VERSION = "2.3" as const;
 
 /** A cause and what it explains (judge/run-finding.ts): rule, severity, security flag, config lines, requests
  * affected, evidence, and the per-request differences it folds. */
@@ -148,6 +149,38 @@ export interface ReportSide {
   missing: boolean;
 }
 
+/** One config of a fleet run: what it was run as (its scenario, by id), and the verdict and causes in short. */
+export interface ReportFleetConfig {
+  /** The scenario id of its details in `scenarios`. */
+  id: string;
+  /** The path as given (relative to the working directory when inside it). */
+  path: string;
+  verdict: Verdict;
+  /** Its causes, worst first. */
+  findings: Array<{ rule: string; severity: string; security: boolean; gating: boolean }>;
+  /** The config it is the same tree as, whose run it reports; null when it ran itself. */
+  sameAs: string | null;
+  /** The engine that ran it, when the run used several. */
+  engine: string | null;
+  durationMs: number;
+  /** Why it did not run (a tree that cannot be read, the engine), or null. */
+  error: string | null;
+}
+
+/** A fleet run (schema 2.3): the configs, the run's manifest, the engines. The causes across the fleet are
+ * `summary.findings`, whose `scenarios` are config ids. */
+export interface ReportFleet {
+  /** The hash of the inputs (configs, options) every shard and blob of this run carries. */
+  inputsHash: string;
+  /** How many shards ran it (1: one run), and how configs were given to them. */
+  shards: number;
+  assignment: "path" | "durations";
+  configs: ReportFleetConfig[];
+  /** Configs that are the same tree as another, run once and reported for each. */
+  duplicates: number;
+  engines: Array<{ name: string; concurrency: number; scenarios: number; lost: string | null }> | null;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: "httpd-upgrade-harness"; version: string };
@@ -158,4 +191,6 @@ export interface Report {
   candidate: { image: string; version: string | null };
   scenarios: ReportScenario[];
   summary: ReportSummary;
+  /** Set by `fleet` and `merge-reports` (schema 2.3); null for other runs. */
+  fleet: ReportFleet | null;
 }

@@ -179,6 +179,7 @@ function minimalReport(): Report {
       ignored: { byRule: { D3: 1 } },
       durationMs: 7040,
     },
+    fleet: null,
   };
 }
 
