@@ -128,6 +128,7 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
     coverage: judgement.coverage,
     durationMs: run.durationMs,
     error: run.error,
+    engine: run.engine ?? null,
     findings: judgement.findings,
     ignored: judgement.ignored,
     expectations: { baseline: expectationResult(baseline), candidate: expectationResult(candidate) },

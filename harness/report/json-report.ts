@@ -205,6 +205,7 @@ const scenario = keysOf<ReportScenario>()([
     ["code", null],
     ["message", null],
   ])],
+  ["engine", null],
   ["findings", items(finding)],
   ["ignored", ignored],
   ["expectations", bySide(expectationResult)],

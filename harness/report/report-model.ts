@@ -121,6 +121,8 @@ export interface ReportScenario {
   coverage: "both" | "candidate-only";
   durationMs: number;
   error: { code: string; message: string } | null;
+  /** The engine that ran it when the run used several (`--engines`; 2.3), else null. */
+  engine: string | null;
   /** The scenario's differences by cause, worst first (schema 2.2). */
   findings: ReportFinding[];
   /** What the ignore file silenced: listed here and under their requests as noise, counted by rule (2.2). */

@@ -26,7 +26,7 @@ describe("renderJsonReport", () => {
     expect(Object.keys(parsed.sides[0] ?? {})).toEqual(["id", "role", "image", "version", "missing"]);
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
-      "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "findings", "ignored", "expectations", "guide",
+      "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "engine", "findings", "ignored", "expectations", "guide",
       "configTest", "servers", "differences", "requests",
     ]);
     const x3Finding = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat")?.findings[0];

@@ -101,6 +101,7 @@ function minimalReport(): Report {
         coverage: "both",
         durationMs: 7033,
         error: null,
+        engine: null,
         findings: [
           {
             rule: "unexplained",
