@@ -4,7 +4,10 @@
 // httpd writes request data escaped (ap_escape_logitem, 2.2.34 and 2.4.62): `"` and `\` get a backslash, control
 // characters are `\n`, `\t`, ... or `\xhh`. So inside a quoted field no bare `"` occurs, which is what lets a line
 // be split: each field has a pattern by what its directive writes, the literal text between fields must match
-// exactly, and the whole line must be used. "-" is httpd's word for "none" (no user, no header, no body).
+// exactly, and the whole line must be used. A free-text field (a header, %u, %U) may hold spaces only where the
+// format quotes it (`"%{User-Agent}i"`) or brackets it (`[%{%d/%b/%Y %T}t]`): httpd does not escape spaces, so
+// unquoted, a space ends it (else a field could swallow its neighbours and a wrong format fit). "-" is httpd's
+// word for "none" (no user, no header, no body).
 import type { LogFormat, LogFormatDirective } from "./access-log-format.ts";
 
 export interface AccessLogField {
@@ -23,7 +26,8 @@ export interface AccessLogRecord {
   remoteUser: string | null;
   /** %r: the request line as received. */
   requestLine: string | null;
-  /** %m, %U (decoded), %q ("?..." or ""), %H: the request in parts, when the format has no %r. */
+  /** %m, %U (the path, escaped again by httpd), %q ("?..." or ""), %H: the request in parts, when the format
+   * has no %r. */
   method: string | null;
   urlPath: string | null;
   query: string | null;
@@ -49,10 +53,16 @@ export type AccessLogLine = { ok: true; record: AccessLogRecord } | { ok: false;
 export const MAX_ACCESS_LOG_LINE = 65_536;
 
 const ESCAPED_TEXT = String.raw`(?:[^"\\]|\\.)*?`;
+const ESCAPED_WORD = String.raw`(?:[^"\\\s]|\\.)*`;
+const BRACKETED = String.raw`[^\]]*`;
+
+/** Where a field sits: between double quotes, between brackets, or bare. */
+type Enclosure = "quoted" | "bracketed" | "bare";
 const NO_SPACE = String.raw`\S+`;
 const NUMBER = String.raw`-?\d+|-`;
 
-function fieldPattern(directive: LogFormatDirective): string {
+function fieldPattern(directive: LogFormatDirective, enclosure: Enclosure): string {
+  const text = enclosure === "quoted" ? ESCAPED_TEXT : enclosure === "bracketed" ? BRACKETED : ESCAPED_WORD;
   switch (directive.letter) {
     case "h":
     case "a":
@@ -78,11 +88,14 @@ function fieldPattern(directive: LogFormatDirective): string {
     case "X":
       return "[X+-]";
     case "t":
-      return directive.param === null ? String.raw`\[[^\]]*\]` : ESCAPED_TEXT;
+      return directive.param === null ? String.raw`\[[^\]]*\]` : text;
+    case "U":
+      // Logged escaped (ap_escape_uri): a `?` or a space in the path is %3F, %20.
+      return String.raw`[^\s"?]*`;
     case "q":
       return String.raw`(?:\?(?:[^"\\]|\\.)*)?`;
     default:
-      return ESCAPED_TEXT;
+      return text;
   }
 }
 
@@ -97,14 +110,21 @@ function matcherOf(format: LogFormat): { regex: RegExp; directives: LogFormatDir
   if (matcher) return matcher;
   const directives: LogFormatDirective[] = [];
   let source = "^";
-  for (const part of format.parts) {
-    if (part.kind === "literal") source += escapeRegex(part.text);
-    else {
-      directives.push(part);
-      // A conditional field is "-" when the condition fails, whatever it would hold.
-      source += `(${part.conditional ? `-|${fieldPattern(part)}` : fieldPattern(part)})`;
+  format.parts.forEach((part, i) => {
+    if (part.kind === "literal") {
+      source += escapeRegex(part.text);
+      return;
     }
-  }
+    directives.push(part);
+    const before = format.parts[i - 1];
+    const after = format.parts[i + 1];
+    const between = (open: string, close: string): boolean =>
+      before?.kind === "literal" && before.text.endsWith(open) && after?.kind === "literal" && after.text.startsWith(close);
+    const enclosure: Enclosure = between('"', '"') ? "quoted" : between("[", "]") ? "bracketed" : "bare";
+    const pattern = fieldPattern(part, enclosure);
+    // A conditional field is "-" when the condition fails, whatever it would hold.
+    source += `(${part.conditional ? `-|${pattern}` : pattern})`;
+  });
   matcher = { regex: new RegExp(`${source}$`), directives };
   compiled.set(format, matcher);
   return matcher;

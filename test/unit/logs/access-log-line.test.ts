@@ -67,6 +67,15 @@ describe("parseAccessLogLine", () => {
     expect(record(own, '"GET / HTTP/1.1" - q=')).toMatchObject({ requestLine: "GET / HTTP/1.1", query: "" });
   });
 
+  it("lets a free-text field hold spaces only where the format quotes or brackets it", () => {
+    // Bare, %{Host}i could otherwise swallow "192.0.2.1 - - [10/Oct/2000:13:55:36" and a common line would fit.
+    const bare = compileLogFormat('%{Host}i %a "%r" %>s %D');
+    expect(parseAccessLogLine(bare, '192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.1" 200 5').ok).toBe(false);
+    const bracketed = compileLogFormat('[%{%d/%b/%Y %T}t] "%{User-Agent}i" %u');
+    expect(record(bracketed, '[10/Oct/2000 13:55:36] "Mozilla/5.0 (X11; Linux)" alice')).toMatchObject({ userAgent: "Mozilla/5.0 (X11; Linux)", remoteUser: "alice" });
+    expect(parseAccessLogLine(bracketed, '[10/Oct/2000 13:55:36] "x" alice smith').ok).toBe(false);
+  });
+
   it("says why a line does not fit, and refuses an overlong line unread", () => {
     expect(parseAccessLogLine(format("common"), "garbage")).toEqual({ ok: false, reason: `does not fit the format ${JSON.stringify(STANDARD_LOG_FORMATS.common)}` });
     // A combined line is not a common one: the whole line must be used.
