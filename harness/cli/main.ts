@@ -10,6 +10,7 @@ import { runImagesCommand } from "./images-command.ts";
 import { runLintCommand } from "./lint-command.ts";
 import { runMigrateCommand } from "./migrate-command.ts";
 import { runProveCommand } from "./prove-command.ts";
+import { runReplayCommand } from "./replay-command.ts";
 import { USAGE } from "./parse-options.ts";
 import { runPlanCommand } from "./plan-command.ts";
 import { runRunCommand } from "./run-command.ts";
@@ -38,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runMigrateCommand(rest);
       case "prove":
         return await runProveCommand(rest);
+      case "replay":
+        return await runReplayCommand(rest);
       case undefined:
       case "help":
       case "--help":

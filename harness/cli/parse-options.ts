@@ -39,6 +39,14 @@ export const USAGE = `Usage:
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
+  httpd-upgrade-harness replay ACCESS_LOG --config PATH [--candidate-config PATH] [--layout L] [-D NAME]...
+                            [--log-format FORMAT_STRING_OR_NICKNAME] [--limit N] [--baseline IMAGE]
+                            [--candidate IMAGE] [--report FORMAT:PATH]... [--allow-missing-baseline]
+                            [--concurrency N] [--no-noise] [--scenario-time-limit SECONDS] [--time-limit SECONDS]
+                            [--ignore FILE] [--dry-run]
+                                          an access log's requests (common, combined or the tree's LogFormat),
+                                          de-duplicated, the N most frequent (default 500) sent to both versions
+                                          and triaged like a run; bad lines counted and shown (status as run)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
