@@ -136,7 +136,7 @@ export async function runReplayCommand(args: string[]): Promise<number> {
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
+        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
       },
     });
     const report = buildReport(judgeRun(run, triage), toolVersion());
