@@ -25,7 +25,7 @@ import { type AccessLogInput, readAccessLog } from "./access-log-input.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { parseOptions, USAGE } from "./parse-options.ts";
-import { proofConfigs } from "./prove-trees.ts";
+import { proofConfigs } from "../judge/prove/proof-probes.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
 import { treeLint, treeScenarios } from "./tree-inputs.ts";
