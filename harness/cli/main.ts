@@ -6,6 +6,7 @@ import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
 import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
+import { runFleetCommand, runMergeReportsCommand } from "./fleet-command.ts";
 import { runImagesCommand } from "./images-command.ts";
 import { runLintCommand } from "./lint-command.ts";
 import { runMigrateCommand } from "./migrate-command.ts";
@@ -37,6 +38,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runLintCommand(rest);
       case "migrate":
         return await runMigrateCommand(rest);
+      case "fleet":
+        return await runFleetCommand(rest);
+      case "merge-reports":
+        return await runMergeReportsCommand(rest);
       case "prove":
         return await runProveCommand(rest);
       case "replay":

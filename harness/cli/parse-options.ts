@@ -64,3 +64,13 @@ export function parseOptions<const T extends NonNullable<ParseArgsConfig["option
     throw new HarnessError("HARNESS_USAGE", (cause as Error).message, { cause, hint: USAGE });
   }
 }
+
+/** A time limit given in seconds, as milliseconds; undefined-in, null-out. */
+export function seconds(value: string | undefined, flag: string): number | null {
+  if (value === undefined) return null;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
+  }
+  return Math.round(parsed * 1000);
+}

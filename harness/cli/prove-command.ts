@@ -20,7 +20,8 @@ import { proofProbes } from "../judge/prove/proof-probes.ts";
 import { proveTrees } from "./prove-trees.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
-import { parseLayout, readTree } from "./tree-inputs.ts";
+import { readTree } from "../conf/read-tree.ts";
+import { parseLayout } from "./tree-inputs.ts";
 
 export async function runProveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {

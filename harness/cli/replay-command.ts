@@ -24,7 +24,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { type AccessLogInput, readAccessLog } from "./access-log-input.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
-import { parseOptions, USAGE } from "./parse-options.ts";
+import { parseOptions, seconds, USAGE } from "./parse-options.ts";
 import { proofConfigs } from "../judge/prove/proof-probes.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -199,12 +199,3 @@ function wholeNumber(value: string | undefined, flag: string): number | null {
   if (!Number.isInteger(parsed) || parsed < 1) throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive whole number.`);
   return parsed;
 }
-
-/** A time limit given in seconds, as milliseconds. */
-function seconds(value: string | undefined, flag: string): number | null {
-  if (value === undefined) return null;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
-  return Math.round(parsed * 1000);
-}
-

@@ -12,7 +12,7 @@ import { RULES } from "../rules/all-rules.ts";
 import type { TriageInputs } from "../judge/triage.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
-import { parseOptions } from "./parse-options.ts";
+import { parseOptions, seconds } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
@@ -109,14 +109,4 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-/** A time limit given in seconds, as milliseconds; undefined-in, null-out. */
-function seconds(value: string | undefined, flag: string): number | null {
-  if (value === undefined) return null;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) {
-    throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
-  }
-  return Math.round(parsed * 1000);
 }

@@ -5,7 +5,7 @@
 // and across the run), and what the ignore file silenced, by rule. 2.3 (additive): `fleet`, a fleet run's configs
 // with their verdicts and causes, its manifest and the engines that ran it.
 import type { Difference, Verdict } from "../judge/difference.ts";
-import type { IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
+import type { FindingSeverity, IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
@@ -159,7 +159,7 @@ export interface ReportFleetConfig {
   path: string;
   verdict: Verdict;
   /** Its causes, worst first. */
-  findings: Array<{ rule: string; severity: string; security: boolean; gating: boolean }>;
+  findings: Array<{ rule: string; severity: FindingSeverity; security: boolean; gating: boolean }>;
   /** The config it is the same tree as, whose run it reports; null when it ran itself. */
   sameAs: string | null;
   /** The engine that ran it, when the run used several. */
