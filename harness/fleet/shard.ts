@@ -1,8 +1,9 @@
-// Pure: which shard runs which config, the same on every machine that runs a shard of the fleet. Without
-// durations a config's shard comes from a hash of its label, so it stays in its shard when other configs come
-// and go; with the durations of an earlier run (`--shard-durations`), the longest configs are placed first, each
-// on the shard with the least work so far, so the shards end together. Configs that are the same tree go as one
-// unit: the tree runs once and is reported for each.
+// Pure: which shard runs which config, the same on every machine that runs a shard of the fleet (nothing but the
+// fleet's labels decides it). Without durations the units are ordered by a hash of their label and dealt to the
+// shards in turn, so shards get as many configs as can be and neighbours in a directory spread out; with the
+// durations of an earlier run (`--shard-durations`), the longest configs are placed first, each on the shard with
+// the least work so far, so the shards end together. Configs that are the same tree go as one unit: the tree runs
+// once and is reported for each.
 import { createHash } from "node:crypto";
 
 export interface ShardSpec {
@@ -23,11 +24,6 @@ export function parseShard(value: string): ShardSpec | string {
   return { index, count };
 }
 
-export function hashShard(key: string, count: number): number {
-  const digest = createHash("sha256").update(key).digest();
-  return (digest.readUInt32BE(0) % count) + 1;
-}
-
 export interface ShardUnit {
   /** The unit's key: the label of its first config. */
   key: string;
@@ -39,7 +35,9 @@ export interface ShardUnit {
 export function assignShards(units: readonly ShardUnit[], count: number, durations?: ReadonlyMap<string, number>): Map<string, number> {
   const assigned = new Map<string, number>();
   if (!durations || durations.size === 0) {
-    for (const unit of units) assigned.set(unit.key, hashShard(unit.key, count));
+    const keyed = units.map((unit) => ({ unit, hash: createHash("sha256").update(unit.key).digest("hex") }));
+    keyed.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    keyed.forEach(({ unit }, index) => assigned.set(unit.key, (index % count) + 1));
     return assigned;
   }
   const known = [...durations.values()].sort((a, b) => a - b);
