@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import type { ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
-import { HarnessError, isHarnessError } from "../errors.ts";
+import { HarnessError } from "../errors.ts";
 import { type FleetEntry, parseBlob, publishBlob, readBlob } from "../fleet/blob.ts";
 import { fleetReport } from "../fleet/fleet-report.ts";
 import { fleetSarif } from "../fleet/fleet-sarif.ts";
@@ -158,7 +158,10 @@ export async function runFleetCommand(args: string[]): Promise<number> {
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else process.stderr.write(`${renderFleetProgress({ done: event.done, total: event.total, label: event.config.label, verdict: event.entry.scenario.verdict, sinceStartMs: event.sinceStart }, { color })}\n`);
+        else {
+          const progress = { done: event.done, total: event.total, fromJournal: event.fromJournal, label: event.config.label, verdict: event.entry.scenario.verdict, sinceStartMs: event.sinceStart };
+          process.stderr.write(`${renderFleetProgress(progress, { color })}\n`);
+        }
       },
     });
     if (result.resumed > 0) process.stderr.write(`resumed: ${result.resumed} configs came from the journal ${result.journal}\n`);
@@ -166,9 +169,6 @@ export async function runFleetCommand(args: string[]): Promise<number> {
     process.stdout.write(`${renderFleetText(report, { color: process.stdout.isTTY === true && color })}\n`);
     writeFleetReports(report, result.entries, result.journal, targets);
     return runExitStatus(report);
-  } catch (error) {
-    if (isHarnessError(error) && error.code === "HARNESS_INTERRUPTED") process.stderr.write(`${error.message}\n`);
-    throw error;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

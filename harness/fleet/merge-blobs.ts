@@ -24,9 +24,15 @@ export function mergeBlobs(blobs: readonly ParsedBlob[]): MergedFleet {
     if (!blob.sides) problems.push(`${blob.path}: no sides line (the shard stopped before its images were resolved)`);
   }
   const first = blobs[0]!;
+  // A blob of another run is named once; its shards and entries are not counted in what follows.
+  const same: ParsedBlob[] = [first];
   for (const blob of blobs.slice(1)) {
     const differences = manifestDifferences(first.manifest, blob.manifest);
-    if (differences.length > 0) problems.push(`${blob.path} is of another run than ${first.path}: ${differences.join("; ")}`);
+    if (differences.length > 0) {
+      problems.push(`${blob.path} is of another run than ${first.path}: ${differences.join("; ")}`);
+      continue;
+    }
+    same.push(blob);
     if (first.sides && blob.sides) {
       const ids = (sides: BlobSides): string => sides.sides.map((s) => `${s.id}=${s.imageId ?? "missing"}`).join(", ");
       if (ids(first.sides) !== ids(blob.sides)) problems.push(`${blob.path} ran other images than ${first.path} (${ids(blob.sides)} / ${ids(first.sides)})`);
@@ -34,7 +40,7 @@ export function mergeBlobs(blobs: readonly ParsedBlob[]): MergedFleet {
   }
   const count = first.manifest.shard.count;
   const byShard = new Map<number, ParsedBlob[]>();
-  for (const blob of blobs) byShard.set(blob.manifest.shard.index, [...(byShard.get(blob.manifest.shard.index) ?? []), blob]);
+  for (const blob of same) byShard.set(blob.manifest.shard.index, [...(byShard.get(blob.manifest.shard.index) ?? []), blob]);
   for (let index = 1; index <= count; index++) {
     const given = byShard.get(index) ?? [];
     if (given.length === 0) problems.push(`shard ${index}/${count} is missing`);
@@ -42,7 +48,8 @@ export function mergeBlobs(blobs: readonly ParsedBlob[]): MergedFleet {
   }
   const owner = new Map(first.manifest.configs.map((config) => [config.id, config]));
   const seen = new Map<string, FleetEntry>();
-  for (const blob of blobs) {
+  // A shard given twice is named once above; the entries of its first blob count.
+  for (const blob of same.filter((b) => byShard.get(b.manifest.shard.index)![0] === b)) {
     for (const entry of blob.entries) {
       const config = owner.get(entry.config);
       if (!config) problems.push(`${blob.path}: an entry for ${entry.config}, which is not a config of the run`);

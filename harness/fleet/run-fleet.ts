@@ -63,7 +63,7 @@ export interface FleetRunOptions {
 export type FleetProgress =
   | { kind: "note"; message: string }
   /** `done` of `total` configs of this shard have their entry (copies and unreadable trees included). */
-  | { kind: "config-done"; config: FleetConfig; entry: FleetEntry; done: number; total: number; elapsedMs: number; sinceStart: number };
+  | { kind: "config-done"; config: FleetConfig; entry: FleetEntry; done: number; total: number; sinceStart: number; fromJournal: number };
 
 export interface FleetRunResult {
   manifest: FleetManifest;
@@ -231,7 +231,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     if (entries.has(item.config.id)) return;
     writer.writeEntry(entry);
     entries.set(item.config.id, entry);
-    options.onProgress?.({ kind: "config-done", config: item.config, entry, done: entries.size, total, elapsedMs: entry.scenario.durationMs, sinceStart: Date.now() - started });
+    options.onProgress?.({ kind: "config-done", config: item.config, entry, done: entries.size, total, sinceStart: Date.now() - started, fromJournal: done.size });
   };
 
   try {
@@ -301,6 +301,8 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
             writer.writeSides(now);
           }
         } else {
+          // A scenario that ended because of the interrupt says nothing of its config: it runs again on --resume.
+          if (options.signal?.aborted) return;
           const planned = byScenario.get(event.run.scenario.id)!;
           const triage: TriageInputs = {
             rules: RULES,

@@ -45,13 +45,17 @@ export function renderFleetText(report: Report, options: FleetTextOptions): stri
   return lines.join("\n");
 }
 
-/** "[ 3/9]  33% configs/app-htaccess  regression  0.21 configs/s, about 29 s left" */
-export function renderFleetProgress(progress: { done: number; total: number; label: string; verdict: string; sinceStartMs: number }, options: FleetTextOptions): string {
+/** "[ 3/9]  33% configs/app-htaccess  regression  0.21 configs/s, about 29 s left": the rate counts the configs
+ * this run finished, not those a resumed run took from its journal. */
+export function renderFleetProgress(
+  progress: { done: number; total: number; fromJournal: number; label: string; verdict: string; sinceStartMs: number },
+  options: FleetTextOptions,
+): string {
   const colors = picocolors.createColors(options.color);
   const { done, total } = progress;
   const width = String(total).length;
   const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
-  const rate = progress.sinceStartMs > 0 ? done / (progress.sinceStartMs / 1000) : 0;
+  const rate = progress.sinceStartMs > 0 ? (done - progress.fromJournal) / (progress.sinceStartMs / 1000) : 0;
   const left = rate > 0 && done < total ? `, about ${seconds(((total - done) / rate) * 1000)} left` : "";
   return `${colors.dim(`[${String(done).padStart(width, " ")}/${total}]`)} ${String(percent).padStart(3, " ")}% ${progress.label}  ${progress.verdict}  ${rate.toFixed(2)} configs/s${left}`;
 }
