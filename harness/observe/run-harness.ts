@@ -112,10 +112,13 @@ interface Station {
   lost: string | null;
 }
 
-/** The engines a run uses: those of --engines, or the one the environment names. */
+/** The engines a run uses: those of --engines, or the one the environment names. TESTCONTAINERS_HOST_OVERRIDE
+ * names one host for published ports, so it holds for one engine only: with several, each is reached at its
+ * own host (engine/engine-host.ts). */
 async function openStations(options: HarnessRunOptions): Promise<Station[]> {
   const slots = options.engines ?? [];
-  const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target)));
+  const env = slots.length > 1 ? { ...process.env, TESTCONTAINERS_HOST_OVERRIDE: undefined } : process.env;
+  const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target, env)));
   return engines.map((engine, index) => ({
     engine,
     scope: new RunScope(engine),
@@ -209,36 +212,58 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
 
     const runs: ScenarioRun[] = new Array(options.scenarios.length);
     // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
-    // over the work a slow one has not reached. A scenario an engine lost is put back at the front.
+    // over the work a slow one has not reached. A scenario an engine lost is put back at the front, so a worker
+    // with an empty queue waits while scenarios are still running elsewhere: one of them may come back.
     const queue = options.scenarios.map((_, index) => index);
     let done = 0;
+    let running = 0;
+    let wake = (): void => {};
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const settle = (): void => {
+      const woken = wake;
+      changed = new Promise<void>((resolve) => (wake = resolve));
+      woken();
+    };
     const worker = async (station: Station): Promise<void> => {
-      while (queue.length > 0 && !options.signal?.aborted && station.lost === null) {
-        const index = queue.shift()!;
-        const scenario = options.scenarios[index]!;
-        const run =
-          runDeadline !== null && Date.now() >= runDeadline
-            ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
-            : await observeScenario(scenario, plans[index]!, station.context!);
-        // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
-        // config. With another engine left, the scenario goes back to the queue; with none, the run stops, exit 3,
-        // no report.
-        if (run.error && !(await engineAnswers(station.engine))) {
-          station.lost = `stopped answering during ${scenario.id}: ${run.error.message.split("\n")[0]}`;
-          if (stations.some((s) => s.lost === null)) {
-            queue.unshift(index);
-            note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
-            return;
-          }
-          queue.length = 0;
-          throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
-            hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
-          });
+      while (!options.signal?.aborted && station.lost === null) {
+        if (queue.length === 0) {
+          if (running === 0) return;
+          await changed;
+          continue;
         }
-        runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
-        station.ran++;
-        done++;
-        options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
+        const index = queue.shift()!;
+        running++;
+        try {
+          const scenario = options.scenarios[index]!;
+          const run =
+            runDeadline !== null && Date.now() >= runDeadline
+              ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
+              : await observeScenario(scenario, plans[index]!, station.context!);
+          // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
+          // config. With several engines, one that stopped answering after a scenario that did not fail is asked
+          // too (its log streams may have been cut short). With another engine left, the scenario goes back to
+          // the queue; with none, the run stops, exit 3, no report.
+          if ((run.error || stations.length > 1) && !(await engineAnswers(station.engine))) {
+            const why = run.error ? `: ${run.error.message.split("\n")[0]}` : "";
+            station.lost = `stopped answering during ${scenario.id}${why}`;
+            if (stations.some((s) => s.lost === null)) {
+              queue.unshift(index);
+              note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
+              return;
+            }
+            queue.length = 0;
+            throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
+              hint: `What failed: ${run.scenario.id}${why}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
+            });
+          }
+          runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+          station.ran++;
+          done++;
+          options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
+        } finally {
+          running--;
+          settle();
+        }
       }
     };
     const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, () => worker(station)));
