@@ -125,6 +125,7 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
     verdict: judgement.verdict,
     coverage: judgement.coverage,
     durationMs: run.durationMs,
+    engine: run.engine ?? null,
     error: run.error,
     findings: judgement.findings,
     ignored: judgement.ignored,
@@ -163,6 +164,7 @@ export function buildReport(judgement: RunJudgement, toolVersion: string): Repor
     sides,
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
+    engines: judgement.engines && judgement.engines.length > 1 ? judgement.engines.map((e) => ({ name: e.name, concurrency: e.concurrency, scenarios: e.scenarios, lost: e.lost })) : null,
     scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
   };

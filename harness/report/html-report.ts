@@ -354,7 +354,8 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     REPORT_SIDES.map((side) => `<span class="mono" data-summary-side="${side}">${h(describeSide(scenario, side))}</span>`).join("") +
     `<span>${badge(scenario.verdict)}</span></summary>`;
   const body = [
-    `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}</p>`,
+    `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}` +
+      `${scenario.engine === null ? "" : ` · on <code data-engine>${h(scenario.engine)}</code>`}</p>`,
     scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
     renderGuide(scenario),
     renderScenarioFindings(scenario),
@@ -428,7 +429,13 @@ function renderSummary(report: Report): string {
     `<b>${plural(summary.regressions, "regression")}</b>.</p><div class="counts">${counts}</div>` +
     `<ul class="facts"><li>the guide holds in ${plural(summary.guideHolds, "scenario")}, and is wrong in ${summary.guideWrong.length}</li>` +
     `<li>expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
-    `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li></ul></section>`
+    `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li>` +
+    (report.engines === null
+      ? ""
+      : `<li>engines: ${report.engines
+          .map((e) => `<code>${h(e.name)}</code> ${plural(e.scenarios, "scenario")} (${e.concurrency} at once)${e.lost === null ? "" : `, <b>lost</b>: ${h(e.lost)}`}`)
+          .join("; ")}</li>`) +
+    `</ul></section>`
   );
 }
 

@@ -6,6 +6,7 @@ import type {
   ReportFinding,
   ReportIgnored,
   ReportConfigTest,
+  ReportEngine,
   ReportErrorLogLine,
   ReportExpectationResult,
   ReportFailure,
@@ -200,6 +201,7 @@ const scenario = keysOf<ReportScenario>()([
   ["verdict", null],
   ["coverage", null],
   ["durationMs", null],
+  ["engine", null],
   ["error", keysOf<NonNullable<ReportScenario["error"]>>()([
     ["code", null],
     ["message", null],
@@ -286,6 +288,12 @@ const report = keysOf<Report>()([
     ["image", null],
     ["version", null],
   ])],
+  ["engines", items(keysOf<ReportEngine>()([
+    ["name", null],
+    ["concurrency", null],
+    ["scenarios", null],
+    ["lost", null],
+  ]))],
   ["scenarios", items(scenario)],
   ["summary", summary],
 ]);

@@ -65,6 +65,15 @@ function scenarioLabel(scenario: ReportScenario): string {
   return `\`${scenario.id}\` ${markdownCell(scenario.title)}`;
 }
 
+/** A run over several engines: what each ran (each scenario's details name its engine). */
+function enginesLine(report: Report): string[] {
+  if (report.engines === null) return [];
+  const engines = report.engines.map(
+    (engine) => `\`${engine.name}\` ${plural(engine.scenarios, "scenario")} (${engine.concurrency} at once)${engine.lost === null ? "" : `, lost: ${markdownCell(engine.lost)}`}`,
+  );
+  return [`Engines: ${engines.join(" · ")}`, ""];
+}
+
 function overviewTable(report: Report): string[] {
   const rows = report.scenarios.map((scenario) =>
     [
@@ -154,7 +163,7 @@ function differencesSection(scenario: ReportScenario): string[] {
   return [
     // An HTML block: Markdown is not interpreted up to the blank line, so this line is plain HTML.
     `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}: ` +
-      `<b>${scenario.verdict}</b>, ${count}</summary>`,
+      `<b>${scenario.verdict}</b>, ${count}${scenario.engine === null ? "" : `, on <code>${escapeHtml(scenario.engine)}</code>`}</summary>`,
     "",
     "| request | field | baseline | candidate | class | seed | reason |",
     "|---|---|---|---|---|---|---|",
@@ -208,6 +217,7 @@ export function renderMarkdownReport(report: Report): string {
       `${image(report.candidate.image, report.candidate.version, false)} · ` +
       `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,
     "",
+    ...enginesLine(report),
     ...findingsSection(report),
     counts,
     "",

@@ -119,6 +119,8 @@ export interface ReportScenario {
   /** "both" normally; "candidate-only" when the baseline image is missing (--allow-missing-baseline). */
   coverage: "both" | "candidate-only";
   durationMs: number;
+  /** The engine that ran it, as DOCKER_HOST names it, in a run over several (`--engines`); else null (2.3). */
+  engine: string | null;
   error: { code: string; message: string } | null;
   /** The scenario's differences by cause, worst first (schema 2.2). */
   findings: ReportFinding[];
@@ -148,6 +150,18 @@ export interface ReportSide {
   missing: boolean;
 }
 
+/** An engine of a run spread over several (`--engines`): what it ran, and why the run stopped using it (2.3). */
+export interface ReportEngine {
+  /** As DOCKER_HOST names it. */
+  name: string;
+  /** Scenarios it ran at once at most. */
+  concurrency: number;
+  /** Scenarios it ran to the end (each scenario's `engine` names it). */
+  scenarios: number;
+  /** Why the run stopped using it (it stopped answering; its scenario went to another engine), or null. */
+  lost: string | null;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: "httpd-upgrade-harness"; version: string };
@@ -156,6 +170,8 @@ export interface Report {
   /** The baseline and the first candidate, as in schema 1 (the contract of design.md). */
   baseline: { image: string; version: string | null; missing: boolean };
   candidate: { image: string; version: string | null };
+  /** The engines of a run over several (`--engines`), in the order given; null for a run on one engine (2.3). */
+  engines: ReportEngine[] | null;
   scenarios: ReportScenario[];
   summary: ReportSummary;
 }
