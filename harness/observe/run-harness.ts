@@ -245,10 +245,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           // the queue; with none, the run stops, exit 3, no report.
           if ((run.error || stations.length > 1) && !(await engineAnswers(station.engine))) {
             const why = run.error ? `: ${run.error.message.split("\n")[0]}` : "";
-            station.lost = `stopped answering during ${scenario.id}${why}`;
+            // The first scenario to find it gone says why; the engine's other scenarios find the same.
+            station.lost ??= `stopped answering during ${scenario.id}${why}`;
             if (stations.some((s) => s.lost === null)) {
               queue.unshift(index);
-              note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
+              note(`engine ${station.engine.target.url} stopped answering during ${scenario.id}${why}; the scenario goes to the other engines`);
               return;
             }
             queue.length = 0;
