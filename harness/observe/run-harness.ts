@@ -129,17 +129,32 @@ async function openStations(options: HarnessRunOptions): Promise<Station[]> {
   }));
 }
 
-/** An image on a further engine: copied from the first engine, which resolved (built, pulled) it. */
-async function sameImageOn(station: Station, primary: Station, image: string, note: (m: string) => void): Promise<void> {
-  if (station === primary) return;
-  if ((await copyFromAny(station.engine, image, [primary.engine], note)) === null) {
-    throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is on neither ${primary.engine.target.url} nor ${station.engine.target.url}.`);
+function mismatch(station: Station, primary: Station, image: string, here: string | null, there: string | null): HarnessError {
+  return new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
+    hint: `Remove ${image} from ${station.engine.target.url} (the harness then copies it from the first engine), or leave that engine out of --engines.`,
+  });
+}
+
+/** The run's images a further engine lacks; HARNESS_ENGINE_MISMATCH when it holds one under the same name with
+ * another id (checked before anything runs: a quick look, unlike the copy). */
+async function imagesToCopy(station: Station, primary: Station, images: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const image of images) {
+    const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
+    if (here === null) missing.push(image);
+    else if (here !== there) throw mismatch(station, primary, image, here, there);
   }
-  const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
-  if (here !== there) {
-    throw new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
-      hint: `Remove ${image} from ${station.engine.target.url} (the harness then copies it from the first engine), or leave that engine out of --engines.`,
-    });
+  return missing;
+}
+
+/** The images a further engine lacks, copied from the first engine, which resolved (built, pulled) them. */
+async function copyImages(station: Station, primary: Station, images: readonly string[], note: (m: string) => void): Promise<void> {
+  for (const image of images) {
+    if ((await copyFromAny(station.engine, image, [primary.engine], note)) === null) {
+      throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is on neither ${primary.engine.target.url} nor ${station.engine.target.url}.`);
+    }
+    const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
+    if (here !== there) throw mismatch(station, primary, image, here, there);
   }
 }
 
@@ -177,8 +192,14 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
       skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
     }
+    // A further engine holding another image under a run image's name stops the run now. The images it lacks are
+    // copied meanwhile (hundreds of MB each: seconds to minutes), while the first engine starts on the scenarios;
+    // an engine the copy fails on is left out, as a lost one is.
+    const runImages = [...new Set([helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])])];
+    const provisioning = new Map<Station, Promise<Error | null>>();
     for (const station of stations.slice(1)) {
-      for (const image of [helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])]) await sameImageOn(station, primary, image, note);
+      const missing = await imagesToCopy(station, primary, runImages);
+      provisioning.set(station, copyImages(station, primary, missing, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     }
     interrupted();
     const sideIds = runSides(candidateImages.length);
@@ -224,7 +245,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       changed = new Promise<void>((resolve) => (wake = resolve));
       woken();
     };
+    const stopped = new Promise<null>((resolve) => options.signal?.addEventListener("abort", () => resolve(null), { once: true }));
     const worker = async (station: Station): Promise<void> => {
+      const copyFailed = await Promise.race([provisioning.get(station) ?? null, stopped]);
+      if (copyFailed && station.lost === null) {
+        station.lost = `could not be given the run's images: ${copyFailed.message.split("\n")[0]}`;
+        note(`engine ${station.engine.target.url} ${station.lost}; the run goes on without it`);
+      }
       while (!options.signal?.aborted && station.lost === null) {
         if (queue.length === 0) {
           if (running === 0) return;
