@@ -141,6 +141,26 @@ describe.skipIf(unavailable !== null)(`a run over two engines${unavailable ? ` (
     expect(await leftOn(extra.engine, "any")).toEqual([]);
   });
 
+  it("stops before anything runs when the second engine holds another image under a run image's name", async () => {
+    const images = inject("images");
+    const [repo, tag] = images.olderCandidate.split(":");
+    // The tools image under the baseline's name: same name, another id.
+    await extra.engine.docker.getImage(images.olderCandidate).remove({ force: true }).catch(() => undefined);
+    await extra.engine.docker.getImage(images.tools).tag({ repo: repo!, tag: tag! });
+    try {
+      const args = ["run", SCENARIOS[0]!, "--baseline", images.olderCandidate, "--candidate", images.candidate, "--engines", `${firstUrl},${extra.url}`];
+      const cli = await runCli(args, { env: { HARNESS_SESSION: SESSION } });
+      expect(cli.status).toBe(3);
+      expect(cli.stderr).toContain("HARNESS_ENGINE_MISMATCH");
+      expect(cli.stderr).toContain(`${images.olderCandidate} is ${await imageId(first, images.olderCandidate)} on ${firstUrl} but ${await imageId(extra.engine, images.tools)} on ${extra.url}`);
+      expect(cli.stderr).not.toMatch(/^\[\s*\d+\/\d+\]/m);
+    } finally {
+      await extra.engine.docker.getImage(images.olderCandidate).remove({ force: true }).catch(() => undefined);
+    }
+    expect(await leftOn(first, "session")).toEqual([]);
+    expect(await leftOn(extra.engine, "any")).toEqual([]);
+  });
+
   it("loses no scenario when the second engine dies mid-run: its scenarios finish on the first, and the report says it was lost", async () => {
     let killedWhile: string[] = [];
     // A short lease, so that what the killed engine holds is reaped soon after it comes back.
