@@ -192,15 +192,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
       skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
     }
-    // A further engine holding another image under a run image's name stops the run now. The images it lacks are
-    // copied meanwhile (hundreds of MB each: seconds to minutes), while the first engine starts on the scenarios;
-    // an engine the copy fails on is left out, as a lost one is.
+    // A further engine holding another image under a run image's name stops the run now; the images it lacks are
+    // copied once the scenarios are planned (below).
     const runImages = [...new Set([helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])])];
-    const provisioning = new Map<Station, Promise<Error | null>>();
-    for (const station of stations.slice(1)) {
-      const missing = await imagesToCopy(station, primary, runImages);
-      provisioning.set(station, copyImages(station, primary, missing, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
-    }
+    const toCopy = new Map<Station, string[]>();
+    for (const station of stations.slice(1)) toCopy.set(station, await imagesToCopy(station, primary, runImages));
     interrupted();
     const sideIds = runSides(candidateImages.length);
     const sides: PlannedSideInput[] = [];
@@ -211,6 +207,12 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
     const plans = options.scenarios.map((scenario) => planScenario(scenario, sides, options.trees));
+    // The copies (hundreds of MB each: seconds to minutes) are made while the first engine starts on the
+    // scenarios; an engine the copy fails on is left out, as a lost one is.
+    const provisioning = new Map<Station, Promise<Error | null>>();
+    for (const [station, images] of toCopy) {
+      provisioning.set(station, copyImages(station, primary, images, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+    }
 
     const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
     const [valid, revoked] = await Promise.all([
