@@ -9,6 +9,7 @@ export const USAGE = `Usage:
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
                             [--probes]   (each --config tree gets prove's generated probes, not smoke requests)
+                            [--engines ADDR[=N],...]   (one run spread over several Docker engines)
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)
@@ -63,6 +64,8 @@ versions, one site per --config; --candidate-config gives your own 2.4 port of i
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
 --ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
+--engines names each engine as DOCKER_HOST would (unix://, tcp://, ssh://, https://), =N the scenarios it runs at
+once (default: --concurrency); the first one builds or pulls the images and the others get copies of them.
 Exit status: 0 no regression, 1 a blocking, security or unexplained finding (or regression) not ignored,
 2 bad input, 3 environment (engine, image).`;
 

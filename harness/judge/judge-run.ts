@@ -1,6 +1,6 @@
 // Pure: every scenario of a run judged, and the run's tally: verdicts, expectations met, and the upgrade
 // guide's rows (covered, where the versions differ, where the real servers part from the guide).
-import type { HarnessRunResult, RunSide } from "../observe/run-harness.ts";
+import type { HarnessRunResult, RunEngine, RunSide } from "../observe/run-harness.ts";
 import type { Verdict } from "./difference.ts";
 import { describeFailure } from "./expectation-failure.ts";
 import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
@@ -57,6 +57,8 @@ export interface RunJudgement {
   sides: RunSide[];
   scenarios: ScenarioJudgement[];
   summary: RunSummary;
+  /** The engines the run used and what each ran (absent: not recorded). */
+  engines?: RunEngine[];
 }
 
 function byRowOrder(a: string, b: string): number {
@@ -176,5 +178,11 @@ function ignoredByRule(scenarios: readonly ScenarioTally[]): Record<string, numb
 /** `inputs`: the rules, lint's findings on the trees the run used, the ignore file (triage.ts). */
 export function judgeRun(result: HarnessRunResult, inputs: TriageInputs = DEFAULT_TRIAGE): RunJudgement {
   const scenarios = result.runs.filter((run) => run !== undefined).map((run) => judgeScenario(run, inputs));
-  return { startedAt: result.startedAt, sides: result.sides, scenarios, summary: summarize(scenarios, result.sides, result.durationMs) };
+  return {
+    startedAt: result.startedAt,
+    sides: result.sides,
+    scenarios,
+    summary: summarize(scenarios, result.sides, result.durationMs),
+    ...(result.engines ? { engines: result.engines } : {}),
+  };
 }

@@ -12,6 +12,7 @@ import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
   ReportErrorLogLine,
+  ReportEngine,
   ReportFleet,
   ReportSide,
   ReportExpectationResult,
@@ -127,8 +128,8 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
     verdict: judgement.verdict,
     coverage: judgement.coverage,
     durationMs: run.durationMs,
-    error: run.error,
     engine: run.engine ?? null,
+    error: run.error,
     findings: judgement.findings,
     ignored: judgement.ignored,
     expectations: { baseline: expectationResult(baseline), candidate: expectationResult(candidate) },
@@ -154,11 +155,21 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
-  return assembleReport({ startedAt: judgement.startedAt.toISOString(), sides, scenarios: judgement.scenarios.map(buildScenarioReport), summary: judgement.summary, toolVersion, fleet: null });
+  // The engines are named only when there were several (a one-engine run's report is as before 2.3).
+  const engines = judgement.engines && judgement.engines.length > 1 ? judgement.engines.map((e) => ({ name: e.name, concurrency: e.concurrency, scenarios: e.scenarios, lost: e.lost })) : null;
+  return assembleReport({ startedAt: judgement.startedAt.toISOString(), sides, engines, scenarios: judgement.scenarios.map(buildScenarioReport), summary: judgement.summary, toolVersion, fleet: null });
 }
 
 /** The report from its parts: a run's, or a fleet's put together from its configs' scenarios (fleet/). */
-export function assembleReport(parts: { startedAt: string; sides: ReportSide[]; scenarios: ReportScenario[]; summary: RunSummary; toolVersion: string; fleet: ReportFleet | null }): Report {
+export function assembleReport(parts: {
+  startedAt: string;
+  sides: ReportSide[];
+  engines: ReportEngine[] | null;
+  scenarios: ReportScenario[];
+  summary: RunSummary;
+  toolVersion: string;
+  fleet: ReportFleet | null;
+}): Report {
   const { sides, summary } = parts;
   const baseline = sides.find((s) => s.role === "baseline");
   const candidate = sides.find((s) => s.role === "candidate");
@@ -170,6 +181,7 @@ export function assembleReport(parts: { startedAt: string; sides: ReportSide[]; 
     sides: sides.map((s) => ({ id: s.id, role: s.role, image: s.image, version: s.version, missing: s.missing })),
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
+    engines: parts.engines,
     scenarios: parts.scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
     fleet: parts.fleet,

@@ -16,8 +16,7 @@ export function renderFleetText(report: Report, options: FleetTextOptions): stri
   const colors = picocolors.createColors(options.color);
   const lines: string[] = [];
   const copies = fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : "";
-  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
-  lines.push(colors.bold(`fleet: ${plural(fleet.configs.length, "config")}${copies}${shards}, ${seconds(report.summary.durationMs)}`));
+  lines.push(colors.bold(`fleet: ${plural(fleet.configs.length, "config")}${copies}, ${seconds(report.summary.durationMs)}`));
   const causes = report.summary.findings;
   if (causes.length > 0) {
     lines.push("", colors.bold("causes across the fleet, worst first:"));

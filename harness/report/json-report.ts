@@ -7,6 +7,7 @@ import type {
   ReportFleetConfig,
   ReportIgnored,
   ReportConfigTest,
+  ReportEngine,
   ReportErrorLogLine,
   ReportExpectationResult,
   ReportFailure,
@@ -201,11 +202,11 @@ const scenario = keysOf<ReportScenario>()([
   ["verdict", null],
   ["coverage", null],
   ["durationMs", null],
+  ["engine", null],
   ["error", keysOf<NonNullable<ReportScenario["error"]>>()([
     ["code", null],
     ["message", null],
   ])],
-  ["engine", null],
   ["findings", items(finding)],
   ["ignored", ignored],
   ["expectations", bySide(expectationResult)],
@@ -288,12 +289,16 @@ const report = keysOf<Report>()([
     ["image", null],
     ["version", null],
   ])],
+  ["engines", items(keysOf<ReportEngine>()([
+    ["name", null],
+    ["concurrency", null],
+    ["scenarios", null],
+    ["lost", null],
+  ]))],
   ["scenarios", items(scenario)],
   ["summary", summary],
   ["fleet", keysOf<NonNullable<Report["fleet"]>>()([
     ["inputsHash", null],
-    ["shards", null],
-    ["assignment", null],
     ["configs", items(keysOf<ReportFleetConfig>()([
       ["id", null],
       ["path", null],
@@ -305,7 +310,6 @@ const report = keysOf<Report>()([
       ["error", null],
     ]))],
     ["duplicates", null],
-    ["engines", null],
   ])],
 ]);
 

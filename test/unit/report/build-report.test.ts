@@ -260,6 +260,7 @@ describe("buildReport", () => {
       ],
       baseline: { image: "httpd:2.2.34", version: "2.2.34", missing: false },
       candidate: { image: "httpd:2.4.62", version: "2.4.62" },
+      engines: null,
       scenarios: [
         ["server-status-directory-deny", "noise"],
         ["https-proxy-expired-backend", "regression"],
@@ -274,6 +275,23 @@ describe("buildReport", () => {
       ["https-proxy-expired-backend", [["D5", "behaviour", false, { count: 1, examples: ["GET /"] }, ["proxied: status", "proxied: header:content-length", "proxied: header:content-type", "proxied: body", "proxied: errorLog"]]]],
     ]);
     expect(built.scenarios[1]!.ignored).toEqual({ byRule: {}, differences: [] });
+  });
+
+  it("says which engine ran each scenario when the run spread over several, and what each engine ran", () => {
+    const engines = [
+      { name: "unix:///var/run/docker.sock", concurrency: 2, scenarios: 1, lost: null },
+      { name: "tcp://198.19.7.2:2375", concurrency: 1, scenarios: 1, lost: "stopped answering during q6: connect ECONNREFUSED 198.19.7.2:2375" },
+    ];
+    const runs = [{ ...a1Run(), engine: engines[0]!.name }, { ...c1SeedClaimRun(), engine: engines[1]!.name }];
+    const built = buildReport(judgeRun({ startedAt: new Date(0), sides: SIDES, runs, durationMs: 1, engines }), "0.1.0");
+    expect(built.engines).toEqual(engines);
+    expect(built.scenarios.map((s) => [s.id, s.engine])).toEqual([
+      ["server-status-directory-deny", "unix:///var/run/docker.sock"],
+      ["https-proxy-expired-backend", "tcp://198.19.7.2:2375"],
+    ]);
+    // One engine: no engine anywhere, as before --engines.
+    const one = buildReport(judgeRun({ startedAt: new Date(0), sides: SIDES, runs: [a1Run()], durationMs: 1, engines: engines.slice(0, 1) }), "0.1.0");
+    expect([one.engines, one.scenarios[0]!.engine]).toEqual([null, null]);
   });
 
   it("says the baseline is missing when the run had no baseline image", () => {
