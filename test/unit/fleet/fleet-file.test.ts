@@ -85,7 +85,11 @@ describe("loadFleetFile", () => {
     const file = join(dir, "fleet.yaml");
     writeFileSync(file, "configs:\n  - path: web\n");
     expect((await loadFleetFile(file)).entries.map((e) => e.path)).toEqual([join(dir, "web")]);
-    const missing = await loadFleetFile(join(dir, "nope.yaml")).catch((e: unknown) => e as HarnessError);
+    const missing = (await loadFleetFile(join(dir, "nope.yaml")).then(
+      () => null,
+      (e: unknown) => e,
+    )) as HarnessError;
+    expect(missing).toBeInstanceOf(HarnessError);
     expect([missing.code, missing.message]).toEqual(["HARNESS_FLEET_FILE", `${join(dir, "nope.yaml")}: no such file`]);
   });
 });
