@@ -38,7 +38,9 @@ export function fleetFixture(scenarios: readonly ReportScenario[], count: number
   if (options.copy) {
     const first = configs[0]!;
     configs.push({ id: "site-copy", label: "fleet/site-copy", fingerprint: first.fingerprint, shard: first.shard, sameAs: first.id });
-    entries.push({ ...structuredClone(entries[0]!), config: "site-copy", scenario: { ...structuredClone(entries[0]!.scenario), id: "site-copy", file: "fleet/site-copy" } });
+    // As run-fleet's copyEntry makes it: the first one's result under the copy's id and label.
+    const lint = entries[0]!.lint ? { ...structuredClone(entries[0]!.lint), tree: { ...structuredClone(entries[0]!.lint.tree), path: "fleet/site-copy" } } : null;
+    entries.push({ config: "site-copy", scenario: { ...structuredClone(entries[0]!.scenario), id: "site-copy", file: "fleet/site-copy" }, lint });
   }
   return { configs, count, entries };
 }
