@@ -36,6 +36,9 @@ describe("fleet refuses bad input with status 2 before it runs anything", () => 
     [["configs", "--layout", "suse"], 'HARNESS_USAGE: --layout "suse" is not a layout the harness knows'],
     [["configs", "--colour"], "HARNESS_USAGE: Unknown option '--colour'"],
     [["no-such-dir"], `HARNESS_USAGE: fleet: ${join(REPO, "no-such-dir")} does not exist.`],
+    [["configs", "--time-limit", "0"], 'HARNESS_USAGE: --time-limit "0" is not a positive number of seconds.'],
+    [["configs", "--shard-durations", "/nonexistent/durations.json"], "HARNESS_USAGE: --shard-durations /nonexistent/durations.json: ENOENT"],
+    [["configs", "--shard-durations", join(REPO, "README.md")], "is neither a JSON report nor a fleet blob."],
   ])("%j", async (argv, message) => {
     const { status, stdout, stderr } = await fleet(...argv);
     expect(status).toBe(2);
