@@ -58,11 +58,24 @@ export const USAGE = `Usage:
                                           an access log's requests (common, combined or the tree's LogFormat),
                                           de-duplicated, the N most frequent (default 500) sent to both versions
                                           and triaged like a run; bad lines counted and shown (status as run)
+  httpd-upgrade-harness fleet DIR_OR_FLEET_YAML... [--shard K/N] [--shard-durations REPORT_OR_BLOB]...
+                            [--report FORMAT:PATH]... [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]
+                            [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]... [--exclude GLOB]...
+                            [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N] [--allow-missing-baseline]
+                            [--no-noise] [--scenario-time-limit SECONDS] [--time-limit SECONDS]
+                                          every config tree under the directories (or named by a fleet.yaml) run
+                                          like --config, a tree and its copies once; causes across the fleet,
+                                          worst first; --shard runs one shard, --report blob:PATH keeps it for
+                                          merge-reports, --resume goes on from an interrupted run (status as run)
+  httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
+                                          the blobs of every shard of one fleet run as one fleet's reports, or
+                                          refused with every reason (a shard missing, cut short, of another run)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
-FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
+FORMAT is json, junit, markdown or html (fleet and merge-reports also take sarif, and fleet blob). Images
+also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
 --ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
 --engines names each engine as DOCKER_HOST would (unix://, tcp://, ssh://, https://), =N the scenarios it runs at
 once (default: --concurrency); the first one builds or pulls the images and the others get copies of them.
