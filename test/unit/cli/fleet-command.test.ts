@@ -113,10 +113,10 @@ describe("merge-reports", () => {
     const { status, stdout, stderr } = await runCli("merge-reports", ...blobs, "--report", `json:${join(dir, "fleet.json")}`, "--report", `sarif:${join(dir, "fleet.sarif")}`);
     // The sample's error scenario is the environment's (HARNESS_CONTAINER): status 3, as the run's would be.
     expect(status).toBe(3);
-    expect(stdout.split("\n")[0]).toBe("fleet: 6 configs, 3 shards merged, 42.0 s");
-    expect(stderr).toBe(`wrote json report: ${join(dir, "fleet.json")}\nwrote sarif report: ${join(dir, "fleet.sarif")}\n`);
-    const report = JSON.parse(readFileSync(join(dir, "fleet.json"), "utf8")) as { fleet: { shards: number; configs: Array<{ path: string }> } };
-    expect([report.fleet.shards, report.fleet.configs.map((c) => c.path)]).toEqual([3, ["fleet/site-1", "fleet/site-2", "fleet/site-3", "fleet/site-4", "fleet/site-5", "fleet/site-6"]]);
+    expect(stdout.split("\n")[0]).toBe("fleet: 6 configs, 42.0 s");
+    expect(stderr).toBe(`merged 3 shards of 6 configs (inputs ${JSON.parse(readFileSync(blobs[0]!, "utf8").split("\n")[0]!).inputsHash.slice(0, 16)})\nwrote json report: ${join(dir, "fleet.json")}\nwrote sarif report: ${join(dir, "fleet.sarif")}\n`);
+    const report = JSON.parse(readFileSync(join(dir, "fleet.json"), "utf8")) as { fleet: { configs: Array<{ path: string }> } };
+    expect([report.fleet.configs.map((c) => c.path)]).toEqual([["fleet/site-1", "fleet/site-2", "fleet/site-3", "fleet/site-4", "fleet/site-5", "fleet/site-6"]]);
     expect((JSON.parse(readFileSync(join(dir, "fleet.sarif"), "utf8")) as { version: string }).version).toBe("2.1.0");
   });
 });
