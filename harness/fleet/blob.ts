@@ -114,10 +114,10 @@ export class BlobWriter {
 export function parseBlob(text: string, path: string): ParsedBlob {
   const bad = (line: number, why: string): HarnessError =>
     new HarnessError("HARNESS_BLOB", `${path}:${line}: ${why}`, { position: { file: path, line, column: 1 }, hint: "Give the blobs that `fleet --report blob:PATH` wrote, unchanged." });
+  // Every record ends with a newline: the last piece is "" after a whole line, or a record a crash cut short,
+  // which is dropped.
   const lines = text.split("\n");
-  // A last line without its newline is one a crash cut: dropped, like any record after it.
-  if (lines.at(-1) !== "") lines.pop();
-  else lines.pop();
+  lines.pop();
   let manifest: FleetManifest | null = null;
   let sides: BlobSides | null = null;
   let end: BlobEnd | null = null;
