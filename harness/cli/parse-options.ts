@@ -4,7 +4,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { HarnessError } from "../errors.ts";
 
 export const USAGE = `Usage:
-  httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+  httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]... [--matrix FILE]
                             [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
@@ -44,6 +44,9 @@ export const USAGE = `Usage:
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
 FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
+--candidate given more than once (or --matrix FILE: the baseline and candidates with labels and axes, upstream
+or distribution) runs the same work against every candidate, reported side by side. Wherever an image is named,
+recipe:ID names one of the harness's own (recipe:httpd-2.4, recipe:httpd-2.4.67, recipe:httpd-2.4-debian).
 --ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
 Exit status: 0 no regression, 1 a blocking, security or unexplained finding (or regression) not ignored,
 2 bad input, 3 environment (engine, image).`;
