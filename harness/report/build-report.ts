@@ -2,7 +2,7 @@
 // failures and differences come from judge/; this only picks and words what the contract carries.
 import type { Difference } from "../judge/difference.ts";
 import { describeFailure, type ExpectationFailure } from "../judge/expectation-failure.ts";
-import type { RunJudgement } from "../judge/judge-run.ts";
+import type { CandidateSummary, RunJudgement } from "../judge/judge-run.ts";
 import type { ScenarioJudgement, SideJudgement } from "../judge/judge-scenario.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../observe/observation.ts";
@@ -11,9 +11,11 @@ import type { PlannedRequest } from "../plan/scenario-plan.ts";
 import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
+  ReportConfigTest,
   ReportErrorLogLine,
   ReportExpectationResult,
   ReportFailure,
+  ReportMatrixEntry,
   ReportScenario,
   ReportSideRequest,
   ReportSideServer,
@@ -104,17 +106,50 @@ function expectationResult(judgement: SideJudgement | undefined): ReportExpectat
   return { ok: judgement.ok, stated: judgement.stated, failures: judgement.failures.map(reportFailure), skipped: judgement.skipped };
 }
 
-export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenario {
+function configTestOf(observation: SideObservation | null | undefined): ReportConfigTest | null {
+  return observation
+    ? { ok: observation.configTest.ok, exitCode: observation.configTest.exitCode, messages: observation.configTest.messages, syntaxError: observation.configTest.syntaxError }
+    : null;
+}
+
+/** Every candidate of a matrix side by side; null for a one-candidate run (schema 2.3). */
+function matrixOf(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[]): ReportMatrixEntry[] | null {
+  const sides = judgement.sides.filter((s) => s.side.role === "candidate");
+  if (sides.length < 2) return null;
+  return sides.map((side) => {
+    const comparison = judgement.comparisons.find((c) => c.candidate === side.side.id);
+    const summary = candidates.find((c) => c.side.id === side.side.id);
+    return {
+      side: side.side.id,
+      label: summary?.label ?? side.observation?.server.image ?? side.side.id,
+      image: side.observation?.server.image ?? summary?.image ?? "",
+      version: side.observation?.server.version.text ?? summary?.version ?? null,
+      verdict: judgement.candidates.find((c) => c.side.id === side.side.id)?.verdict ?? judgement.verdict,
+      expectations: expectationResult(side),
+      configTest: configTestOf(side.observation),
+      differences: comparison?.server ?? [],
+      requests: judgement.run.scenario.requests.map((request) => {
+        const observed = side.observation?.requests.find((r) => r.name === request.name);
+        return {
+          name: request.name,
+          outcome: observed?.outcome.kind ?? null,
+          status: observed?.outcome.kind === "response" ? observed.outcome.status : null,
+          differences: comparison?.requests.find((r) => r.name === request.name)?.differences ?? [],
+        };
+      }),
+    };
+  });
+}
+
+/** `candidates`: the run's (labels for a matrix); none for a scenario judged on its own. */
+export function buildScenarioReport(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[] = []): ReportScenario {
   const { run } = judgement;
   const { scenario } = run;
   const baseline = judgement.sides.find((s) => s.side.role === "baseline");
   const candidate = judgement.sides.find((s) => s.side.role === "candidate");
   // The contract's two columns: the baseline and the first candidate.
   const comparison = judgement.comparisons.find((c) => c.candidate === candidate?.side.id);
-  const configTest = (observation: SideObservation | null | undefined): ReportScenario["configTest"]["baseline"] =>
-    observation
-      ? { ok: observation.configTest.ok, exitCode: observation.configTest.exitCode, messages: observation.configTest.messages, syntaxError: observation.configTest.syntaxError }
-      : null;
+  const configTest = configTestOf;
   const planned = run.plan.sides.find((s) => s.side.id === candidate?.side.id) ?? run.plan.sides[0];
   const differences: Difference[] = comparison?.server ?? [];
   return {
@@ -146,11 +181,12 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
       candidate: sideRequest(candidate?.observation?.requests.find((r) => r.name === request.name)),
       differences: comparison?.requests.find((r) => r.name === request.name)?.differences ?? [],
     })),
+    matrix: matrixOf(judgement, candidates),
   };
 }
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {
-  const scenarios = judgement.scenarios.map(buildScenarioReport);
+  const scenarios = judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates));
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
   const baseline = sides.find((s) => s.role === "baseline");
   const candidate = sides.find((s) => s.role === "candidate");
@@ -163,6 +199,7 @@ export function buildReport(judgement: RunJudgement, toolVersion: string): Repor
     sides,
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
+    candidates: judgement.candidates.map((c) => ({ side: c.side.id, label: c.label, axis: c.axis, image: c.image, version: c.version, byVerdict: c.byVerdict })),
     scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
   };

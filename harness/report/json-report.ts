@@ -5,7 +5,10 @@ import type {
   Report,
   ReportFinding,
   ReportIgnored,
+  ReportCandidate,
   ReportConfigTest,
+  ReportMatrixEntry,
+  ReportMatrixRequest,
   ReportErrorLogLine,
   ReportExpectationResult,
   ReportFailure,
@@ -192,6 +195,33 @@ const bySide = (shape: Shape | null) =>
     ["candidate", shape],
   ]);
 
+const byVerdict = keysOf<ReportSummary["byVerdict"]>()([
+  ["same", null],
+  ["expected-change", null],
+  ["regression", null],
+  ["noise", null],
+  ["error", null],
+  ["unverified", null],
+  ["broken-on-both", null],
+]);
+
+const matrixEntry = keysOf<ReportMatrixEntry>()([
+  ["side", null],
+  ["label", null],
+  ["image", null],
+  ["version", null],
+  ["verdict", null],
+  ["expectations", expectationResult],
+  ["configTest", configTest],
+  ["differences", items(difference)],
+  ["requests", items(keysOf<ReportMatrixRequest>()([
+    ["name", null],
+    ["outcome", null],
+    ["status", null],
+    ["differences", items(difference)],
+  ]))],
+]);
+
 const scenario = keysOf<ReportScenario>()([
   ["id", null],
   ["title", null],
@@ -217,19 +247,12 @@ const scenario = keysOf<ReportScenario>()([
   ["servers", bySide(sideServer)],
   ["differences", items(difference)],
   ["requests", items(request)],
+  ["matrix", items(matrixEntry)],
 ]);
 
 const summary = keysOf<ReportSummary>()([
   ["scenarios", null],
-  ["byVerdict", keysOf<ReportSummary["byVerdict"]>()([
-    ["same", null],
-    ["expected-change", null],
-    ["regression", null],
-    ["noise", null],
-    ["error", null],
-    ["unverified", null],
-    ["broken-on-both", null],
-  ])],
+  ["byVerdict", byVerdict],
   ["expectationsMet", bySide(null)],
   ["expectationsFailed", bySide(null)],
   ["guideWrong", items(keysOf<ReportSummary["guideWrong"][number]>()([
@@ -286,6 +309,14 @@ const report = keysOf<Report>()([
     ["image", null],
     ["version", null],
   ])],
+  ["candidates", items(keysOf<ReportCandidate>()([
+    ["side", null],
+    ["label", null],
+    ["axis", null],
+    ["image", null],
+    ["version", null],
+    ["byVerdict", byVerdict],
+  ]))],
   ["scenarios", items(scenario)],
   ["summary", summary],
 ]);

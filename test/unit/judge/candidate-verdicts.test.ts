@@ -2,29 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { summarizeCandidates } from "../../../harness/judge/judge-run.ts";
 import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
-import type { SideObservation } from "../../../harness/observe/observation.ts";
 import type { RunSide } from "../../../harness/observe/run-harness.ts";
-import type { ScenarioRun } from "../../../harness/observe/scenario-run.ts";
-import { planScenario } from "../../../harness/plan/plan-scenario.ts";
-import { BASELINE, CANDIDATE, type Side } from "../../../harness/plan/side.ts";
-import { F_TXT_BODY, F_TXT_HEADERS, recordedInspection, requestObservation, response } from "../../fixtures/observations/recorded.ts";
+import { BASELINE, CANDIDATE } from "../../../harness/plan/side.ts";
+import { matrixRun, SECOND } from "../../fixtures/observations/matrix.ts";
 import { F_YAML, fObservations, run, scenario } from "../../fixtures/observations/scenarios.ts";
-
-const SECOND: Side = { id: "candidate-2", role: "candidate" };
-
-/** Case f with a second candidate: the same 2.4 answers, or a 500 in their place. */
-function matrixRun(secondStatus: number): ScenarioRun {
-  const f = scenario(F_YAML);
-  const { baseline, candidate } = fObservations(f);
-  const answer = { outcome: response(secondStatus, F_TXT_HEADERS["2.4"], F_TXT_BODY) };
-  const second: SideObservation = { ...candidate, side: SECOND, requests: [requestObservation("file", "2.4", answer, answer)] };
-  const plan = planScenario(f, [
-    { side: BASELINE, inspection: recordedInspection("2.2") },
-    { side: CANDIDATE, inspection: recordedInspection("2.4") },
-    { side: SECOND, inspection: recordedInspection("2.4") },
-  ]);
-  return { ...run(f, { baseline, candidate }), plan, observations: [baseline, candidate, second] };
-}
 
 describe("each candidate's own verdict", () => {
   it("is judged against the baseline alone; the scenario's verdict is the worst of them", () => {

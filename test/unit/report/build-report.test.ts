@@ -251,7 +251,7 @@ describe("buildReport", () => {
     const judgement = judgeRun({ startedAt: new Date("2026-11-21T22:40:00Z"), sides: SIDES, runs: [a1Run(), c1SeedClaimRun()], durationMs: 4321 });
     const built = buildReport(judgement, "0.1.0");
     expect({ ...built, scenarios: built.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
-      schemaVersion: "2.2",
+      schemaVersion: "2.3",
       tool: { name: "httpd-upgrade-harness", version: "0.1.0" },
       startedAt: "2026-11-21T22:40:00.000Z",
       sides: [
@@ -260,13 +260,23 @@ describe("buildReport", () => {
       ],
       baseline: { image: "httpd:2.2.34", version: "2.2.34", missing: false },
       candidate: { image: "httpd:2.4.62", version: "2.4.62" },
+      candidates: [
+        {
+          side: "candidate",
+          label: "httpd:2.4.62",
+          axis: "upstream",
+          image: "httpd:2.4.62",
+          version: "2.4.62",
+          byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0, unverified: 0, "broken-on-both": 0 },
+        },
+      ],
       scenarios: [
         ["server-status-directory-deny", "noise"],
         ["https-proxy-expired-backend", "regression"],
       ],
       summary: { ...judgement.summary, expectationsMet: { baseline: 2, candidate: 1 }, expectationsFailed: { baseline: 0, candidate: 1 } },
     });
-    expect(built.scenarios).toEqual(judgement.scenarios.map(buildScenarioReport));
+    expect(built.scenarios).toEqual(judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates)));
     // Each scenario leads with its findings as the judge told them, the differences each folds kept with it.
     expect(built.scenarios.map((s) => [s.id, s.findings.map((f) => [f.rule, f.severity, f.gating, f.requests, f.differences.map((d) => `${d.request}: ${d.field}`)])])).toEqual([
       ["server-status-directory-deny", []],

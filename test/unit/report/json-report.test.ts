@@ -15,19 +15,19 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(sampleReport);
     expect(JSON.parse(text)).toEqual(sampleReport);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.2",', '  "tool": {']);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.3",', '  "tool": {']);
   });
 
   it("writes keys in contract order whatever order the objects were built in", () => {
     const text = renderJsonReport(reversedKeys(sampleReport) as Report);
     expect(text).toBe(renderJsonReport(sampleReport));
     const parsed = JSON.parse(text) as Report;
-    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "sides", "baseline", "candidate", "scenarios", "summary"]);
+    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "sides", "baseline", "candidate", "candidates", "scenarios", "summary"]);
     expect(Object.keys(parsed.sides[0] ?? {})).toEqual(["id", "role", "image", "version", "missing"]);
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
       "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "error", "findings", "ignored", "expectations", "guide",
-      "configTest", "servers", "differences", "requests",
+      "configTest", "servers", "differences", "requests", "matrix",
     ]);
     const x3Finding = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat")?.findings[0];
     expect(Object.keys(x3Finding ?? {})).toEqual([
