@@ -39,6 +39,12 @@ export const USAGE = `Usage:
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
+  httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
+                            [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
+                                          in images given oldest first (2.4 patch levels, a distribution's builds),
+                                          the first whose outcome differs from the first image's (--all: every
+                                          change between neighbours), with upstream's change notes in between
+                                          (status 0 no change point, 1 a change point)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
