@@ -17,6 +17,8 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
   HARNESS_SCENARIO_NOT_FOUND: EXIT.badInput,
   HARNESS_CONFIG_FILE: EXIT.badInput,
   HARNESS_IGNORE_FILE: EXIT.badInput,
+  // An access log to replay that cannot be read, or holds no line that can be replayed.
+  HARNESS_ACCESS_LOG: EXIT.badInput,
   HARNESS_MODULE_UNKNOWN: EXIT.badInput,
   HARNESS_ENGINE_UNAVAILABLE: EXIT.environment,
   // Engines of one run holding different images under one name: the run would not be one run.

@@ -7,10 +7,12 @@ import { runBisectCommand } from "./bisect-command.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
 import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
+import { runFleetCommand, runMergeReportsCommand } from "./fleet-command.ts";
 import { runImagesCommand } from "./images-command.ts";
 import { runLintCommand } from "./lint-command.ts";
 import { runMigrateCommand } from "./migrate-command.ts";
 import { runProveCommand } from "./prove-command.ts";
+import { runReplayCommand } from "./replay-command.ts";
 import { USAGE } from "./parse-options.ts";
 import { runPlanCommand } from "./plan-command.ts";
 import { runRunCommand } from "./run-command.ts";
@@ -37,8 +39,14 @@ export async function main(argv: string[]): Promise<number> {
         return await runLintCommand(rest);
       case "migrate":
         return await runMigrateCommand(rest);
+      case "fleet":
+        return await runFleetCommand(rest);
+      case "merge-reports":
+        return await runMergeReportsCommand(rest);
       case "prove":
         return await runProveCommand(rest);
+      case "replay":
+        return await runReplayCommand(rest);
       case "bisect":
         return await runBisectCommand(rest);
       case undefined:

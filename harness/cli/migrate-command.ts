@@ -20,7 +20,8 @@ import { parseOptions } from "./parse-options.ts";
 import { proveTrees } from "./prove-trees.ts";
 import { toolVersion } from "./tool-version.ts";
 import { treeDiff } from "./tree-diff.ts";
-import { parseLayout, readTree } from "./tree-inputs.ts";
+import { readTree } from "../conf/read-tree.ts";
+import { parseLayout } from "./tree-inputs.ts";
 import { writeTree } from "./write-tree.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;

@@ -39,6 +39,14 @@ export const USAGE = `Usage:
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
+  httpd-upgrade-harness replay ACCESS_LOG --config PATH [--candidate-config PATH] [--layout L] [-D NAME]...
+                            [--log-format FORMAT_STRING_OR_NICKNAME] [--limit N] [--baseline IMAGE]
+                            [--candidate IMAGE] [--report FORMAT:PATH]... [--allow-missing-baseline]
+                            [--concurrency N] [--no-noise] [--scenario-time-limit SECONDS] [--time-limit SECONDS]
+                            [--ignore FILE] [--dry-run]
+                                          an access log's requests (common, combined or the tree's LogFormat),
+                                          de-duplicated, the N most frequent (default 500) sent to both versions
+                                          and triaged like a run; bad lines counted and shown (status as run)
   httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
                             [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
                                           in images given oldest first (2.4 patch levels, a distribution's builds),
@@ -64,4 +72,14 @@ export function parseOptions<const T extends NonNullable<ParseArgsConfig["option
   } catch (cause) {
     throw new HarnessError("HARNESS_USAGE", (cause as Error).message, { cause, hint: USAGE });
   }
+}
+
+/** A time limit given in seconds, as milliseconds; undefined-in, null-out. */
+export function seconds(value: string | undefined, flag: string): number | null {
+  if (value === undefined) return null;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
+  }
+  return Math.round(parsed * 1000);
 }

@@ -16,10 +16,12 @@ import { RULES } from "../rules/all-rules.ts";
 import { EXIT } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { parseOptions } from "./parse-options.ts";
-import { proofProbes, proveTrees } from "./prove-trees.ts";
+import { proofProbes } from "../judge/prove/proof-probes.ts";
+import { proveTrees } from "./prove-trees.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
-import { parseLayout, readTree } from "./tree-inputs.ts";
+import { readTree } from "../conf/read-tree.ts";
+import { parseLayout } from "./tree-inputs.ts";
 
 export async function runProveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {

@@ -16,27 +16,48 @@ const RENDERERS = {
 
 export type ReportFormat = keyof typeof RENDERERS;
 
-export interface ReportTarget {
-  format: ReportFormat;
+/** What `fleet` and `merge-reports` write besides the run's reports: lint's findings as SARIF, and the blob. */
+export const FLEET_FORMATS = ["sarif", "blob"] as const;
+export type FleetFormat = ReportFormat | (typeof FLEET_FORMATS)[number];
+
+export interface ReportTarget<F extends string = ReportFormat> {
+  format: F;
   path: string;
 }
 
 /** Parses `--report FORMAT:PATH` before anything runs, so a typo costs no container. */
 export function parseReportTarget(value: string): ReportTarget {
+  return parseTargetOf(value, Object.keys(RENDERERS) as ReportFormat[]);
+}
+
+/** The same, for a command whose reports come in other formats too (fleet: sarif, blob). */
+export function parseTargetOf<F extends string>(value: string, formats: readonly F[]): ReportTarget<F> {
   const match = /^([a-z]+):(.+)$/.exec(value);
   const format = match?.[1];
-  if (!match || !format || !Object.hasOwn(RENDERERS, format)) {
+  if (!match || !format || !(formats as readonly string[]).includes(format)) {
     throw new HarnessError("HARNESS_USAGE", `--report ${JSON.stringify(value)} is not FORMAT:PATH.`, {
-      hint: `FORMAT is one of ${Object.keys(RENDERERS).join(", ")}; for example --report json:reports/run.json`,
+      hint: `FORMAT is one of ${formats.join(", ")}; for example --report json:reports/run.json`,
     });
   }
-  return { format: format as ReportFormat, path: resolve(match[2]!) };
+  return { format: format as F, path: resolve(match[2]!) };
+}
+
+/** The formats of `--report` for a run (json, junit, markdown, html). */
+export const REPORT_FORMATS = Object.keys(RENDERERS) as ReportFormat[];
+
+/** One report rendered from a Report. */
+export function renderReport(report: Report, format: ReportFormat): string {
+  return RENDERERS[format](report);
 }
 
 /** Renders every report first, then writes each to a temporary file renamed into place: a report is either
  * whole or not there. */
 export function writeReports(report: Report, targets: ReportTarget[]): void {
-  const rendered = targets.map((target) => ({ target, text: RENDERERS[target.format](report) }));
+  writeRendered(targets.map((target) => ({ target, text: RENDERERS[target.format](report) })));
+}
+
+/** Writes texts already rendered, each whole or not at all. */
+export function writeRendered(rendered: ReadonlyArray<{ target: ReportTarget<string>; text: string }>): void {
   for (const { target, text } of rendered) {
     const temporary = `${target.path}.${process.pid}.tmp`;
     try {

@@ -12,7 +12,7 @@ import type { TriageInputs } from "../judge/triage.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
-import { parseOptions } from "./parse-options.ts";
+import { parseOptions, seconds } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
@@ -90,7 +90,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
+        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
       },
     });
     const report = buildReport(judgeRun({ ...result, sides: labelSides(result.sides, images) }, triage), toolVersion());
@@ -113,14 +113,4 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-/** A time limit given in seconds, as milliseconds; undefined-in, null-out. */
-function seconds(value: string | undefined, flag: string): number | null {
-  if (value === undefined) return null;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) {
-    throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive number of seconds.`);
-  }
-  return Math.round(parsed * 1000);
 }

@@ -6,7 +6,8 @@
 import { basename, resolve } from "node:path";
 import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
 import { evaluateTree } from "../conf/evaluate-tree.ts";
-import { type ConfigTree, loadTree } from "../conf/load-tree.ts";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import { readTree } from "../conf/read-tree.ts";
 import type { ConfProblem } from "../conf/syntax-tree.ts";
 import { HarnessError } from "../errors.ts";
 import type { ScenarioLint } from "../judge/triage.ts";
@@ -33,32 +34,6 @@ export function parseLayout(value: string | undefined): LayoutId | null {
   if (value === undefined) return null;
   if ((LAYOUTS as readonly string[]).includes(value)) return value as LayoutId;
   throw new HarnessError("HARNESS_USAGE", `--layout ${JSON.stringify(value)} is not a layout the harness knows`, { hint: `Use one of: ${LAYOUTS.join(", ")}.` });
-}
-
-/** Reads a tree and refuses it, with every reason at once, when the harness cannot read it as given. */
-export async function readTree(path: string, layout: LayoutId | null, defines: readonly string[]): Promise<ConfigTree> {
-  const tree = await loadTree(path, layout === null ? {} : { layout });
-  const problems = new Map<string, ConfProblem>();
-  for (const problem of tree.problems) if (problem.severity === "error") problems.set(key(problem), problem);
-  for (const version of ["2.2.34", "2.4.68"].map(httpdVersion)) {
-    const config = evaluateTree(tree, { version, defines: [...defines], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
-    for (const problem of config.problems) if (problem.severity === "error") problems.set(key(problem), problem);
-  }
-  if (problems.size === 0) return tree;
-  // Files in the order httpd reads them, lines in order within a file.
-  const fileOrder = new Map<string, number>();
-  for (const problem of problems.values()) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);
-  const list = [...problems.values()].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.line - b.line || a.column - b.column);
-  const first = list[0]!;
-  const lines = list.map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}${p.hint ? ` (${p.hint})` : ""}`);
-  throw new HarnessError("HARNESS_CONFIG_FILE", `the configuration tree ${path} cannot be read as given (${list.length} problem${list.length > 1 ? "s" : ""}):\n${lines.join("\n")}`, {
-    position: { file: first.file, line: first.line, column: first.column },
-    hint: first.hint ?? "Fix the lines named above, or give the files the tree refers to inside it.",
-  });
-}
-
-function key(problem: ConfProblem): string {
-  return `${problem.file}:${problem.line}:${problem.column}:${problem.message}`;
 }
 
 export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: Scenario[]; trees: Map<string, ConfigTree> }> {

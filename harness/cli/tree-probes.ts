@@ -4,7 +4,7 @@
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { proofProbes } from "./prove-trees.ts";
+import { proofProbes } from "../judge/prove/proof-probes.ts";
 
 export function withTreeProbes(scenarios: Scenario[], trees: Map<string, ConfigTree>): Scenario[] {
   return scenarios.map((scenario) => {

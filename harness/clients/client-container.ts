@@ -126,7 +126,9 @@ export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] 
   const server = urlHost(plan.serverIp);
   const name = plan.hostHeader ?? server;
   const url = `${plan.tls ? "https" : "http"}://${plan.tls ? name : server}:${port}${plan.path}`;
-  const args = ["curl", "-sS", "-i", "--raw", "--path-as-is", "--max-time", String(Math.ceil(plan.timeoutMs / 1000)), "-X", plan.method];
+  // `-X HEAD` makes curl wait for the body the headers announce (until --max-time); --head reads none.
+  const method = plan.method === "HEAD" ? ["--head"] : ["-X", plan.method];
+  const args = ["curl", "-sS", "-i", "--raw", "--path-as-is", "--max-time", String(Math.ceil(plan.timeoutMs / 1000)), ...method];
   args.push(plan.httpVersion === "1.0" ? "--http1.0" : "--http1.1");
   // A TLS server name is a DNS name: with none given, the address is connected to and no SNI is sent.
   if (plan.tls && plan.hostHeader) args.push("-k", "--resolve", `${plan.hostHeader}:${port}:${server}`);

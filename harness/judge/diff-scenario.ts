@@ -5,6 +5,7 @@ import { statedFor } from "../scenario/stated-for.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { Difference } from "./difference.ts";
 import { findKnownDifference } from "./known-differences.ts";
+import { isStatusPage, STATUS_PAGE_REASON } from "../rules/expected-differences.ts";
 import { bodyDifference, differingFields, type FieldMap, requestFields, serverFields } from "./observed-fields.ts";
 
 export interface ScenarioDiff {
@@ -16,6 +17,8 @@ interface ClassifyContext {
   scenario: Scenario;
   request: string | null;
   noisy: Set<string>;
+  /** Fields whose values say nothing of the config here, with why (both answers are status pages). */
+  volatile: ReadonlyMap<string, string>;
   /** Fields on which the scenario states something different for each version, and both sides met it. */
   predictedByExpectations: Set<string>;
   /** The seed rows an expectation-explained difference is credited to (none where the guide is wrong). */
@@ -35,6 +38,8 @@ export function classify(field: string, baseline: string | null, candidate: stri
   const ignore = ctx.scenario.ignore.find((rule) => fieldMatches(rule.field, field));
   if (ignore) return { ...base, class: "noise", seed: [], reason: `ignored: ${ignore.reason}` };
   if (ctx.noisy.has(field)) return { ...base, class: "noise", seed: [], reason: "it also differs between two answers of one side" };
+  const volatile = ctx.volatile.get(field);
+  if (volatile !== undefined) return { ...base, class: "noise", seed: [], reason: volatile };
   const predicted = ctx.scenario.predicted.find((p) => fieldMatches(p.field, field) && (p.request === null || p.request === ctx.request));
   if (predicted) return { ...base, class: "expected-change", seed: predicted.seed, reason: "the scenario names the seed rows that predict it" };
   if (ctx.predictedByExpectations.has(field)) {
@@ -92,6 +97,12 @@ function noiseOf(observed: RequestObservation): Set<string> {
   return new Set(differingFields(requestFields(observed.outcome, observed.errorLog), requestFields(observed.repeat, observed.repeatErrorLog ?? [])));
 }
 
+/** Both answers are the same status page: its body and length show each server's state, not the config. */
+function statusPages(b: RequestObservation["outcome"], c: RequestObservation["outcome"]): ReadonlyMap<string, string> {
+  if (b.kind !== "response" || c.kind !== "response" || b.status !== c.status || !isStatusPage(b.body) || !isStatusPage(c.body)) return new Map();
+  return new Map([["body", STATUS_PAGE_REASON]]);
+}
+
 function statusOf(fields: FieldMap): number | null {
   const status = fields.get("status");
   return status === undefined ? null : Number(status.compare);
@@ -120,6 +131,7 @@ export function diffScenario({ scenario, baseline, candidate, met, guideWrong }:
     scenario,
     request: null,
     noisy: new Set(),
+    volatile: new Map(),
     predictedByExpectations: serverCovered,
     credit,
     baselineStatus: null,
@@ -153,6 +165,7 @@ export function diffScenario({ scenario, baseline, candidate, met, guideWrong }:
       scenario,
       request: request.name,
       noisy: new Set([...noiseOf(b), ...noiseOf(c)]),
+      volatile: statusPages(b.outcome, c.outcome),
       predictedByExpectations: covered,
       credit,
       baselineStatus: statusOf(bFields),

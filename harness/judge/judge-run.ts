@@ -104,51 +104,86 @@ function byRowOrder(a: string, b: string): number {
   return la === lb ? Number(na) - Number(nb) : la.localeCompare(lb);
 }
 
-function guideNotes(judgement: ScenarioJudgement): string[] {
-  return judgement.guide.notes.length ? judgement.guide.notes : judgement.guide.failures.map((f) => `${f.version}: ${describeFailure(f)}`);
+/** What the run's tally reads of one judged scenario. A judgement gives it (tallyOf), and so does a scenario of
+ * a finished report (report/report-tally.ts): a fleet's shards are merged from reports, and the merged tally must
+ * be the one a single run gives. */
+export interface ScenarioTally {
+  id: string;
+  seed: readonly string[];
+  verdict: Verdict;
+  /** Each side's expectation result: stated, met, or skipped (and why). */
+  sides: ReadonlyArray<{ side: string; stated: boolean; ok: boolean; skipped: string | null }>;
+  guide: { holds: boolean | null; notes: readonly string[] };
+  findings: readonly RunFinding[];
+  ignored: { byRule: Readonly<Record<string, number>> };
 }
 
-export function summarizeRows(scenarios: readonly ScenarioJudgement[]): RowSummary {
+/** A scenario's notes on the guide: its own, else its guide failures as sentences. */
+export function guideNotesOf(notes: readonly string[], failures: ReadonlyArray<{ version: string; message: string }>): string[] {
+  return notes.length ? [...notes] : failures.map((f) => `${f.version}: ${f.message}`);
+}
+
+export function tallyOf(judgement: ScenarioJudgement): ScenarioTally {
+  return {
+    id: judgement.run.scenario.id,
+    seed: judgement.run.scenario.seed,
+    verdict: judgement.verdict,
+    sides: judgement.sides.map((s) => ({ side: s.side.id, stated: s.stated, ok: s.ok, skipped: s.skipped })),
+    guide: { holds: judgement.guide.holds, notes: guideNotesOf(judgement.guide.notes, judgement.guide.failures.map((f) => ({ version: f.version, message: describeFailure(f) }))) },
+    findings: judgement.findings,
+    ignored: judgement.ignored,
+  };
+}
+
+function isTally(scenario: ScenarioJudgement | ScenarioTally): scenario is ScenarioTally {
+  return !("run" in scenario);
+}
+
+function tallies(scenarios: ReadonlyArray<ScenarioJudgement | ScenarioTally>): ScenarioTally[] {
+  return scenarios.map((s) => (isTally(s) ? s : tallyOf(s)));
+}
+
+export function summarizeRows(scenarios: ReadonlyArray<ScenarioJudgement | ScenarioTally>): RowSummary {
+  const list = tallies(scenarios);
   // The rows a scenario names; a run of an operator's tree names none, and exercises the rows of the rules its
   // findings name (the constructs it holds).
-  const seedOf = (s: ScenarioJudgement): string[] =>
-    s.run.scenario.seed.length > 0
-      ? s.run.scenario.seed
-      : [...new Set(s.findings.flatMap((finding) => (finding.severity === "expected" ? [] : (ruleById(finding.rule)?.seed ?? []))))];
-  const rows = [...new Set(scenarios.flatMap(seedOf))].sort(byRowOrder);
+  const seedOf = (s: ScenarioTally): readonly string[] =>
+    s.seed.length > 0 ? s.seed : [...new Set(s.findings.flatMap((finding) => (finding.severity === "expected" ? [] : (ruleById(finding.rule)?.seed ?? []))))];
+  const rows = [...new Set(list.flatMap(seedOf))].sort(byRowOrder);
   const guideWrong = rows.flatMap((row) => {
-    const wrong = scenarios.filter((s) => seedOf(s).includes(row) && s.guide.holds === false);
+    const wrong = list.filter((s) => seedOf(s).includes(row) && s.guide.holds === false);
     if (wrong.length === 0) return [];
-    return [{ row, scenarios: wrong.map((s) => s.run.scenario.id), note: guideNotes(wrong[0]!)[0] ?? "the real servers part from the guide" }];
+    return [{ row, scenarios: wrong.map((s) => s.id), note: wrong[0]!.guide.notes[0] ?? "the real servers part from the guide" }];
   });
-  const differ = rows.filter((row) => scenarios.some((s) => seedOf(s).includes(row) && (s.verdict === "expected-change" || s.verdict === "regression")));
+  const differ = rows.filter((row) => list.some((s) => seedOf(s).includes(row) && (s.verdict === "expected-change" || s.verdict === "regression")));
   return { covered: rows.length, guideHolds: rows.length - guideWrong.length, differ: differ.length, guideWrong };
 }
 
-export function summarize(scenarios: readonly ScenarioJudgement[], sides: readonly RunSide[], durationMs: number): RunSummary {
+export function summarize(scenarios: ReadonlyArray<ScenarioJudgement | ScenarioTally>, sides: ReadonlyArray<Pick<RunSide, "side">>, durationMs: number): RunSummary {
+  const list = tallies(scenarios);
   const byVerdict = emptyTally();
-  for (const s of scenarios) byVerdict[s.verdict]++;
+  for (const s of list) byVerdict[s.verdict]++;
   const count = (sideId: string, met: boolean): number =>
-    scenarios.filter((s) => s.sides.some((j) => j.side.id === sideId && j.stated && j.skipped === null && j.ok === met)).length;
+    list.filter((s) => s.sides.some((j) => j.side === sideId && j.stated && j.skipped === null && j.ok === met)).length;
   return {
-    scenarios: scenarios.length,
+    scenarios: list.length,
     byVerdict,
     expectationsMet: Object.fromEntries(sides.map((s) => [s.side.id, count(s.side.id, true)])),
     expectationsFailed: Object.fromEntries(sides.map((s) => [s.side.id, count(s.side.id, false)])),
-    guideWrong: scenarios.filter((s) => s.guide.holds === false).map((s) => ({ id: s.run.scenario.id, seed: s.run.scenario.seed, notes: guideNotes(s) })),
-    guideHolds: scenarios.filter((s) => s.guide.holds === true).length,
-    rows: summarizeRows(scenarios),
+    guideWrong: list.filter((s) => s.guide.holds === false).map((s) => ({ id: s.id, seed: [...s.seed], notes: [...s.guide.notes] })),
+    guideHolds: list.filter((s) => s.guide.holds === true).length,
+    rows: summarizeRows(list),
     regressions: byVerdict.regression,
-    findings: summarizeFindings(scenarios),
-    ignored: { byRule: ignoredByRule(scenarios) },
+    findings: summarizeFindings(list),
+    ignored: { byRule: ignoredByRule(list) },
     durationMs,
   };
 }
 
-export function summarizeFindings(scenarios: readonly ScenarioJudgement[]): FindingSummary[] {
+export function summarizeFindings(scenarios: ReadonlyArray<ScenarioJudgement | ScenarioTally>): FindingSummary[] {
   const byRule = new Map<string, { finding: RunFinding; summary: FindingSummary }>();
-  for (const judgement of scenarios) {
-    for (const finding of judgement.findings) {
+  for (const tally of tallies(scenarios)) {
+    for (const finding of tally.findings) {
       let entry = byRule.get(finding.rule);
       if (!entry) {
         const summary: FindingSummary = { rule: finding.rule, severity: finding.severity, security: finding.security, title: finding.title, scenarios: [], requests: 0, config: [], gating: false };
@@ -156,7 +191,7 @@ export function summarizeFindings(scenarios: readonly ScenarioJudgement[]): Find
         byRule.set(finding.rule, entry);
       }
       const { summary } = entry;
-      if (!summary.scenarios.includes(judgement.run.scenario.id)) summary.scenarios.push(judgement.run.scenario.id);
+      if (!summary.scenarios.includes(tally.id)) summary.scenarios.push(tally.id);
       summary.requests += finding.requests.count;
       summary.gating ||= finding.gating;
       summary.security ||= finding.security;
@@ -171,9 +206,9 @@ export function summarizeFindings(scenarios: readonly ScenarioJudgement[]): Find
   return [...byRule.values()].sort((a, b) => compareFindings(a.finding, b.finding) || b.summary.requests - a.summary.requests).map((entry) => entry.summary);
 }
 
-function ignoredByRule(scenarios: readonly ScenarioJudgement[]): Record<string, number> {
+function ignoredByRule(scenarios: readonly ScenarioTally[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const judgement of scenarios) for (const [rule, count] of Object.entries(judgement.ignored.byRule)) counts[rule] = (counts[rule] ?? 0) + count;
+  for (const tally of scenarios) for (const [rule, count] of Object.entries(tally.ignored.byRule)) counts[rule] = (counts[rule] ?? 0) + count;
   return counts;
 }
 

@@ -47,6 +47,9 @@ export interface HarnessRunOptions {
 
 export type ProgressEvent =
   | { kind: "note"; message: string }
+  /** The sides as resolved, before the first scenario starts: a caller that keeps results as they come (fleet)
+   * records which images they are of. */
+  | { kind: "sides"; sides: RunSide[] }
   | { kind: "scenario-done"; run: ScenarioRun; done: number; total: number };
 
 /** One side of the run as it was set up: its image, and its version when it ran. */
@@ -215,47 +218,6 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       };
     }
 
-    const runs: ScenarioRun[] = new Array(options.scenarios.length);
-    // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
-    // over the work a slow one has not reached. A scenario an engine lost is put back at the front.
-    const queue = options.scenarios.map((_, index) => index);
-    let done = 0;
-    const worker = async (station: Station): Promise<void> => {
-      while (queue.length > 0 && !options.signal?.aborted && station.lost === null) {
-        const index = queue.shift()!;
-        const scenario = options.scenarios[index]!;
-        const run =
-          runDeadline !== null && Date.now() >= runDeadline
-            ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
-            : await observeScenario(scenario, plans[index]!, station.context!);
-        // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
-        // config. With another engine left, the scenario goes back to the queue; with none, the run stops, exit 3,
-        // no report.
-        if (run.error && !(await engineAnswers(station.engine))) {
-          station.lost = `stopped answering during ${scenario.id}: ${run.error.message.split("\n")[0]}`;
-          if (stations.some((s) => s.lost === null)) {
-            queue.unshift(index);
-            note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
-            return;
-          }
-          queue.length = 0;
-          throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
-            hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
-          });
-        }
-        runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
-        station.ran++;
-        done++;
-        options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
-      }
-    };
-    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, () => worker(station)));
-    // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
-    const ended = await Promise.allSettled(workers);
-    const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
-    if (failed) throw failed.reason;
-    interrupted();
-
     const runSidesOut: RunSide[] = [
       ...skipped.map((s) => ({ side: s.side, image: s.image, version: null, missing: true, imageId: null })),
       ...sides.map((s) => ({
@@ -266,6 +228,72 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         imageId: ids.get(s.inspection.image) ?? null,
       })),
     ].sort((a, b) => (a.side.role === b.side.role ? 0 : a.side.role === "baseline" ? -1 : 1));
+    options.onProgress?.({ kind: "sides", sides: runSidesOut });
+
+    const runs: ScenarioRun[] = new Array(options.scenarios.length);
+    // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
+    // over the work a slow one has not reached. A scenario an engine lost is put back at the front.
+    const queue = options.scenarios.map((_, index) => index);
+    let done = 0;
+    // A worker with nothing queued waits while others still run: a scenario an engine loses comes back.
+    let inFlight = 0;
+    let waiting: Array<() => void> = [];
+    const wakeAll = (): void => {
+      const woken = waiting;
+      waiting = [];
+      for (const wake of woken) wake();
+    };
+    options.signal?.addEventListener("abort", wakeAll, { once: true });
+    const observeNext = async (station: Station, index: number): Promise<void> => {
+      const scenario = options.scenarios[index]!;
+      const run =
+        runDeadline !== null && Date.now() >= runDeadline
+          ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
+          : await observeScenario(scenario, plans[index]!, station.context!);
+      // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
+      // config. With another engine left, the scenario goes back to the queue; with none, the run stops, exit 3,
+      // no report.
+      if (run.error && !(await engineAnswers(station.engine))) {
+        station.lost = `stopped answering during ${scenario.id}: ${run.error.message.split("\n")[0]}`;
+        if (stations.some((s) => s.lost === null)) {
+          queue.unshift(index);
+          note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
+          return;
+        }
+        queue.length = 0;
+        throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
+          hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
+        });
+      }
+      runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+      station.ran++;
+      done++;
+      options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
+    };
+    const worker = async (station: Station): Promise<void> => {
+      while (!options.signal?.aborted && station.lost === null) {
+        if (queue.length === 0) {
+          if (inFlight === 0) return;
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
+        const index = queue.shift()!;
+        inFlight++;
+        try {
+          await observeNext(station, index);
+        } finally {
+          inFlight--;
+          wakeAll();
+        }
+      }
+    };
+    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, () => worker(station)));
+    // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
+    const ended = await Promise.allSettled(workers);
+    const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
+    interrupted();
+
     return {
       startedAt,
       sides: runSidesOut,

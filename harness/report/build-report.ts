@@ -1,8 +1,8 @@
 // Pure: the judged run in the shape of the report contract (report-model.ts). It decides nothing: verdicts,
 // failures and differences come from judge/; this only picks and words what the contract carries.
-import type { Difference } from "../judge/difference.ts";
+import type { Difference, Verdict } from "../judge/difference.ts";
 import { describeFailure, type ExpectationFailure } from "../judge/expectation-failure.ts";
-import type { CandidateSummary, RunJudgement } from "../judge/judge-run.ts";
+import type { CandidateSummary, RunJudgement, RunSummary } from "../judge/judge-run.ts";
 import type { ScenarioJudgement, SideJudgement } from "../judge/judge-scenario.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../observe/observation.ts";
@@ -11,8 +11,11 @@ import type { PlannedRequest } from "../plan/scenario-plan.ts";
 import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
+  ReportCandidate,
   ReportConfigTest,
   ReportErrorLogLine,
+  ReportFleet,
+  ReportSide,
   ReportExpectationResult,
   ReportFailure,
   ReportMatrixEntry,
@@ -161,6 +164,7 @@ export function buildScenarioReport(judgement: ScenarioJudgement, candidates: re
     coverage: judgement.coverage,
     durationMs: run.durationMs,
     error: run.error,
+    engine: run.engine ?? null,
     findings: judgement.findings,
     ignored: judgement.ignored,
     expectations: { baseline: expectationResult(baseline), candidate: expectationResult(candidate) },
@@ -186,21 +190,59 @@ export function buildScenarioReport(judgement: ScenarioJudgement, candidates: re
 }
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {
-  const scenarios = judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates));
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
+  return assembleReport({
+    startedAt: judgement.startedAt.toISOString(),
+    sides,
+    candidates: judgement.candidates.map((c) => ({ side: c.side.id, label: c.label, axis: c.axis, image: c.image, version: c.version, byVerdict: c.byVerdict })),
+    scenarios: judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates)),
+    summary: judgement.summary,
+    toolVersion,
+    fleet: null,
+  });
+}
+
+/** The candidates a finished report's scenarios give when no judgement names them (a fleet merged from its
+ * shards' reports): each candidate side, labelled by its image, counted by its own verdicts (a scenario's matrix
+ * entry, else, for a one-candidate run, the scenario's verdict). */
+function candidatesOfReport(sides: readonly ReportSide[], scenarios: readonly ReportScenario[]): ReportCandidate[] {
+  return sides
+    .filter((s) => s.role === "candidate")
+    .map((side, index) => {
+      const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
+      for (const scenario of scenarios) {
+        const own = scenario.matrix?.find((entry) => entry.side === side.id)?.verdict ?? (index === 0 && scenario.matrix === null ? scenario.verdict : undefined);
+        if (own !== undefined) byVerdict[own]++;
+      }
+      return { side: side.id, label: side.image, axis: null, image: side.image, version: side.version, byVerdict };
+    });
+}
+
+/** The report from its parts: a run's, or a fleet's put together from its configs' scenarios (fleet/). */
+export function assembleReport(parts: {
+  startedAt: string;
+  sides: ReportSide[];
+  /** The run's candidates with labels and axes; absent: read from the sides and the scenarios. */
+  candidates?: ReportCandidate[];
+  scenarios: ReportScenario[];
+  summary: RunSummary;
+  toolVersion: string;
+  fleet: ReportFleet | null;
+}): Report {
+  const { sides, summary } = parts;
   const baseline = sides.find((s) => s.role === "baseline");
   const candidate = sides.find((s) => s.role === "candidate");
-  const { summary } = judgement;
   const byRole = (counts: Record<string, number>) => ({ baseline: counts[baseline?.id ?? ""] ?? 0, candidate: counts[candidate?.id ?? ""] ?? 0 });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: "httpd-upgrade-harness", version: toolVersion },
-    startedAt: judgement.startedAt.toISOString(),
-    sides,
+    tool: { name: "httpd-upgrade-harness", version: parts.toolVersion },
+    startedAt: parts.startedAt,
+    sides: sides.map((s) => ({ id: s.id, role: s.role, image: s.image, version: s.version, missing: s.missing })),
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
-    candidates: judgement.candidates.map((c) => ({ side: c.side.id, label: c.label, axis: c.axis, image: c.image, version: c.version, byVerdict: c.byVerdict })),
-    scenarios,
+    candidates: parts.candidates ?? candidatesOfReport(sides, parts.scenarios),
+    scenarios: parts.scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
+    fleet: parts.fleet,
   };
 }

@@ -474,6 +474,34 @@ function renderFindings(report: Report): string {
   );
 }
 
+/** A fleet's causes across its configs ("R9 blocking in 143 configs"), worst first, each linking to the configs'
+ * details; then every config with its verdict, worst cause and the tree it is a copy of. */
+function renderFleet(report: Report): string {
+  const fleet = report.fleet;
+  if (!fleet) return "";
+  const pathOf = new Map(fleet.configs.map((c) => [c.id, c.path]));
+  const link = (id: string): string => `<a href="#scenario-${h(id)}"><code>${h(pathOf.get(id) ?? id)}</code></a>`;
+  const causes = report.summary.findings.map(
+    (cause) =>
+      `<tr data-cause="${h(cause.rule)}" data-configs="${cause.scenarios.length}"><td><span class="sev s-${h(cause.severity)}${isSecurity(cause) ? " security" : ""}">${h(severityLabel(cause))}</span></td>` +
+      `<td><b class="mono">${h(cause.rule)}</b> ${h(cause.title)}</td><td><b>${plural(cause.scenarios.length, "config")}</b>: ${cause.scenarios.map(link).join(", ")}</td></tr>`,
+  );
+  const configs = fleet.configs.map((config) => {
+    const worst = config.findings[0];
+    const cause = config.error ?? (worst ? `${worst.rule} ${severityLabel(worst)}${config.findings.length > 1 ? ` and ${config.findings.length - 1} more` : ""}` : "");
+    return (
+      `<tr data-config="${h(config.id)}" data-verdict="${config.verdict}"><td>${link(config.id)}</td><td>${badge(config.verdict)}</td><td>${h(cause)}</td>` +
+      `<td>${config.sameAs ? `same tree as ${link(config.sameAs)}` : ""}</td><td>${h(config.engine ?? "")}</td></tr>`
+    );
+  });
+  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
+  return (
+    `<section class="fleet"><h2>Fleet</h2><p>${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}${shards}; inputs <code>${h(fleet.inputsHash.slice(0, 16))}</code>.</p>` +
+    (causes.length > 0 ? `<h3>Causes across the fleet, worst first</h3><table class="findings"><thead><tr><th>severity</th><th>cause</th><th>configs</th></tr></thead><tbody>${causes.join("")}</tbody></table>` : "") +
+    `<h3>Configs</h3><table class="findings"><thead><tr><th>config</th><th>verdict</th><th>worst cause</th><th></th><th>engine</th></tr></thead><tbody>${configs.join("")}</tbody></table></section>`
+  );
+}
+
 function renderSummary(report: Report): string {
   const { summary } = report;
   const counts = VERDICTS.map(
@@ -522,6 +550,7 @@ export function renderHtmlReport(report: Report): string {
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${h(title)}</title><style>${STYLE}</style></head><body>`,
     renderRunHeader(report),
+    renderFleet(report),
     renderFindings(report),
     renderSummary(report),
     renderGuideWrong(report),

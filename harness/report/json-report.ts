@@ -4,6 +4,7 @@ import type { Difference } from "../judge/difference.ts";
 import type {
   Report,
   ReportFinding,
+  ReportFleetConfig,
   ReportIgnored,
   ReportCandidate,
   ReportConfigTest,
@@ -234,6 +235,7 @@ const scenario = keysOf<ReportScenario>()([
     ["code", null],
     ["message", null],
   ])],
+  ["engine", null],
   ["findings", items(finding)],
   ["ignored", ignored],
   ["expectations", bySide(expectationResult)],
@@ -319,6 +321,23 @@ const report = keysOf<Report>()([
   ]))],
   ["scenarios", items(scenario)],
   ["summary", summary],
+  ["fleet", keysOf<NonNullable<Report["fleet"]>>()([
+    ["inputsHash", null],
+    ["shards", null],
+    ["assignment", null],
+    ["configs", items(keysOf<ReportFleetConfig>()([
+      ["id", null],
+      ["path", null],
+      ["verdict", null],
+      ["findings", null],
+      ["sameAs", null],
+      ["engine", null],
+      ["durationMs", null],
+      ["error", null],
+    ]))],
+    ["duplicates", null],
+    ["engines", null],
+  ])],
 ]);
 
 /** Rebuilds `value` with its keys in `shape`'s order; keys the contract does not name (yet) follow, as found. */

@@ -61,8 +61,10 @@ function image(image: string, version: string | null, missing: boolean): string 
   return version === null ? `\`${image}\`` : `\`${image}\` (${markdownCell(version)})`;
 }
 
-function scenarioLabel(scenario: ReportScenario): string {
-  return `\`${scenario.id}\` ${markdownCell(scenario.title)}`;
+function scenarioLabel(scenario: ReportScenario, anchored: boolean): string {
+  // A fleet's config links land here.
+  const anchor = anchored ? `<a id="config-${scenario.id}"></a>` : "";
+  return `${anchor}\`${scenario.id}\` ${markdownCell(scenario.title)}`;
 }
 
 function overviewTable(report: Report): string[] {
@@ -70,7 +72,7 @@ function overviewTable(report: Report): string[] {
   const columns = matrixColumns(report);
   const rows = report.scenarios.map((scenario) =>
     [
-      scenarioLabel(scenario),
+      scenarioLabel(scenario, Boolean(report.fleet)),
       markdownCell(scenario.seed.join(", ")),
       markdownCell(describeSide(scenario, "baseline")),
       ...(columns.length > 0
@@ -153,6 +155,33 @@ function findingsSection(report: Report): string[] {
   return lines;
 }
 
+/** A fleet's causes across its configs, worst first ("R9 in 143 configs"), then each config's verdict and worst
+ * cause, linked to its row of the overview table. */
+function fleetSection(report: Report): string[] {
+  const fleet = report.fleet;
+  if (!fleet) return [];
+  const pathOf = new Map(fleet.configs.map((c) => [c.id, c.path]));
+  const link = (id: string): string => `[\`${(pathOf.get(id) ?? id).replace(/[`|\]]/g, "")}\`](#config-${id})`;
+  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
+  const lines = ["### Fleet", "", `${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}${shards}.`, ""];
+  if (report.summary.findings.length > 0) {
+    lines.push("| severity | cause | configs |", "|---|---|---|");
+    for (const cause of report.summary.findings) {
+      const shown = cause.scenarios.slice(0, 10).map(link).join(", ") + (cause.scenarios.length > 10 ? `, and ${cause.scenarios.length - 10} more` : "");
+      lines.push(`| ${markdownCell(severityLabel(cause))} | \`${cause.rule.replace(/[`|]/g, "")}\` ${markdownCell(cause.title)} | **${plural(cause.scenarios.length, "config")}**: ${shown} |`);
+    }
+    lines.push("");
+  }
+  lines.push("| config | verdict | worst cause | same tree as |", "|---|---|---|---|");
+  for (const config of fleet.configs) {
+    const worst = config.findings[0];
+    const cause = config.error ?? (worst ? `${worst.rule} ${severityLabel(worst)}${config.findings.length > 1 ? ` and ${config.findings.length - 1} more` : ""}` : "");
+    lines.push(`| ${link(config.id)} | ${verdictLabel(config.verdict)} | ${markdownCell(cause)} | ${config.sameAs ? link(config.sameAs) : ""} |`);
+  }
+  lines.push("");
+  return lines;
+}
+
 function guideSection(report: Report): string[] {
   const lines = ["### Where the upgrade guide is wrong", ""];
   if (report.summary.guideWrong.length === 0) {
@@ -231,6 +260,7 @@ export function renderMarkdownReport(report: Report): string {
       `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,
     "",
     ...candidatesLines(report),
+    ...fleetSection(report),
     ...findingsSection(report),
     counts,
     "",

@@ -2,12 +2,14 @@
 // schema/report.schema.json. Additive changes keep schemaVersion's major number; anything else bumps it.
 // 2.0: sides as a list, structured expectation failures, full-body length and digest, start failures,
 // trailing log and the config test's syntax error. 2.2: findings, the differences told by cause (per scenario
-// and across the run), and what the ignore file silenced, by rule. 2.3 (additive): a version matrix: the run's
-// candidates with label, axis and verdict counts (`candidates`), and per scenario each candidate side by side
-// (`matrix`: its own verdict, expectations, config test and per request its status and differences; null for a
-// one-candidate run). Readers of 2.2 ignore both and read the baseline and the first candidate as before.
+// and across the run), and what the ignore file silenced, by rule. 2.3 (additive): `fleet`, a fleet run's configs
+// with their verdicts and causes, its manifest and the engines that ran it; which engine ran each scenario; and a
+// version matrix: the run's candidates with label, axis and verdict counts (`candidates`), and per scenario each
+// candidate side by side (`matrix`: its own verdict, expectations, config test and per request its status and
+// differences; null for a one-candidate run). Readers of 2.2 ignore them and read the baseline and the first
+// candidate as before.
 import type { Difference, Verdict } from "../judge/difference.ts";
-import type { IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
+import type { FindingSeverity, IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
 
@@ -123,6 +125,8 @@ export interface ReportScenario {
   coverage: "both" | "candidate-only";
   durationMs: number;
   error: { code: string; message: string } | null;
+  /** The engine that ran it when the run used several (`--engines`; 2.3), else null. */
+  engine: string | null;
   /** The scenario's differences by cause, worst first (schema 2.2). */
   findings: ReportFinding[];
   /** What the ignore file silenced: listed here and under their requests as noise, counted by rule (2.2). */
@@ -191,6 +195,38 @@ export interface ReportSide {
   missing: boolean;
 }
 
+/** One config of a fleet run: what it was run as (its scenario, by id), and the verdict and causes in short. */
+export interface ReportFleetConfig {
+  /** The scenario id of its details in `scenarios`. */
+  id: string;
+  /** The path as given (relative to the working directory when inside it). */
+  path: string;
+  verdict: Verdict;
+  /** Its causes, worst first. */
+  findings: Array<{ rule: string; severity: FindingSeverity; security: boolean; gating: boolean }>;
+  /** The config it is the same tree as, whose run it reports; null when it ran itself. */
+  sameAs: string | null;
+  /** The engine that ran it, when the run used several. */
+  engine: string | null;
+  durationMs: number;
+  /** Why it did not run (a tree that cannot be read, the engine), or null. */
+  error: string | null;
+}
+
+/** A fleet run (schema 2.3): the configs, the run's manifest, the engines. The causes across the fleet are
+ * `summary.findings`, whose `scenarios` are config ids. */
+export interface ReportFleet {
+  /** The hash of the inputs (configs, options) every shard and blob of this run carries. */
+  inputsHash: string;
+  /** How many shards ran it (1: one run), and how configs were given to them. */
+  shards: number;
+  assignment: "path" | "durations";
+  configs: ReportFleetConfig[];
+  /** Configs that are the same tree as another, run once and reported for each. */
+  duplicates: number;
+  engines: Array<{ name: string; concurrency: number; scenarios: number; lost: string | null }> | null;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: "httpd-upgrade-harness"; version: string };
@@ -203,4 +239,6 @@ export interface Report {
   candidates: ReportCandidate[];
   scenarios: ReportScenario[];
   summary: ReportSummary;
+  /** Set by `fleet` and `merge-reports` (schema 2.3); null for other runs. */
+  fleet: ReportFleet | null;
 }

@@ -63,6 +63,16 @@ const ERROR_DOCUMENT_WORDING: FieldDifference = {
   reason: "the built-in error and redirect documents are worded differently on 2.4; same status",
 };
 
+/** The pages mod_status, mod_info and the balancer manager write: the server's own state (uptime, counters,
+ * current time), never the same twice, let alone across versions. The judge does not compare their bodies. */
+const STATUS_PAGE = /<title>(Apache Status|Server Information|Balancer Manager)<\/title>/i;
+
+export function isStatusPage(body: string): boolean {
+  return STATUS_PAGE.test(body.slice(0, 2048));
+}
+
+export const STATUS_PAGE_REASON = "a status page (server-status, server-info, balancer-manager) shows each server's own state";
+
 /** What the judge classes on its own, in the order it tries them. */
 export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING];
 

@@ -63,8 +63,10 @@ function userLine(user: ProbeUser): string {
 }
 
 /** The tree with the probe users appended to the user and group files it holds (a file the config names but the
- * tree lacks, under the tree's mount, is made). Files outside the mount are left: their cells say so. */
-export function withProbeUsers(tree: ConfigTree, users: readonly ProbeUser[]): ConfigTree {
+ * tree lacks, under the tree's mount, is made). Files outside the mount are left: their cells say so. With
+ * `replace`, a user file's lines for the same user go first: the first line of a name is the one httpd checks
+ * (mod_authn_file), so a user the file already has gets the probe password only this way (replayed log users). */
+export function withProbeUsers(tree: ConfigTree, users: readonly ProbeUser[], options: { replace?: boolean } = {}): ConfigTree {
   if (users.length === 0) return tree;
   const files = new Map(tree.source.files);
   const directories = new Set(tree.source.directories);
@@ -74,7 +76,8 @@ export function withProbeUsers(tree: ConfigTree, users: readonly ProbeUser[]): C
     const relative = posix.relative(mount === "" ? "/" : mount, user.file);
     if (relative.startsWith("..")) continue;
     const path = tree.source.links.get(relative) ?? relative;
-    const before = files.get(path)?.toString("utf8") ?? "";
+    const held = files.get(path)?.toString("utf8") ?? "";
+    const before = options.replace === true && user.kind === "basic" ? held.split("\n").filter((l) => !l.startsWith(`${user.user}:`)).join("\n") : held;
     const line = userLine(user);
     if (before.split("\n").includes(line)) continue;
     files.set(path, Buffer.from(`${before}${before === "" || before.endsWith("\n") ? "" : "\n"}${line}\n`, "utf8"));

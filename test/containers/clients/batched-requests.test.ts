@@ -36,7 +36,7 @@ ${KINDS.map((kind, i) => `  - ${kind.replace("{ ", `{ name: a${i}, client: alone
 
 function essence(request: RequestObservation | undefined) {
   const outcome = request?.outcome;
-  // curl -X HEAD waits for a body that never comes: a TIMEOUT either way, whose repeat is skipped.
+  // A transport error (a timeout, whose repeat is skipped) compares by its code.
   if (outcome?.kind !== "response") return { kind: outcome?.kind, code: outcome?.kind === "transport-error" ? outcome.code : null, repeat: request?.repeat ?? null };
   const headers = outcome.headers.filter(([name]) => !/^(date|keep-alive|connection)$/i.test(name));
   return {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLayout, readTree, runInputs, treeScenarios } from "../../../harness/cli/tree-inputs.ts";
+import { readTree } from "../../../harness/conf/read-tree.ts";
+import { parseLayout, runInputs, treeScenarios } from "../../../harness/cli/tree-inputs.ts";
 import { HarnessError } from "../../../harness/errors.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/plan/tree/", import.meta.url));

@@ -50,6 +50,7 @@ function context(scenarioValue: Scenario, overrides: Partial<Parameters<typeof c
     scenario: scenarioValue,
     request: "file",
     noisy: new Set(),
+    volatile: new Map(),
     predictedByExpectations: new Set(),
     credit: scenarioValue.seed,
     baselineStatus: 200,
@@ -230,6 +231,32 @@ describe("diffScenario", () => {
       "header:content-length": ["noise", [], "follows the body (it also differs between two answers of one side)"],
       body: ["noise", [], "it also differs between two answers of one side"],
     });
+  });
+
+  it("does not compare the bodies of two status pages of the same status: each shows its own server's state", () => {
+    // A probe is sent once (no repeat to learn from): the uptime and counters of two server-status pages differ.
+    const text = `id: status-page\ntitle: T\nrequests:\n  - name: status\n    path: /server-status\n`;
+    const page = (family: "2.2" | "2.4", uptime: string, status = 200) => {
+      const body = `<html><head>\n<title>Apache Status</title>\n</head><body>\n<dt>Server uptime: ${uptime}</dt>\n</body></html>\n`;
+      return response(status, basicHeaders(family, body.length, "text/html; charset=ISO-8859-1"), body);
+    };
+    const judged = (a: ReturnType<typeof page>, b: ReturnType<typeof page>) =>
+      byField(
+        diff(scenario(text), {
+          baseline: sideObservation("2.4", { requests: [requestObservation("status", "2.4", { outcome: a })] }),
+          candidate: sideObservation("2.4", { requests: [requestObservation("status", "2.4", { outcome: b })] }),
+        }).requests[0]!.differences,
+      );
+    const reason = "a status page (server-status, server-info, balancer-manager) shows each server's own state";
+    expect(judged(page("2.4", "1 second"), page("2.4", "12 seconds"))).toEqual({
+      "header:content-length": ["noise", [], `follows the body (${reason})`],
+      body: ["noise", [], reason],
+    });
+    // A page that answers otherwise is compared as any other: the status change is what the config decided.
+    expect(judged(page("2.4", "1 second"), page("2.4", "12 seconds", 403)).status?.[0]).toBe("regression");
+    // A body that is not a status page stays a regression.
+    const other = (text: string) => response(200, basicHeaders("2.4", text.length, "text/html"), text);
+    expect(judged(other("<title>Home</title>a"), other("<title>Home</title>ab")).body?.[0]).toBe("regression");
   });
 
   it("makes an ignored field noise with the rule's reason", () => {

@@ -275,6 +275,7 @@ describe("buildReport", () => {
         ["https-proxy-expired-backend", "regression"],
       ],
       summary: { ...judgement.summary, expectationsMet: { baseline: 2, candidate: 1 }, expectationsFailed: { baseline: 0, candidate: 1 } },
+      fleet: null,
     });
     expect(built.scenarios).toEqual(judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates)));
     // Each scenario leads with its findings as the judge told them, the differences each folds kept with it.

@@ -112,6 +112,7 @@ function minimalReport(): Report {
         matrix: null,
         durationMs: 7033,
         error: null,
+        engine: null,
         findings: [
           {
             rule: "unexplained",
@@ -190,6 +191,7 @@ function minimalReport(): Report {
       ignored: { byRule: { D3: 1 } },
       durationMs: 7040,
     },
+    fleet: null,
   };
 }
 

@@ -11,7 +11,7 @@ import { migrateTree } from "../../../../harness/migrate/migrate-tree.ts";
 import { generateProbes } from "../../../../harness/plan/probes/generate-probes.ts";
 import { accessForms, addressInside } from "../../../../harness/plan/probes/probe-clients.ts";
 import { probeRequests } from "../../../../harness/plan/probes/probe-scenario.ts";
-import { proofProbes } from "../../../../harness/cli/prove-trees.ts";
+import { proofProbes } from "../../../../harness/judge/prove/proof-probes.ts";
 import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { proofProbes } from "../../../../harness/cli/prove-trees.ts";
+import { proofProbes } from "../../../../harness/judge/prove/proof-probes.ts";
 import { loadTree } from "../../../../harness/conf/load-tree.ts";
 import { probeScenarioFile } from "../../../../harness/plan/probes/probe-scenario-file.ts";
 import { loadScenarios } from "../../../../harness/scenario/load-scenario.ts";

@@ -1,0 +1,191 @@
+// `fleet DIR...`: every config tree of a fleet through config test, probes, diff and triage, one report for the
+// fleet; `--shard k/n` runs one shard and `--report blob:PATH` keeps it for `merge-reports`; `--resume` goes on
+// from an interrupted run's journal. `merge-reports BLOB...` puts shards back together with the same reports a
+// single run writes.
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import type { ParseArgsConfig } from "node:util";
+import { resolve } from "node:path";
+import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
+import { HarnessError } from "../errors.ts";
+import { type FleetEntry, parseBlob, publishBlob, readBlob } from "../fleet/blob.ts";
+import { fleetReport } from "../fleet/fleet-report.ts";
+import { fleetSarif } from "../fleet/fleet-sarif.ts";
+import { mergeBlobs } from "../fleet/merge-blobs.ts";
+import { runFleet } from "../fleet/run-fleet.ts";
+import { parseShard, type ShardSpec } from "../fleet/shard.ts";
+import { renderFleetProgress, renderFleetText } from "../report/fleet-text.ts";
+import type { Report } from "../report/report-model.ts";
+import { enginesOption } from "./engines-option.ts";
+import { EXIT, runExitStatus } from "./exit-status.ts";
+import { fleetConfigs } from "./fleet-inputs.ts";
+import { ignoreFileFor } from "./ignore-option.ts";
+import { parseOptions, seconds } from "./parse-options.ts";
+import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS, type ReportTarget, renderReport, writeRendered } from "./report-targets.ts";
+import { toolVersion } from "./tool-version.ts";
+import { parseLayout } from "./tree-inputs.ts";
+
+type OptionSpec = NonNullable<ParseArgsConfig["options"]>[string];
+
+const FORMATS: readonly FleetFormat[] = [...REPORT_FORMATS, ...FLEET_FORMATS];
+
+/** Where journals live unless --state says otherwise. */
+export const DEFAULT_STATE_DIR = ".httpd-upgrade-fleet";
+
+export const FLEET_OPTIONS = {
+  report: { type: "string", multiple: true, default: [] as string[] },
+  shard: { type: "string" },
+  "shard-durations": { type: "string", multiple: true, default: [] as string[] },
+  resume: { type: "boolean", default: false },
+  state: { type: "string" },
+  baseline: { type: "string" },
+  candidate: { type: "string" },
+  "allow-missing-baseline": { type: "boolean", default: false },
+  engines: { type: "string" },
+  concurrency: { type: "string" },
+  requests: { type: "string", default: "probes" },
+  "max-probes": { type: "string" },
+  layout: { type: "string" },
+  define: { type: "string", short: "D", multiple: true, default: [] as string[] },
+  exclude: { type: "string", multiple: true, default: [] as string[] },
+  ignore: { type: "string" },
+  "no-noise": { type: "boolean", default: false },
+  "scenario-time-limit": { type: "string" },
+  "time-limit": { type: "string" },
+  color: { type: "boolean", default: process.stderr.isTTY === true },
+} satisfies Record<string, OptionSpec>;
+
+export const MERGE_OPTIONS = {
+  report: { type: "string", multiple: true, default: [] as string[] },
+  color: { type: "boolean", default: process.stdout.isTTY === true },
+} satisfies Record<string, OptionSpec>;
+
+function positiveInteger(value: string | undefined, flag: string): number | null {
+  if (value === undefined) return null;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new HarnessError("HARNESS_USAGE", `${flag} ${JSON.stringify(value)} is not a positive whole number.`);
+  return parsed;
+}
+
+/** Durations by config label, from earlier reports (JSON) or blobs: what `--shard-durations` balances by. */
+function readDurations(files: readonly string[]): Map<string, number> | null {
+  if (files.length === 0) return null;
+  const durations = new Map<string, number>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (cause) {
+      throw new HarnessError("HARNESS_USAGE", `--shard-durations ${file}: ${(cause as Error).message}`, { cause });
+    }
+    if (text.startsWith("{\"kind\":\"manifest\"")) {
+      for (const entry of parseBlob(text, file).entries) durations.set(entry.scenario.file, entry.scenario.durationMs);
+      continue;
+    }
+    let report: Partial<Report>;
+    try {
+      report = JSON.parse(text) as Partial<Report>;
+    } catch {
+      throw new HarnessError("HARNESS_USAGE", `--shard-durations ${file} is neither a JSON report nor a fleet blob.`);
+    }
+    for (const config of report.fleet?.configs ?? []) if (config.sameAs === null) durations.set(config.path, config.durationMs);
+  }
+  return durations;
+}
+
+function shardOption(value: string | undefined): ShardSpec {
+  if (value === undefined) return { index: 1, count: 1 };
+  const shard = parseShard(value);
+  if (typeof shard === "string") throw new HarnessError("HARNESS_USAGE", `--shard ${shard}.`);
+  return shard;
+}
+
+/** Every report renders before any is written; each is written whole or not at all. */
+function writeFleetReports(report: Report, entries: readonly FleetEntry[], journal: string | null, targets: ReadonlyArray<ReportTarget<FleetFormat>>): void {
+  const rendered: Array<{ target: ReportTarget<string>; text: string }> = [];
+  for (const target of targets) {
+    if (target.format === "blob") continue;
+    const text = target.format === "sarif" ? `${JSON.stringify(fleetSarif(entries, { toolVersion: report.tool.version, cwd: process.cwd() }), null, 2)}\n` : renderReport(report, target.format);
+    rendered.push({ target, text });
+  }
+  writeRendered(rendered);
+  for (const target of targets) if (target.format === "blob" && journal) publishBlob(journal, target.path);
+  for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
+}
+
+export async function runFleetCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, FLEET_OPTIONS);
+  const targets = values.report.map((value) => parseTargetOf(value, FORMATS));
+  const shard = shardOption(values.shard);
+  if (targets.some((t) => t.format === "blob") && targets.some((t) => t.format !== "blob") && shard.count > 1) {
+    process.stderr.write(`note: the reports other than the blob show shard ${shard.index}/${shard.count} alone; merge-reports gives the fleet's\n`);
+  }
+  const requests = values.requests;
+  if (requests !== "probes" && requests !== "smoke") throw new HarnessError("HARNESS_USAGE", `--requests ${JSON.stringify(requests)}: use probes or smoke.`);
+  const concurrency = positiveInteger(values.concurrency, "--concurrency") ?? Math.max(2, availableParallelism());
+  const configs = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
+  const ignore = await ignoreFileFor(values.ignore);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    process.stderr.write("\ninterrupted: keeping what finished, removing the run's containers and networks (Ctrl-C again to leave now)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const color = values.color === true;
+  try {
+    const result = await runFleet({
+      configs,
+      shard,
+      durations: readDurations(values["shard-durations"]),
+      requests,
+      maxProbes: positiveInteger(values["max-probes"], "--max-probes"),
+      baselineImage: values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE),
+      candidateImage: values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE),
+      allowMissingBaseline: values["allow-missing-baseline"] === true,
+      concurrency,
+      engines: enginesOption(values.engines),
+      learnNoise: values["no-noise"] !== true,
+      scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? undefined,
+      runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
+      ignore,
+      stateDir: resolve(values.state ?? DEFAULT_STATE_DIR),
+      resume: values.resume === true,
+      toolVersion: toolVersion(),
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.kind === "note") process.stderr.write(`${event.message}\n`);
+        else {
+          const progress = { done: event.done, total: event.total, fromJournal: event.fromJournal, label: event.config.label, verdict: event.entry.scenario.verdict, sinceStartMs: event.sinceStart };
+          process.stderr.write(`${renderFleetProgress(progress, { color })}\n`);
+        }
+      },
+    });
+    if (result.resumed > 0) process.stderr.write(`resumed: ${result.resumed} configs came from the journal ${result.journal}\n`);
+    const report = fleetReport({ ...result, toolVersion: toolVersion() });
+    process.stdout.write(`${renderFleetText(report, { color: process.stdout.isTTY === true && color })}\n`);
+    writeFleetReports(report, result.entries, result.journal, targets);
+    return runExitStatus(report);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+export async function runMergeReportsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, MERGE_OPTIONS);
+  if (positionals.length === 0) {
+    throw new HarnessError("HARNESS_USAGE", "merge-reports takes the blob of every shard of one fleet run.", {
+      hint: "httpd-upgrade-harness merge-reports blobs/*.blob --report junit:reports/junit.xml --report html:reports/fleet.html",
+    });
+  }
+  const targets = values.report.map((value) => parseTargetOf(value, FORMATS.filter((f) => f !== "blob")));
+  const merged = mergeBlobs(positionals.map((path) => readBlob(path)));
+  const report = fleetReport({ ...merged, toolVersion: merged.manifest.tool });
+  process.stdout.write(`${renderFleetText(report, { color: values.color === true })}\n`);
+  writeFleetReports(report, merged.entries, null, targets);
+  return runExitStatus(report);
+}

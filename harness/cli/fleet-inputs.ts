@@ -1,0 +1,69 @@
+// The configs of `fleet DIR...`: each argument is a fleet.yaml (or a directory holding one), whose entries name
+// trees and directories to discover in with their own layout, defines, ignore file and id; or a directory whose
+// trees are discovered (fleet/discover-configs.ts) with the command line's --layout and -D. A config named twice
+// is one config. The order is the arguments' and, within one, the file's or discovery's: the same command line
+// gives every shard the same fleet.
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { LayoutId } from "../conf/effective-config.ts";
+import { HarnessError } from "../errors.ts";
+import { discoverConfigs, labelOf } from "../fleet/discover-configs.ts";
+import { configIds, type FleetConfig } from "../fleet/fleet-config.ts";
+import { FLEET_FILE_NAME, loadFleetFile } from "../fleet/fleet-file.ts";
+
+export interface FleetInputOptions {
+  cwd: string;
+  layout: LayoutId | null;
+  defines: readonly string[];
+  /** --exclude globs, over paths relative to the working directory. */
+  exclude: readonly string[];
+}
+
+type Found = Omit<FleetConfig, "id"> & { name: string | null };
+
+export async function fleetConfigs(args: readonly string[], options: FleetInputOptions): Promise<FleetConfig[]> {
+  if (args.length === 0) {
+    throw new HarnessError("HARNESS_USAGE", "fleet takes one directory or more (the trees under them are the fleet), or a fleet.yaml.", {
+      hint: "httpd-upgrade-harness fleet configs/ --report html:reports/fleet.html",
+    });
+  }
+  const found: Found[] = [];
+  const fromCommandLine = (path: string): Found => ({ path, label: labelOf(path, options.cwd), layout: options.layout, defines: [...options.defines], ignoreFile: null, name: null });
+  for (const arg of args) {
+    const path = resolve(options.cwd, arg);
+    const fleetFile = /\.ya?ml$/.test(path) && existsSync(path) && statSync(path).isFile() ? path : existsSync(join(path, FLEET_FILE_NAME)) ? join(path, FLEET_FILE_NAME) : null;
+    if (fleetFile === null) {
+      const discovered = await discoverConfigs([path], { cwd: options.cwd, exclude: { base: options.cwd, globs: options.exclude } });
+      found.push(...discovered.map((d) => fromCommandLine(d.path)));
+      continue;
+    }
+    const file = await loadFleetFile(fleetFile);
+    for (const entry of file.entries) {
+      const own = { layout: entry.layout ?? options.layout, defines: entry.defines.length > 0 ? entry.defines : [...options.defines], ignoreFile: entry.ignoreFile };
+      if (entry.kind === "tree") {
+        if (!existsSync(entry.path)) {
+          throw new HarnessError("HARNESS_FLEET_FILE", `${entry.path} does not exist`, { position: position(entry.at), hint: "Fix the path (relative to the fleet file's directory)." });
+        }
+        found.push({ path: entry.path, label: labelOf(entry.path, options.cwd), ...own, name: entry.name });
+      } else {
+        if (!existsSync(entry.path)) throw new HarnessError("HARNESS_FLEET_FILE", `${entry.path} does not exist`, { position: position(entry.at), hint: "Fix the directory (relative to the fleet file's directory)." });
+        const discovered = await discoverConfigs([entry.path], { cwd: options.cwd, exclude: { base: dirname(fleetFile), globs: file.exclude } });
+        found.push(...discovered.map((d) => ({ path: d.path, label: d.label, ...own, name: null })));
+      }
+    }
+  }
+  const unique = found.filter((config, index) => found.findIndex((other) => other.path === config.path) === index);
+  if (unique.length === 0) {
+    throw new HarnessError("HARNESS_USAGE", `no configuration tree found under ${args.join(", ")}`, {
+      hint: "A tree is a directory holding apache2.conf, httpd.conf, conf/httpd.conf, or a package's files at their absolute paths (etc/...); a *.conf file is a one-file config.",
+    });
+  }
+  const named = new Set(unique.flatMap((c) => (c.name ? [c.name] : [])));
+  const made = configIds(unique.map((c) => c.label)).map((id) => (named.has(id) ? `${id}-config` : id));
+  return unique.map(({ name, ...config }, index) => ({ ...config, id: name ?? made[index]! }));
+}
+
+function position(at: string): { file: string; line: number; column: number } {
+  const match = /^(.*):(\d+):(\d+)$/.exec(at);
+  return match ? { file: match[1]!, line: Number(match[2]), column: Number(match[3]) } : { file: at, line: 1, column: 1 };
+}

@@ -1,0 +1,194 @@
+// A fleet's results as they come: one JSON line per record. A run writes its journal line by line while it runs
+// (so an interrupted run keeps what finished, and `--resume` goes on from it); the same file, once its end line
+// is written, is the shard's blob (`--report blob:PATH`) that `merge-reports` reads.
+//
+//   {"kind":"manifest", ...FleetManifest}
+//   {"kind":"sides", "sides": [...], "startedAt": "..."}        the images as the engine resolved them (ids)
+//   {"kind":"entry", "config": "id", "scenario": {...}, ...}   one per config of the shard, as each finishes
+//   {"kind":"end", "entries": N, "digest": "sha256 of the entry lines", "durationMs": ...}
+//
+// A blob without its end line is a shard that did not finish; one whose digest does not match was changed.
+import { createHash } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { HarnessError } from "../errors.ts";
+import type { ReportScenario, ReportSide } from "../report/report-model.ts";
+import type { LintedTree } from "../rules/lint-outcome.ts";
+import type { LintFinding } from "../rules/finding.ts";
+import { FLEET_FORMAT, type FleetManifest } from "./manifest.ts";
+
+/** The sides of the run with the image ids the engine resolved: a resumed run or a merge checks they match. */
+export interface BlobSide extends ReportSide {
+  imageId: string | null;
+}
+
+export interface BlobSides {
+  sides: BlobSide[];
+  startedAt: string;
+}
+
+/** One config's result: its judged scenario as the report shows it, and lint's findings on its tree (SARIF). */
+export interface FleetEntry {
+  config: string;
+  scenario: ReportScenario;
+  lint: { tree: LintedTree; findings: LintFinding[] } | null;
+}
+
+export interface BlobEnd {
+  entries: number;
+  digest: string;
+  durationMs: number;
+  /** The engines that ran the shard (null: the environment's one). */
+  engines: Array<{ name: string; concurrency: number; scenarios: number; lost: string | null }> | null;
+}
+
+export interface ParsedBlob {
+  path: string;
+  manifest: FleetManifest;
+  sides: BlobSides | null;
+  entries: FleetEntry[];
+  /** Null when the blob was cut short (its run did not finish). */
+  end: BlobEnd | null;
+  /** The end line's digest matches the entry lines. */
+  intact: boolean;
+}
+
+/** Appends records to a journal, each line flushed to disk before the next: a crash loses at most the line
+ * being written, and a half line is dropped on reading. */
+export class BlobWriter {
+  readonly path: string;
+  #fd: number;
+  #digest = createHash("sha256");
+  #entries = 0;
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.#fd = fd;
+  }
+
+  /** A new journal (an existing one at `path` is replaced). */
+  static create(path: string, manifest: FleetManifest): BlobWriter {
+    mkdirSync(dirname(path), { recursive: true });
+    const writer = new BlobWriter(path, openSync(path, "w"));
+    writer.#line({ kind: "manifest", ...manifest });
+    return writer;
+  }
+
+  /** Goes on from a journal read back (`--resume`): its complete lines are kept, the rest cut. */
+  static resume(blob: ParsedBlob): BlobWriter {
+    const writer = BlobWriter.create(blob.path, blob.manifest);
+    if (blob.sides) writer.writeSides(blob.sides);
+    for (const entry of blob.entries) writer.writeEntry(entry);
+    return writer;
+  }
+
+  writeSides(sides: BlobSides): void {
+    this.#line({ kind: "sides", ...sides });
+  }
+
+  writeEntry(entry: FleetEntry): void {
+    const line = this.#line({ kind: "entry", ...entry });
+    this.#digest.update(line);
+    this.#entries++;
+  }
+
+  /** Writes the end line: from now on the file is a whole blob. */
+  finish(end: Omit<BlobEnd, "entries" | "digest">): void {
+    this.#line({ kind: "end", entries: this.#entries, digest: this.#digest.digest("hex"), ...end });
+    this.close();
+  }
+
+  close(): void {
+    if (this.#fd >= 0) closeSync(this.#fd);
+    this.#fd = -1;
+  }
+
+  #line(record: object): string {
+    const line = `${JSON.stringify(record)}\n`;
+    writeSync(this.#fd, line);
+    fsyncSync(this.#fd);
+    return line;
+  }
+}
+
+export function parseBlob(text: string, path: string): ParsedBlob {
+  const bad = (line: number, why: string): HarnessError =>
+    new HarnessError("HARNESS_BLOB", `${path}:${line}: ${why}`, { position: { file: path, line, column: 1 }, hint: "Give the blobs that `fleet --report blob:PATH` wrote, unchanged." });
+  const lines = text.split("\n");
+  // A last line without its newline is one a crash cut: dropped, like any record after it.
+  if (lines.at(-1) !== "") lines.pop();
+  else lines.pop();
+  let manifest: FleetManifest | null = null;
+  let sides: BlobSides | null = null;
+  let end: BlobEnd | null = null;
+  const entries: FleetEntry[] = [];
+  const digest = createHash("sha256");
+  for (const [index, line] of lines.entries()) {
+    let record: { kind?: unknown } & Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      throw bad(index + 1, "not a JSON line");
+    }
+    if (index === 0) {
+      if (record.kind !== "manifest" || record.format !== FLEET_FORMAT) throw bad(1, "not a fleet blob (its first line is no fleet manifest)");
+      const { kind: _kind, ...rest } = record;
+      manifest = rest as unknown as FleetManifest;
+      continue;
+    }
+    if (end) throw bad(index + 1, "a record after the end line");
+    switch (record.kind) {
+      case "sides": {
+        const { kind: _kind, ...rest } = record;
+        sides = rest as unknown as BlobSides;
+        break;
+      }
+      case "entry": {
+        const { kind: _kind, ...rest } = record;
+        entries.push(rest as unknown as FleetEntry);
+        digest.update(`${line}\n`);
+        break;
+      }
+      case "end": {
+        const { kind: _kind, ...rest } = record;
+        end = rest as unknown as BlobEnd;
+        break;
+      }
+      default:
+        throw bad(index + 1, `an unknown record kind ${JSON.stringify(record.kind)}`);
+    }
+  }
+  if (!manifest) throw bad(1, "empty: not a fleet blob");
+  const intact = end !== null && end.entries === entries.length && end.digest === digest.digest("hex");
+  return { path, manifest, sides, entries, end, intact };
+}
+
+export function readBlob(path: string): ParsedBlob {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new HarnessError("HARNESS_BLOB", `${path}: ${(cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (cause as Error).message}`, { cause });
+  }
+  return parseBlob(text, path);
+}
+
+/** Copies a finished journal to where `--report blob:PATH` asks, whole or not at all. */
+export function publishBlob(journal: string, target: string): void {
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    const text = readFileSync(journal);
+    const fd = openSync(temporary, "w");
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, target);
+  } catch (cause) {
+    rmSync(temporary, { force: true });
+    throw new HarnessError("HARNESS_REPORT_WRITE", `Could not write the blob to ${target}.`, { cause, hint: "Check that the directory is writable." });
+  }
+}

@@ -1,0 +1,74 @@
+// Pure: a fleet's report from its entries, the same function for one run and for merged shards, so a merge
+// gives exactly the report a single run gives. The tally is the judge's, read from the report's scenarios.
+import { guideNotesOf, type ScenarioTally, summarize } from "../judge/judge-run.ts";
+import { assembleReport } from "../report/build-report.ts";
+import type { Report, ReportFleetConfig, ReportScenario, ReportSide } from "../report/report-model.ts";
+import type { BlobEnd, BlobSides, FleetEntry } from "./blob.ts";
+import type { FleetManifest } from "./manifest.ts";
+
+/** A finished scenario's tally: its expectation results are the baseline's and the first candidate's. */
+export function reportTally(scenario: ReportScenario, sides: readonly ReportSide[]): ScenarioTally {
+  const baseline = sides.find((s) => s.role === "baseline");
+  const candidate = sides.find((s) => s.role === "candidate");
+  const side = (id: string | undefined, result: ReportScenario["expectations"]["baseline"]) =>
+    id === undefined ? [] : [{ side: id, stated: result.stated, ok: result.ok, skipped: result.skipped }];
+  return {
+    id: scenario.id,
+    seed: scenario.seed,
+    verdict: scenario.verdict,
+    sides: [...side(baseline?.id, scenario.expectations.baseline), ...side(candidate?.id, scenario.expectations.candidate)],
+    guide: { holds: scenario.guide.holds, notes: guideNotesOf(scenario.guide.notes, scenario.guide.failures) },
+    findings: scenario.findings,
+    ignored: scenario.ignored,
+  };
+}
+
+export interface FleetReportInput {
+  manifest: FleetManifest;
+  sides: BlobSides;
+  /** One per config, in the manifest's order. */
+  entries: readonly FleetEntry[];
+  durationMs: number;
+  engines: BlobEnd["engines"];
+  toolVersion: string;
+}
+
+export function fleetReport(input: FleetReportInput): Report {
+  const { manifest, entries } = input;
+  const sides: ReportSide[] = input.sides.sides.map(({ imageId: _id, ...side }) => side);
+  const scenarios = entries.map((entry) => entry.scenario);
+  const summary = summarize(
+    scenarios.map((s) => reportTally(s, sides)),
+    sides.map((s) => ({ side: { id: s.id, role: s.role } })),
+    input.durationMs,
+  );
+  const byId = new Map(manifest.configs.map((config) => [config.id, config]));
+  const configs: ReportFleetConfig[] = entries.map((entry) => {
+    const config = byId.get(entry.config);
+    return {
+      id: entry.scenario.id,
+      path: config?.label ?? entry.scenario.file,
+      verdict: entry.scenario.verdict,
+      findings: entry.scenario.findings.map((f) => ({ rule: f.rule, severity: f.severity, security: f.security, gating: f.gating })),
+      sameAs: config?.sameAs ?? null,
+      engine: entry.scenario.engine ?? null,
+      durationMs: entry.scenario.durationMs,
+      error: entry.scenario.error ? `${entry.scenario.error.code}: ${entry.scenario.error.message.split("\n")[0]}` : null,
+    };
+  });
+  return assembleReport({
+    startedAt: input.sides.startedAt,
+    sides,
+    scenarios,
+    summary,
+    toolVersion: input.toolVersion,
+    fleet: {
+      inputsHash: manifest.inputsHash,
+      shards: manifest.shard.count,
+      assignment: manifest.shard.assignment,
+      configs,
+      duplicates: manifest.configs.filter((c) => c.sameAs !== null).length,
+      engines: input.engines,
+    },
+  });
+}

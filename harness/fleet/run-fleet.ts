@@ -1,0 +1,340 @@
+// One fleet run (or one shard of it): every config read once, fingerprinted, given to its shard; the configs of
+// this shard that are not the same tree as an earlier one run as tree scenarios (config test, probes or smoke
+// requests, diff and triage) on one engine or several; each result is judged as it comes and written to the
+// journal at once, with a copy for every config that is the same tree. An interrupted run keeps the journal and
+// says what did not finish; `resume` goes on from it. The journal, once finished, is the shard's blob.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { stat } from "node:fs/promises";
+import type { ConfigTree } from "../conf/load-tree.ts";
+import { readTree } from "../conf/read-tree.ts";
+import type { EngineSlot } from "../engine/engine-target.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
+import { judgeScenario } from "../judge/judge-scenario.ts";
+import { proofProbes } from "../judge/prove/proof-probes.ts";
+import type { TriageInputs } from "../judge/triage.ts";
+import { runHarness, type RunSide } from "../observe/run-harness.ts";
+import type { ProbeSet } from "../plan/probes/probe.ts";
+import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
+import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
+import { buildScenarioReport } from "../report/build-report.ts";
+import type { ReportScenario } from "../report/report-model.ts";
+import { RULES } from "../rules/all-rules.ts";
+import type { LintFinding } from "../rules/finding.ts";
+import { findingSubject, type IgnoreFile, ignoredBy, loadIgnoreFile } from "../rules/ignore-file.ts";
+import { lintTree } from "../rules/lint-tree.ts";
+import { defaultTargetModules, TARGET_PROFILES } from "../rules/target-modules.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type ParsedBlob, readBlob } from "./blob.ts";
+import type { FleetConfig } from "./fleet-config.ts";
+import { FLEET_FORMAT, FLEET_FORMAT_VERSION, type FleetManifest, inputsHash, manifestDifferences, type RunOptionsDigest } from "./manifest.ts";
+import { assignShards, type ShardSpec } from "./shard.ts";
+import { treeFingerprint } from "./tree-fingerprint.ts";
+
+export interface FleetRunOptions {
+  /** Every config of the fleet, in its order (every shard is given all of them). */
+  configs: readonly FleetConfig[];
+  shard: ShardSpec;
+  /** An earlier run's durations by config label, to balance shards; null: by path. */
+  durations: ReadonlyMap<string, number> | null;
+  requests: "probes" | "smoke";
+  /** At most this many probes per config (spread over its cells); null: all. */
+  maxProbes: number | null;
+  baselineImage: string;
+  candidateImage: string;
+  allowMissingBaseline: boolean;
+  concurrency: number;
+  engines?: readonly EngineSlot[];
+  learnNoise: boolean;
+  scenarioTimeLimitMs?: number;
+  runTimeLimitMs?: number | null;
+  /** The fleet's ignore file (a config's own, from fleet.yaml, wins for its findings). */
+  ignore: IgnoreFile | null;
+  /** Where journals are kept (one per inputs and shard). */
+  stateDir: string;
+  /** Go on from this shard's journal when there is one of the same inputs. */
+  resume: boolean;
+  toolVersion: string;
+  signal?: AbortSignal;
+  onProgress?: (event: FleetProgress) => void;
+}
+
+export type FleetProgress =
+  | { kind: "note"; message: string }
+  /** `done` of `total` configs of this shard have their entry (copies and unreadable trees included). */
+  | { kind: "config-done"; config: FleetConfig; entry: FleetEntry; done: number; total: number; sinceStart: number; fromJournal: number };
+
+export interface FleetRunResult {
+  manifest: FleetManifest;
+  sides: BlobSides;
+  /** This shard's entries, in the fleet's order. */
+  entries: FleetEntry[];
+  durationMs: number;
+  engines: BlobEnd["engines"];
+  /** The finished journal: the shard's blob. */
+  journal: string;
+  /** Entries kept from an earlier run of the same inputs (--resume). */
+  resumed: number;
+}
+
+interface ReadConfig {
+  config: FleetConfig;
+  tree: ConfigTree | null;
+  error: HarnessError | null;
+  fingerprint: string;
+  ignore: IgnoreFile | null;
+  ignoreHash: string | null;
+}
+
+function sha256(text: string | Buffer): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Probes spread over the whole set when capped: every k-th in the generator's order (which walks the cells). */
+function capProbes(set: ProbeSet, max: number | null): ProbeSet {
+  if (max === null || set.probes.length <= max) return set;
+  const step = set.probes.length / max;
+  return { ...set, probes: Array.from({ length: max }, (_, index) => set.probes[Math.floor(index * step)]!) };
+}
+
+/** A config's findings when its tree could not be read: the scenario is an error naming every problem. */
+function unreadableScenario(config: FleetConfig, error: HarnessError): ReportScenario {
+  const notRun = { ok: false, stated: false, failures: [], skipped: "not run: the tree could not be read" };
+  return {
+    id: config.id,
+    title: `tree ${config.label} (cannot be read)`,
+    file: config.label,
+    seed: [],
+    verdict: "error",
+    coverage: "both",
+    durationMs: 0,
+    error: { code: error.code, message: error.message },
+    engine: null,
+    findings: [],
+    ignored: { byRule: {}, differences: [] },
+    expectations: { baseline: notRun, candidate: notRun },
+    guide: { claim: null, holds: null, notes: [], failures: [] },
+    configTest: { baseline: null, candidate: null },
+    servers: { baseline: null, candidate: null },
+    differences: [],
+    requests: [],
+    matrix: null,
+  };
+}
+
+/** The entry of a config that is the same tree as one that ran: that run's result under this config's name. */
+function copyEntry(entry: FleetEntry, from: FleetConfig, to: FleetConfig): FleetEntry {
+  const rename = (text: string): string => text.split(from.path).join(to.path).split(from.label).join(to.label);
+  const server = (s: ReportScenario["servers"]["baseline"]): ReportScenario["servers"]["baseline"] => (s?.tree ? { ...s, tree: { ...s.tree, origin: to.path } } : s);
+  return {
+    config: to.id,
+    scenario: {
+      ...entry.scenario,
+      id: to.id,
+      title: rename(entry.scenario.title),
+      file: to.label,
+      servers: { baseline: server(entry.scenario.servers.baseline), candidate: server(entry.scenario.servers.candidate) },
+    },
+    lint: entry.lint ? { tree: { ...entry.lint.tree, path: to.label, root: rootOf(to, entry.lint.tree.root, from) }, findings: entry.lint.findings } : null,
+  };
+}
+
+function rootOf(config: FleetConfig, fromRoot: string, from: FleetConfig): string {
+  return fromRoot === from.path ? config.path : dirname(config.path);
+}
+
+export function journalPath(stateDir: string, manifest: Pick<FleetManifest, "inputsHash" | "shard">): string {
+  return join(stateDir, `${manifest.inputsHash.slice(0, 16)}-shard-${manifest.shard.index}-of-${manifest.shard.count}.jsonl`);
+}
+
+export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult> {
+  const started = Date.now();
+  const note = (message: string): void => options.onProgress?.({ kind: "note", message });
+  const fleetIgnoreHash = options.ignore ? sha256(await readFile(options.ignore.path)) : null;
+
+  // 1. Every config read once, fingerprinted. A tree that cannot be read is the config's result (an error),
+  //    not the end of the fleet.
+  const read: ReadConfig[] = [];
+  for (const config of options.configs) {
+    const ignore = config.ignoreFile ? await loadIgnoreFile(config.ignoreFile) : null;
+    const ignoreHash = config.ignoreFile ? sha256(await readFile(config.ignoreFile)) : null;
+    try {
+      const tree = await readTree(config.path, config.layout, config.defines);
+      read.push({ config, tree, error: null, fingerprint: treeFingerprint(tree, config.defines), ignore, ignoreHash });
+    } catch (error) {
+      if (!isHarnessError(error) || error.code !== "HARNESS_CONFIG_FILE") throw error;
+      read.push({ config, tree: null, error, fingerprint: `unreadable:${sha256(error.message)}`, ignore, ignoreHash });
+    }
+  }
+
+  // 2. The same tree (with the same ignore file) runs once: the first config of each, in the fleet's order.
+  const firstOf = new Map<string, ReadConfig>();
+  const sameAs = new Map<string, ReadConfig>();
+  for (const item of read) {
+    if (!item.tree) continue;
+    const key = `${item.fingerprint}\u0000${item.ignoreHash ?? ""}`;
+    const first = firstOf.get(key);
+    if (first) sameAs.set(item.config.id, first);
+    else firstOf.set(key, item);
+  }
+
+  // 3. Shards: a tree and its copies are one unit, placed by the first one's label.
+  const unitOf = (item: ReadConfig): string => (sameAs.get(item.config.id) ?? item).config.label;
+  const units = [...new Set(read.map(unitOf))].map((key) => ({ key, configs: read.filter((item) => unitOf(item) === key).length }));
+  const assignment = assignShards(units, options.shard.count, options.durations ?? undefined);
+  const runOptions: RunOptionsDigest = { requests: options.requests, maxProbes: options.requests === "probes" ? options.maxProbes : null, learnNoise: options.learnNoise, ignore: fleetIgnoreHash };
+  const manifest: FleetManifest = {
+    format: FLEET_FORMAT,
+    formatVersion: FLEET_FORMAT_VERSION,
+    tool: options.toolVersion,
+    inputsHash: inputsHash(
+      read.map((item) => ({ label: item.config.label, fingerprint: item.fingerprint, layout: item.config.layout, defines: item.config.defines, ignore: item.ignoreHash })),
+      runOptions,
+    ),
+    options: runOptions,
+    images: { baseline: options.baselineImage, candidates: [options.candidateImage] },
+    configs: read.map((item) => ({
+      id: item.config.id,
+      label: item.config.label,
+      fingerprint: item.fingerprint,
+      shard: assignment.get(unitOf(item))!,
+      sameAs: sameAs.get(item.config.id)?.config.id ?? null,
+    })),
+    shard: { ...options.shard, assignment: options.durations && options.durations.size > 0 ? "durations" : "path" },
+  };
+  const mine = read.filter((item) => assignment.get(unitOf(item)) === options.shard.index);
+
+  // 4. The journal: this shard's results so far, when resuming one of the same inputs.
+  const path = journalPath(options.stateDir, manifest);
+  let earlier: ParsedBlob | null = null;
+  if (options.resume) {
+    try {
+      earlier = readBlob(path);
+    } catch (error) {
+      if (!isHarnessError(error) || !error.message.includes("no such file")) throw error;
+      note(`resume: no journal of these inputs at ${path}; starting from the beginning`);
+    }
+    if (earlier) {
+      const differences = manifestDifferences(earlier.manifest, manifest);
+      if (differences.length > 0) {
+        throw new HarnessError("HARNESS_BLOB", `the journal ${path} is of another run: ${differences.join("; ")}`, { hint: "Run without --resume to start over." });
+      }
+    }
+  }
+  const done = new Map<string, FleetEntry>((earlier?.entries ?? []).map((entry) => [entry.config, entry]));
+  if (earlier) note(`resume: ${done.size} of ${mine.length} configs of this shard kept from ${path}`);
+  const writer = earlier ? BlobWriter.resume(earlier) : BlobWriter.create(path, manifest);
+  let sides: BlobSides | null = earlier?.sides ?? null;
+  const entries = new Map<string, FleetEntry>(done);
+  const total = mine.length;
+  const record = (item: ReadConfig, entry: FleetEntry): void => {
+    if (entries.has(item.config.id)) return;
+    writer.writeEntry(entry);
+    entries.set(item.config.id, entry);
+    options.onProgress?.({ kind: "config-done", config: item.config, entry, done: entries.size, total, sinceStart: Date.now() - started, fromJournal: done.size });
+  };
+
+  try {
+    // 5. What this shard still has to run: one tree scenario per unit, probes or smoke requests.
+    const trees = new Map<string, ConfigTree>();
+    const scenarios: Scenario[] = [];
+    const byScenario = new Map<string, { item: ReadConfig; lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }>();
+    for (const item of mine) {
+      if (!item.tree || sameAs.has(item.config.id) || done.has(item.config.id)) continue;
+      const { config } = item;
+      let tree = item.tree;
+      // As `lint PATH` reads it: for the 2.4 installation of its own layout.
+      const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
+      const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
+      // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
+      const ignore = item.ignore ?? options.ignore;
+      const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
+      const lint = { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept };
+      const at = { file: config.label, line: 1, column: 1 };
+      const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
+      let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
+      if (options.requests === "probes") {
+        const set = capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes);
+        tree = withProbeUsers(tree, set.users);
+        scenario = { ...scenario, ...probeRequests(set, scenario.at) };
+      }
+      trees.set(config.path, tree);
+      scenarios.push(scenario);
+      byScenario.set(config.id, { item, lint, findings: linted.findings });
+    }
+
+    // Unreadable trees and copies whose original is already journalled are entries at once.
+    for (const item of mine) {
+      if (item.error) record(item, { config: item.config.id, scenario: unreadableScenario(item.config, item.error), lint: null });
+    }
+    const copiesOf = (original: ReadConfig): ReadConfig[] => mine.filter((item) => sameAs.get(item.config.id) === original);
+    for (const original of read) {
+      const entry = entries.get(original.config.id);
+      if (entry) for (const copy of copiesOf(original)) record(copy, copyEntry(entry, original.config, copy.config));
+    }
+
+    // 6. Run. Each result is judged with its own config's lint and ignore file and written at once.
+    const result = await runHarness({
+      scenarios,
+      trees,
+      baselineImage: options.baselineImage,
+      candidateImage: options.candidateImage,
+      allowMissingBaseline: options.allowMissingBaseline,
+      concurrency: options.concurrency,
+      engines: options.engines,
+      learnNoise: options.learnNoise,
+      scenarioTimeLimitMs: options.scenarioTimeLimitMs,
+      runTimeLimitMs: options.runTimeLimitMs,
+      signal: options.signal,
+      onProgress: (event) => {
+        if (event.kind === "note") note(event.message);
+        else if (event.kind === "sides") {
+          const now: BlobSides = { sides: blobSides(event.sides), startedAt: sides?.startedAt ?? new Date(started).toISOString() };
+          if (sides) {
+            const was = sides.sides.map((s) => `${s.id}=${s.imageId}`).join(", ");
+            const is = now.sides.map((s) => `${s.id}=${s.imageId}`).join(", ");
+            if (was !== is) {
+              throw new HarnessError("HARNESS_BLOB", `the journal ${path} was written with other images (${was}) than this run resolved (${is})`, { hint: "Run without --resume to start over with these images." });
+            }
+          } else {
+            sides = now;
+            writer.writeSides(now);
+          }
+        } else {
+          // A scenario that ended because of the interrupt says nothing of its config: it runs again on --resume.
+          if (options.signal?.aborted) return;
+          const planned = byScenario.get(event.run.scenario.id)!;
+          const triage: TriageInputs = {
+            rules: RULES,
+            lint: new Map([[event.run.scenario.id, { baseline: planned.findings, candidate: planned.findings }]]),
+            ignore: planned.item.ignore ?? options.ignore,
+          };
+          const scenario = { ...buildScenarioReport(judgeScenario(event.run, triage)), file: planned.item.config.label };
+          const entry: FleetEntry = { config: planned.item.config.id, scenario, lint: planned.lint };
+          record(planned.item, entry);
+          for (const copy of copiesOf(planned.item)) record(copy, copyEntry(entry, planned.item.config, copy.config));
+        }
+      },
+    });
+    const engines = result.engines && result.engines.length > 1 ? result.engines : null;
+    writer.finish({ durationMs: Date.now() - started, engines });
+    const ordered = mine.map((item) => entries.get(item.config.id)!);
+    return { manifest, sides: sides!, entries: ordered, durationMs: Date.now() - started, engines, journal: path, resumed: done.size };
+  } catch (error) {
+    writer.close();
+    if (isHarnessError(error) && error.code === "HARNESS_INTERRUPTED") {
+      const unfinished = mine.filter((item) => !entries.has(item.config.id)).map((item) => item.config.label);
+      throw new HarnessError(
+        "HARNESS_INTERRUPTED",
+        `Interrupted: ${entries.size} of ${mine.length} configs finished and are kept in ${path}; not finished: ${unfinished.slice(0, 20).join(", ")}${unfinished.length > 20 ? `, and ${unfinished.length - 20} more` : ""}.`,
+        { hint: "Run the same command with --resume to go on from there; every container and network of the run was removed." },
+      );
+    }
+    throw error;
+  }
+}
+
+function blobSides(sides: readonly RunSide[]): BlobSides["sides"] {
+  return sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing, imageId: s.imageId ?? null }));
+}
