@@ -39,6 +39,16 @@ export const USAGE = `Usage:
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
+  httpd-upgrade-harness fleet DIR|fleet.yaml... [--report FORMAT:PATH]... [--shard k/n] [--shard-durations FILE]...
+                            [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE] [--engines ADDR[=N],...]
+                            [--concurrency N] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
+                            [--exclude GLOB]... [--ignore FILE] [--allow-missing-baseline] [--no-noise]
+                                          every config tree of a fleet, probed on both versions, one report: a
+                                          verdict per config, causes across the fleet worst first; FORMAT also
+                                          sarif and blob (a shard's results); --resume goes on after Ctrl-C
+  httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
+                                          the shards' blobs as one fleet report, or refused (missing, repeated,
+                                          cut-short or foreign blobs: status 2)
   httpd-upgrade-harness replay ACCESS_LOG --config PATH [--candidate-config PATH] [--layout L] [-D NAME]...
                             [--log-format FORMAT_STRING_OR_NICKNAME] [--limit N] [--baseline IMAGE]
                             [--candidate IMAGE] [--report FORMAT:PATH]... [--allow-missing-baseline]

@@ -21,7 +21,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["judge/", "rules/"],
   ["migrate/"],
   ["report/"],
-  ["fleet/" /* future */],
+  ["fleet/"],
   ["cli/"],
 ];
 

@@ -1,0 +1,136 @@
+// `fleet` on real servers, through the CLI: every configs/ sample plus a copy of one (another comment, CRLF line
+// endings: the same tree after normalising) in one run; the same fleet in three shards merged with merge-reports
+// gives the same report; an interrupted run keeps what finished and --resume goes on from it; merge-reports refuses
+// blobs of two different runs. CI has no httpd 2.2, so the baseline is the local 2.4.67 image unless
+// HTTPD_BASELINE_IMAGE names a 2.2 one: the fleet machinery is the same either way, and what lint finds on the
+// trees (the blocking causes) does not depend on it.
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Report } from "../../../harness/report/report-model.ts";
+import { runCli } from "../../helpers/run-cli.ts";
+import { comparableFleet } from "../../helpers/comparable-report.ts";
+
+const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
+const SAMPLES = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+describe("fleet: every configs/ sample in one run, in shards, interrupted and resumed", { timeout: 900_000 }, () => {
+  const images = inject("images");
+  const baseline = images.baseline ?? images.olderCandidate;
+  let dir: string;
+  let fleet: string;
+  let single: { status: number | null; stdout: string; stderr: string; report: Report };
+  const common = (): string[] => ["--baseline", baseline, "--candidate", images.candidate, "--max-probes", "12", "--state", join(dir, "state")];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "harness-fleet-"));
+    fleet = join(dir, "fleet");
+    for (const name of SAMPLES) cpSync(join(CONFIGS, name), join(fleet, name), { recursive: true, verbatimSymlinks: true });
+    // The same tree as name-vhosts: another first comment line, CRLF line endings, trailing blanks.
+    cpSync(join(CONFIGS, "name-vhosts"), join(fleet, "name-vhosts-web07"), { recursive: true, verbatimSymlinks: true });
+    const main = join(fleet, "name-vhosts-web07", "conf", "httpd.conf");
+    const lines = readFileSync(main, "utf8").split("\n");
+    lines[0] = "# managed by hand on web-07, do not edit";
+    writeFileSync(main, lines.map((line) => (line === "" ? line : `${line}  \r`)).join("\n"));
+    const out = join(dir, "single");
+    const result = await runCli([
+      "fleet", fleet, ...common(),
+      "--report", `json:${out}.json`, "--report", `junit:${out}.xml`, "--report", `markdown:${out}.md`,
+      "--report", `html:${out}.html`, "--report", `sarif:${out}.sarif`, "--report", `blob:${out}.blob`,
+    ]);
+    single = { ...result, report: existsSync(`${out}.json`) ? (JSON.parse(readFileSync(`${out}.json`, "utf8")) as Report) : (null as never) };
+  });
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs every config and reports each once, the copy as the same tree as its original", () => {
+    expect(single.stderr).not.toMatch(/internal error/);
+    // Blocking causes (2.4 refuses several samples) fail the run: 1, never 2 or 3.
+    expect(single.status).toBe(1);
+    const { fleet: section } = single.report;
+    expect(section).not.toBeNull();
+    expect(section!.configs.map((c) => c.path.split("/").at(-1))).toEqual([...SAMPLES, "name-vhosts-web07"].sort());
+    expect(section!.duplicates).toBe(1);
+    const copy = section!.configs.find((c) => c.path.endsWith("name-vhosts-web07"))!;
+    const original = section!.configs.find((c) => c.path.endsWith("/name-vhosts"))!;
+    expect(copy.sameAs).toBe(original.id);
+    expect(copy.verdict).toBe(original.verdict);
+    expect(single.report.scenarios.map((s) => s.id)).toEqual(section!.configs.map((c) => c.id));
+    for (const config of section!.configs) expect(config.error, config.path).toBeNull();
+  });
+
+  it("groups the causes by rule across the fleet, worst first, naming the configs", () => {
+    const causes = single.report.summary.findings;
+    const idOf = (name: string): string => single.report.fleet!.configs.find((c) => c.path.endsWith(`/${name}`))!.id;
+    const r9 = causes.find((c) => c.rule === "R9")!;
+    expect(r9.severity).toBe("blocking");
+    expect([...r9.scenarios].sort()).toEqual(["debian-ssl", "https-origin-proxy", "rhel-balancer"].map(idOf).sort());
+    expect(causes.findIndex((c) => c.severity === "blocking")).toBe(0);
+    expect(single.stdout).toMatch(/R9\s+in 3 configs/);
+    // The Markdown and HTML reports lead with the fleet's causes and link each config to its details.
+    const markdown = readFileSync(join(dir, "single.md"), "utf8");
+    expect(markdown).toContain("### Fleet");
+    expect(markdown).toMatch(new RegExp(`\\*\\*3 configs\\*\\*: .*\\(#config-${idOf("debian-ssl")}\\)`));
+    expect(markdown).toContain(`<a id="config-${idOf("debian-ssl")}"></a>`);
+    const html = readFileSync(join(dir, "single.html"), "utf8");
+    expect(html).toContain(`<tr data-cause="R9" data-configs="3">`);
+    expect(html).toContain(`id="scenario-${idOf("debian-ssl")}"`);
+    // JUnit: one test case per config; SARIF: lint's R9 lines in the three trees.
+    const junit = readFileSync(join(dir, "single.xml"), "utf8");
+    for (const config of single.report.fleet!.configs) expect(junit).toContain(`name="${config.id}: `);
+    const sarif = JSON.parse(readFileSync(join(dir, "single.sarif"), "utf8")) as { runs: Array<{ results: Array<{ ruleId: string; properties?: { tree?: string } }> }> };
+    const r9Trees = new Set(sarif.runs[0]!.results.filter((r) => r.ruleId === "R9").map((r) => String(r.properties?.tree).split("/").at(-1)));
+    expect([...r9Trees].sort()).toEqual(["debian-ssl", "https-origin-proxy", "rhel-balancer"]);
+  });
+
+  it("gives the same report in three shards merged as in one run", async () => {
+    const blobs: string[] = [];
+    for (const k of [1, 2, 3]) {
+      const blob = join(dir, `shard-${k}.blob`);
+      const shard = await runCli(["fleet", fleet, ...common(), "--shard", `${k}/3`, "--report", `blob:${blob}`]);
+      expect(shard.stderr).not.toMatch(/internal error/);
+      expect([0, 1]).toContain(shard.status);
+      blobs.push(blob);
+    }
+    const merged = join(dir, "merged");
+    const result = await runCli(["merge-reports", ...blobs, "--report", `json:${merged}.json`, "--report", `junit:${merged}.xml`, "--report", `sarif:${merged}.sarif`]);
+    expect(result.stderr).not.toMatch(/error/);
+    expect(result.status).toBe(single.status);
+    const report = JSON.parse(readFileSync(`${merged}.json`, "utf8")) as Report;
+    expect(report.fleet!.shards).toBe(3);
+    expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
+    // What lint found does not depend on the servers: the SARIF of the merge is the single run's, byte for byte.
+    expect(readFileSync(`${merged}.sarif`, "utf8")).toBe(readFileSync(join(dir, "single.sarif"), "utf8"));
+
+    // Blobs of two runs (three shards and the single run) are refused, and so is a missing shard.
+    const mixed = await runCli(["merge-reports", blobs[0]!, blobs[1]!, join(dir, "single.blob")]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toMatch(/HARNESS_BLOB/);
+    expect(mixed.stderr).toMatch(/single\.blob is of another run .*shard count \(3 \/ 1\)/);
+    const missing = await runCli(["merge-reports", blobs[0]!, blobs[2]!]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("shard 2/3 is missing");
+  });
+
+  it("keeps what finished when interrupted, and goes on from there with --resume", async () => {
+    const state = join(dir, "resume-state");
+    const args = ["fleet", fleet, "--baseline", baseline, "--candidate", images.candidate, "--max-probes", "12", "--state", state, "--concurrency", "1"];
+    const interrupted = await runCli(args, { interruptWhen: /\[\s*2\/10\]/ });
+    expect(interrupted.status).toBe(130);
+    expect(interrupted.stderr).toMatch(/Interrupted: \d+ of 10 configs finished and are kept in /);
+    expect(interrupted.stderr).toContain("--resume");
+    const kept = Number(/Interrupted: (\d+) of 10/.exec(interrupted.stderr)![1]);
+    expect(kept).toBeGreaterThanOrEqual(2);
+    const json = join(dir, "resumed.json");
+    const resumed = await runCli([...args, "--resume", "--report", `json:${json}`]);
+    expect(resumed.stderr).toContain(`resume: ${kept} of 10 configs of this shard kept from`);
+    expect(resumed.status).toBe(single.status);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    expect(report.fleet!.configs).toHaveLength(10);
+    expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
+  });
+});
