@@ -21,7 +21,7 @@ import { parseHttpdVersion } from "../versions/httpd-version.ts";
 import { EXIT } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { checkImageName } from "./matrix-option.ts";
-import { parseOptions, USAGE } from "./parse-options.ts";
+import { parseOptions, seconds, USAGE } from "./parse-options.ts";
 import { parseReportTarget, writeReports } from "./report-targets.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -57,8 +57,7 @@ export async function runBisectCommand(args: string[]): Promise<number> {
   const targets = (values.report as string[]).map(parseReportTarget);
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
-  const limit = values["scenario-time-limit"] === undefined ? DEFAULT_SCENARIO_TIME_LIMIT_MS : Number(values["scenario-time-limit"]) * 1000;
-  if (!Number.isFinite(limit) || limit <= 0) throw new HarnessError("HARNESS_USAGE", `--scenario-time-limit ${JSON.stringify(values["scenario-time-limit"])} is not a positive number of seconds.`);
+  const limit = seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS;
   // Bad scenario files and config trees stop here, before any container exists.
   const { scenarios, trees } = await runInputs(positionals, values);
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
