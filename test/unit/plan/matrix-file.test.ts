@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isHarnessError } from "../../../harness/errors.ts";
 import { parseMatrixFile } from "../../../harness/plan/matrix-file.ts";
@@ -55,5 +56,19 @@ describe("the version matrix file", () => {
     expect(refusal('candidates:\n  - { image: "recipe:httpd-2.2" }\n')).toMatch(/^2:14 "recipe:httpd-2\.2" names no httpd recipe of the harness/);
     expect(refusal("candidates:\n  - { image: a, label: same }\n  - { image: b, label: same }\n")).toBe('3:5 the label "same" is given twice (first at line 2)');
     expect(refusal("baseline: a\ncandidates: [a]\n")).toBe('2:14 the label "a" is given twice (first at line 1)');
+  });
+
+  it("reads the README's example as the README says", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const example = /```yaml\n# matrix\.yaml[^\n]*\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const matrix = parseMatrixFile(example!, "README.md");
+    expect(matrix.baseline?.image).toBe("httpd:2.2.34");
+    expect(matrix.candidates.map((c) => [c.image, c.label, c.axis])).toEqual([
+      ["recipe:httpd-2.4.67", "2.4.67", "upstream"],
+      ["recipe:httpd-2.4", "2.4.68", "upstream"],
+      ["recipe:httpd-2.4-debian", "Debian bookworm", "distribution"],
+      ["httpd:2.4.62", "httpd:2.4.62", null],
+    ]);
   });
 });
