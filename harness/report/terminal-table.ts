@@ -138,7 +138,7 @@ export function renderTerminalTable(report: Report, options: TerminalOptions): s
   }
   const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +
     (columns.length > 0
-      ? ` -> ${columns.map((column) => `${column.label}${column.axis ? ` [${column.axis}]` : ""} = ${column.image} (${column.version ?? "?"})`).join(", ")}`
+      ? ` -> ${columns.map((column) => `${column.label}${column.axis ? ` [${column.axis}]` : ""}${column.label === column.image ? "" : ` = ${column.image}`} (${column.version ?? "?"})`).join(", ")}`
       : ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`);
   const notice = baselineMissingNotice(report);
   const perCandidate = columns.map((column) => `  ${column.label}: ${shownVerdicts(column.byVerdict).filter((v) => column.byVerdict[v] > 0).map((v) => verdictColor(colors, v)(`${column.byVerdict[v]} ${v}`)).join(", ") || "no scenarios"}`);
