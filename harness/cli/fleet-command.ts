@@ -184,6 +184,7 @@ export async function runMergeReportsCommand(args: string[]): Promise<number> {
   }
   const targets = values.report.map((value) => parseTargetOf(value, FORMATS.filter((f) => f !== "blob")));
   const merged = mergeBlobs(positionals.map((path) => readBlob(path)));
+  process.stderr.write(`merged ${merged.manifest.shard.count} shard${merged.manifest.shard.count === 1 ? "" : "s"} of ${merged.entries.length} configs (inputs ${merged.manifest.inputsHash.slice(0, 16)})\n`);
   const report = fleetReport({ ...merged, toolVersion: merged.manifest.tool });
   process.stdout.write(`${renderFleetText(report, { color: values.color === true })}\n`);
   writeFleetReports(report, merged.entries, null, targets);

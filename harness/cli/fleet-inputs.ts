@@ -19,7 +19,8 @@ export interface FleetInputOptions {
   exclude: readonly string[];
 }
 
-type Found = Omit<FleetConfig, "id"> & { name: string | null };
+/** `at`: the fleet.yaml entry that named it ("file:line:column"), for messages; null from the command line. */
+type Found = Omit<FleetConfig, "id"> & { name: string | null; at: string | null };
 
 export async function fleetConfigs(args: readonly string[], options: FleetInputOptions): Promise<FleetConfig[]> {
   if (args.length === 0) {
@@ -28,7 +29,7 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
     });
   }
   const found: Found[] = [];
-  const fromCommandLine = (path: string): Found => ({ path, label: labelOf(path, options.cwd), layout: options.layout, defines: [...options.defines], ignoreFile: null, name: null });
+  const fromCommandLine = (path: string): Found => ({ path, label: labelOf(path, options.cwd), layout: options.layout, defines: [...options.defines], ignoreFile: null, name: null, at: null });
   for (const arg of args) {
     const path = resolve(options.cwd, arg);
     const fleetFile = /\.ya?ml$/.test(path) && existsSync(path) && statSync(path).isFile() ? path : existsSync(join(path, FLEET_FILE_NAME)) ? join(path, FLEET_FILE_NAME) : null;
@@ -44,11 +45,11 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
         if (!existsSync(entry.path)) {
           throw new HarnessError("HARNESS_FLEET_FILE", `${entry.path} does not exist`, { position: position(entry.at), hint: "Fix the path (relative to the fleet file's directory)." });
         }
-        found.push({ path: entry.path, label: labelOf(entry.path, options.cwd), ...own, name: entry.name });
+        found.push({ path: entry.path, label: labelOf(entry.path, options.cwd), ...own, name: entry.name, at: entry.at });
       } else {
         if (!existsSync(entry.path)) throw new HarnessError("HARNESS_FLEET_FILE", `${entry.path} does not exist`, { position: position(entry.at), hint: "Fix the directory (relative to the fleet file's directory)." });
         const discovered = await discoverConfigs([entry.path], { cwd: options.cwd, exclude: { base: dirname(fleetFile), globs: file.exclude } });
-        found.push(...discovered.map((d) => ({ path: d.path, label: d.label, ...own, name: null })));
+        found.push(...discovered.map((d) => ({ path: d.path, label: d.label, ...own, name: null, at: entry.at })));
       }
     }
   }
@@ -58,9 +59,33 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
       hint: "A tree is a directory holding apache2.conf, httpd.conf, conf/httpd.conf, or a package's files at their absolute paths (etc/...); a *.conf file is a one-file config.",
     });
   }
-  const named = new Set(unique.flatMap((c) => (c.name ? [c.name] : [])));
-  const made = configIds(unique.map((c) => c.label)).map((id) => (named.has(id) ? `${id}-config` : id));
-  return unique.map(({ name, ...config }, index) => ({ ...config, id: name ?? made[index]! }));
+  // A name given in fleet.yaml is the config's id, and no other config may have it: ids key the journal, the
+  // shards, the blobs and the reports' anchors.
+  const taken = new Map<string, Found>();
+  for (const config of unique) {
+    if (config.name === null) continue;
+    const first = taken.get(config.name);
+    if (first) {
+      throw new HarnessError("HARNESS_FLEET_FILE", `name ${JSON.stringify(config.name)} is already the name of ${first.label} (${first.at})`, {
+        position: position(config.at!),
+        hint: "Give each entry a name of its own.",
+      });
+    }
+    taken.set(config.name, config);
+  }
+  const made = configIds(unique.map((c) => c.label));
+  return unique.map(({ name, at: _at, ...config }, index) => {
+    if (name !== null) return { ...config, id: name };
+    // An id made from the label that a name took: "<id>-config", then "<id>-config-2", ...
+    let id = made[index]!;
+    if (taken.has(id)) {
+      const base = `${id}-config`;
+      id = base;
+      for (let n = 2; taken.has(id) || made.includes(id); n++) id = `${base}-${n}`;
+    }
+    taken.set(id, unique[index]!);
+    return { ...config, id };
+  });
 }
 
 function position(at: string): { file: string; line: number; column: number } {

@@ -9,6 +9,7 @@ export const USAGE = `Usage:
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
                             [--probes]   (each --config tree gets prove's generated probes, not smoke requests)
+                            [--engines ADDR[=N],...]   (one run spread over several Docker engines)
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)
@@ -57,6 +58,18 @@ export const USAGE = `Usage:
                                           an access log's requests (common, combined or the tree's LogFormat),
                                           de-duplicated, the N most frequent (default 500) sent to both versions
                                           and triaged like a run; bad lines counted and shown (status as run)
+  httpd-upgrade-harness fleet DIR_OR_FLEET_YAML... [--shard K/N] [--shard-durations REPORT_OR_BLOB]...
+                            [--report FORMAT:PATH]... [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]
+                            [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]... [--exclude GLOB]...
+                            [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N] [--allow-missing-baseline]
+                            [--no-noise] [--scenario-time-limit SECONDS] [--time-limit SECONDS]
+                                          every config tree under the directories (or named by a fleet.yaml) run
+                                          like --config, a tree and its copies once; causes across the fleet,
+                                          worst first; --shard runs one shard, --report blob:PATH keeps it for
+                                          merge-reports, --resume goes on from an interrupted run (status as run)
+  httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
+                                          the blobs of every shard of one fleet run as one fleet's reports, or
+                                          refused with every reason (a shard missing, cut short, of another run)
   httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
                             [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
                                           in images given oldest first (2.4 patch levels, a distribution's builds),
@@ -67,11 +80,14 @@ export const USAGE = `Usage:
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
-FORMAT is json, junit, markdown or html. Images also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
---candidate given more than once (or --matrix FILE: the baseline and candidates with labels and axes, upstream
-or distribution) runs the same work against every candidate, reported side by side. Wherever an image is named,
-recipe:ID names one of the harness's own (recipe:httpd-2.4, recipe:httpd-2.4.67, recipe:httpd-2.4-debian).
+FORMAT is json, junit, markdown or html (fleet and merge-reports also take sarif, and fleet blob). Images
+also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE. --candidate given more than once (or --matrix FILE:
+the baseline and candidates with labels and axes, upstream or distribution) runs the same work against every
+candidate, reported side by side. Wherever an image is named, recipe:ID names one of the harness's own
+(recipe:httpd-2.4, recipe:httpd-2.4.67, recipe:httpd-2.4-debian).
 --ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
+--engines names each engine as DOCKER_HOST would (unix://, tcp://, ssh://, https://), =N the scenarios it runs at
+once (default: --concurrency); the first one builds or pulls the images and the others get copies of them.
 Exit status: 0 no regression, 1 a blocking, security or unexplained finding (or regression) not ignored,
 2 bad input, 3 environment (engine, image).`;
 

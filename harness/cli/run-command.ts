@@ -9,6 +9,7 @@ import { renderProgressLine, renderTerminalTable } from "../report/terminal-tabl
 import { renderTreeNotes } from "../report/tree-notes.ts";
 import { RULES } from "../rules/all-rules.ts";
 import type { TriageInputs } from "../judge/triage.ts";
+import { enginesOption } from "./engines-option.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
@@ -43,11 +44,14 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     define: { type: "string", short: "D", multiple: true, default: [] },
     ignore: { type: "string" },
     probes: { type: "boolean", default: false },
+    engines: { type: "string" },
   });
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
   }
+  // Parsed before anything runs: a bad list is a usage error, exit 2.
+  const engines = enginesOption(values.engines);
   const targets: ReportTarget[] = (values.report as string[]).map(parseReportTarget);
   if (mode.demo && targets.length === 0) {
     for (const [format, file] of [["json", "report.json"], ["html", "report.html"], ["markdown", "report.md"], ["junit", "junit.xml"]] as const) {
@@ -84,13 +88,14 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       moreCandidateImages: more.map((candidate) => candidate.image),
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
       concurrency,
+      ...(engines ? { engines } : {}),
       learnNoise: values["no-noise"] !== true,
       scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
       runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
       signal: controller.signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
+        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict, undefined, event.run.engine ?? null)}\n`);
       },
     });
     const report = buildReport(judgeRun({ ...result, sides: labelSides(result.sides, images) }, triage), toolVersion());

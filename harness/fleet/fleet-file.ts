@@ -31,7 +31,7 @@ export interface FleetFileEntry {
 export interface FleetFile {
   path: string;
   entries: FleetFileEntry[];
-  /** Globs over config labels (relative to the working directory) that discovery leaves out. */
+  /** Globs over paths relative to the fleet file's directory that discovery leaves out. */
   exclude: string[];
 }
 

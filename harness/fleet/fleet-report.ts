@@ -59,16 +59,14 @@ export function fleetReport(input: FleetReportInput): Report {
   return assembleReport({
     startedAt: input.sides.startedAt,
     sides,
+    engines: input.engines,
     scenarios,
     summary,
     toolVersion: input.toolVersion,
     fleet: {
       inputsHash: manifest.inputsHash,
-      shards: manifest.shard.count,
-      assignment: manifest.shard.assignment,
       configs,
       duplicates: manifest.configs.filter((c) => c.sameAs !== null).length,
-      engines: input.engines,
     },
   });
 }

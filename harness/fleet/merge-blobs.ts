@@ -23,10 +23,19 @@ export function mergeBlobs(blobs: readonly ParsedBlob[]): MergedFleet {
     else if (!blob.intact) problems.push(`${blob.path}: its entries do not match its end line (changed after it was written, or cut)`);
     if (!blob.sides) problems.push(`${blob.path}: no sides line (the shard stopped before its images were resolved)`);
   }
-  const first = blobs[0]!;
-  // A blob of another run is named once; its shards and entries are not counted in what follows.
+  // The run being merged is the one most blobs are of (the first given's, among as many): a stray blob of an
+  // older run is named once, wherever it stands on the command line, and its shards and entries are not counted
+  // in what follows.
+  const runs: ParsedBlob[][] = [];
+  for (const blob of blobs) {
+    const run = runs.find((r) => manifestDifferences(r[0]!.manifest, blob.manifest).length === 0);
+    if (run) run.push(blob);
+    else runs.push([blob]);
+  }
+  const first = runs.reduce((most, run) => (run.length > most.length ? run : most))[0]!;
   const same: ParsedBlob[] = [first];
-  for (const blob of blobs.slice(1)) {
+  for (const blob of blobs) {
+    if (blob === first) continue;
     const differences = manifestDifferences(first.manifest, blob.manifest);
     if (differences.length > 0) {
       problems.push(`${blob.path} is of another run than ${first.path}: ${differences.join("; ")}`);

@@ -8,16 +8,28 @@
 import { createHash } from "node:crypto";
 import type { ConfigTree } from "../conf/load-tree.ts";
 
+/** A config file's text with what httpd does not read taken out, line for line. httpd joins a line that ends in a
+ * backslash (right before its line end) to the next before it looks for a comment (conf/lex-lines.ts), so:
+ * a line continuing another is never a comment, however it starts; a comment that continues keeps its backslash
+ * (it swallows the next line); blanks after a last backslash stay marked (the line does not continue); and a
+ * last line that continues keeps its line end. */
 function normalisedText(content: Buffer): string {
-  return content
-    .toString("latin1")
-    .split(/\r?\n/)
-    .map((line) => {
-      const trimmed = line.replace(/[ \t\r]+$/, "");
-      return /^[ \t]*#/.test(trimmed) ? "#" : trimmed;
-    })
-    .join("\n")
-    .replace(/\n+$/, "");
+  const lines = content.toString("latin1").split(/\r?\n/);
+  let continued = false;
+  const normalised = lines.map((line) => {
+    const trimmed = line.replace(/[ \t\r]+$/, "");
+    const continues = line.endsWith("\\");
+    const comment = !continued && /^[ \t]*#/.test(trimmed);
+    continued = continues;
+    if (comment) return continues ? "#\\" : "#";
+    // A backslash the blanks kept from the line end is an ordinary character, unlike the one of `a \`.
+    return !continues && trimmed.endsWith("\\") ? `${trimmed} ` : trimmed;
+  });
+  let last = normalised.length;
+  while (last > 0 && normalised[last - 1] === "") last--;
+  const text = normalised.slice(0, last).join("\n");
+  // `a \` with a line end after it joins the (empty) rest; at the very end of the file, it keeps its backslash.
+  return last < lines.length && text.endsWith("\\") ? `${text}\n` : text;
 }
 
 /** A file httpd reads as configuration, told by its name or its directory. */

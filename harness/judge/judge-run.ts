@@ -1,6 +1,6 @@
 // Pure: every scenario of a run judged, and the run's tally: verdicts, expectations met, and the upgrade
 // guide's rows (covered, where the versions differ, where the real servers part from the guide).
-import type { HarnessRunResult, RunSide } from "../observe/run-harness.ts";
+import type { HarnessRunResult, RunEngine, RunSide } from "../observe/run-harness.ts";
 import type { Verdict } from "./difference.ts";
 import { describeFailure } from "./expectation-failure.ts";
 import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
@@ -73,6 +73,8 @@ export interface RunJudgement {
   candidates: CandidateSummary[];
   scenarios: ScenarioJudgement[];
   summary: RunSummary;
+  /** The engines the run used and what each ran (absent: not recorded). */
+  engines?: RunEngine[];
 }
 
 /** The axis a layout's build is on when the command line does not say: the official images' layout is
@@ -221,5 +223,6 @@ export function judgeRun(result: HarnessRunResult, inputs: TriageInputs = DEFAUL
     candidates: summarizeCandidates(scenarios, result.sides),
     scenarios,
     summary: summarize(scenarios, result.sides, result.durationMs),
+    ...(result.engines ? { engines: result.engines } : {}),
   };
 }

@@ -121,10 +121,13 @@ interface Station {
   lost: string | null;
 }
 
-/** The engines a run uses: those of --engines, or the one the environment names. */
+/** The engines a run uses: those of --engines, or the one the environment names. TESTCONTAINERS_HOST_OVERRIDE
+ * names one host for published ports, so it holds for one engine only: with several, each is reached at its
+ * own host (engine/engine-host.ts). */
 async function openStations(options: HarnessRunOptions): Promise<Station[]> {
   const slots = options.engines ?? [];
-  const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target)));
+  const env = slots.length > 1 ? { ...process.env, TESTCONTAINERS_HOST_OVERRIDE: undefined } : process.env;
+  const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target, env)));
   return engines.map((engine, index) => ({
     engine,
     scope: new RunScope(engine),
@@ -135,17 +138,32 @@ async function openStations(options: HarnessRunOptions): Promise<Station[]> {
   }));
 }
 
-/** An image on a further engine: copied from the first engine, which resolved (built, pulled) it. */
-async function sameImageOn(station: Station, primary: Station, image: string, note: (m: string) => void): Promise<void> {
-  if (station === primary) return;
-  if ((await copyFromAny(station.engine, image, [primary.engine], note)) === null) {
-    throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is on neither ${primary.engine.target.url} nor ${station.engine.target.url}.`);
+function mismatch(station: Station, primary: Station, image: string, here: string | null, there: string | null): HarnessError {
+  return new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
+    hint: `Remove ${image} from ${station.engine.target.url} (the harness then copies it from the first engine), or leave that engine out of --engines.`,
+  });
+}
+
+/** The run's images a further engine lacks; HARNESS_ENGINE_MISMATCH when it holds one under the same name with
+ * another id (checked before anything runs: a quick look, unlike the copy). */
+async function imagesToCopy(station: Station, primary: Station, images: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const image of images) {
+    const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
+    if (here === null) missing.push(image);
+    else if (here !== there) throw mismatch(station, primary, image, here, there);
   }
-  const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
-  if (here !== there) {
-    throw new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
-      hint: `Remove ${image} from ${station.engine.target.url} (the harness then copies it from the first engine), or leave that engine out of --engines.`,
-    });
+  return missing;
+}
+
+/** The images a further engine lacks, copied from the first engine, which resolved (built, pulled) them. */
+async function copyImages(station: Station, primary: Station, images: readonly string[], note: (m: string) => void): Promise<void> {
+  for (const image of images) {
+    if ((await copyFromAny(station.engine, image, [primary.engine], note)) === null) {
+      throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is on neither ${primary.engine.target.url} nor ${station.engine.target.url}.`);
+    }
+    const [here, there] = await Promise.all([imageId(station.engine, image), imageId(primary.engine, image)]);
+    if (here !== there) throw mismatch(station, primary, image, here, there);
   }
 }
 
@@ -185,9 +203,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
       }
     }
-    for (const station of stations.slice(1)) {
-      for (const image of [helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])]) await sameImageOn(station, primary, image, note);
-    }
+    // A further engine holding another image under a run image's name stops the run now; the images it lacks are
+    // copied once the scenarios are planned (below).
+    const runImages = [...new Set([helperHttpd, tools, ...candidateImages, ...(baselineImage ? [baselineImage] : [])])];
+    const toCopy = new Map<Station, string[]>();
+    for (const station of stations.slice(1)) toCopy.set(station, await imagesToCopy(station, primary, runImages));
     interrupted();
     const sideIds = runSides(candidateImages.length);
     const sides: PlannedSideInput[] = [];
@@ -198,6 +218,12 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
     const plans = options.scenarios.map((scenario) => planScenario(scenario, sides, options.trees));
+    // The copies (hundreds of MB each: seconds to minutes) are made while the first engine starts on the
+    // scenarios; an engine the copy fails on is left out, as a lost one is.
+    const provisioning = new Map<Station, Promise<Error | null>>();
+    for (const [station, images] of toCopy) {
+      provisioning.set(station, copyImages(station, primary, images, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+    }
 
     const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
     const [valid, revoked] = await Promise.all([
@@ -232,58 +258,64 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
 
     const runs: ScenarioRun[] = new Array(options.scenarios.length);
     // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
-    // over the work a slow one has not reached. A scenario an engine lost is put back at the front.
+    // over the work a slow one has not reached. A scenario an engine lost is put back at the front, so a worker
+    // with an empty queue waits while scenarios are still running elsewhere: one of them may come back.
     const queue = options.scenarios.map((_, index) => index);
     let done = 0;
-    // A worker with nothing queued waits while others still run: a scenario an engine loses comes back.
-    let inFlight = 0;
-    let waiting: Array<() => void> = [];
-    const wakeAll = (): void => {
-      const woken = waiting;
-      waiting = [];
-      for (const wake of woken) wake();
+    let running = 0;
+    let wake = (): void => {};
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const settle = (): void => {
+      const woken = wake;
+      changed = new Promise<void>((resolve) => (wake = resolve));
+      woken();
     };
-    options.signal?.addEventListener("abort", wakeAll, { once: true });
-    const observeNext = async (station: Station, index: number): Promise<void> => {
-      const scenario = options.scenarios[index]!;
-      const run =
-        runDeadline !== null && Date.now() >= runDeadline
-          ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
-          : await observeScenario(scenario, plans[index]!, station.context!);
-      // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
-      // config. With another engine left, the scenario goes back to the queue; with none, the run stops, exit 3,
-      // no report.
-      if (run.error && !(await engineAnswers(station.engine))) {
-        station.lost = `stopped answering during ${scenario.id}: ${run.error.message.split("\n")[0]}`;
-        if (stations.some((s) => s.lost === null)) {
-          queue.unshift(index);
-          note(`engine ${station.engine.target.url} ${station.lost}; its scenario goes to the other engines`);
-          return;
-        }
-        queue.length = 0;
-        throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
-          hint: `What failed: ${run.scenario.id}: ${run.error.message.split("\n")[0]}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
-        });
-      }
-      runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
-      station.ran++;
-      done++;
-      options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
-    };
+    const stopped = new Promise<null>((resolve) => options.signal?.addEventListener("abort", () => resolve(null), { once: true }));
     const worker = async (station: Station): Promise<void> => {
+      const copyFailed = await Promise.race([provisioning.get(station) ?? null, stopped]);
+      if (copyFailed && station.lost === null) {
+        station.lost = `could not be given the run's images: ${copyFailed.message.split("\n")[0]}`;
+        note(`engine ${station.engine.target.url} ${station.lost}; the run goes on without it`);
+      }
       while (!options.signal?.aborted && station.lost === null) {
         if (queue.length === 0) {
-          if (inFlight === 0) return;
-          await new Promise<void>((resolve) => waiting.push(resolve));
+          if (running === 0) return;
+          await changed;
           continue;
         }
         const index = queue.shift()!;
-        inFlight++;
+        running++;
         try {
-          await observeNext(station, index);
+          const scenario = options.scenarios[index]!;
+          const run =
+            runDeadline !== null && Date.now() >= runDeadline
+              ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
+              : await observeScenario(scenario, plans[index]!, station.context!);
+          // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
+          // config. With several engines, one that stopped answering after a scenario that did not fail is asked
+          // too (its log streams may have been cut short). With another engine left, the scenario goes back to
+          // the queue; with none, the run stops, exit 3, no report.
+          if ((run.error || stations.length > 1) && !(await engineAnswers(station.engine))) {
+            const why = run.error ? `: ${run.error.message.split("\n")[0]}` : "";
+            // The first scenario to find it gone says why; the engine's other scenarios find the same.
+            station.lost ??= `stopped answering during ${scenario.id}${why}`;
+            if (stations.some((s) => s.lost === null)) {
+              queue.unshift(index);
+              note(`engine ${station.engine.target.url} stopped answering during ${scenario.id}${why}; the scenario goes to the other engines`);
+              return;
+            }
+            queue.length = 0;
+            throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
+              hint: `What failed: ${run.scenario.id}${why}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
+            });
+          }
+          runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+          station.ran++;
+          done++;
+          options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
         } finally {
-          inFlight--;
-          wakeAll();
+          running--;
+          settle();
         }
       }
     };

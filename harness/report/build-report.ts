@@ -14,6 +14,7 @@ import type {
   ReportCandidate,
   ReportConfigTest,
   ReportErrorLogLine,
+  ReportEngine,
   ReportFleet,
   ReportSide,
   ReportExpectationResult,
@@ -144,8 +145,14 @@ function matrixOf(judgement: ScenarioJudgement, candidates: readonly CandidateSu
   });
 }
 
-/** `candidates`: the run's (labels for a matrix); none for a scenario judged on its own. */
-export function buildScenarioReport(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[] = []): ReportScenario {
+/** A scenario judged on its own (a matrix's columns labelled by image). One argument, so `.map(buildScenarioReport)`
+ * stays right. */
+export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenario {
+  return buildScenarioReportOf(judgement, []);
+}
+
+/** `candidates`: the run's, whose labels name a matrix's columns. */
+export function buildScenarioReportOf(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[]): ReportScenario {
   const { run } = judgement;
   const { scenario } = run;
   const baseline = judgement.sides.find((s) => s.side.role === "baseline");
@@ -163,8 +170,8 @@ export function buildScenarioReport(judgement: ScenarioJudgement, candidates: re
     verdict: judgement.verdict,
     coverage: judgement.coverage,
     durationMs: run.durationMs,
-    error: run.error,
     engine: run.engine ?? null,
+    error: run.error,
     findings: judgement.findings,
     ignored: judgement.ignored,
     expectations: { baseline: expectationResult(baseline), candidate: expectationResult(candidate) },
@@ -191,11 +198,14 @@ export function buildScenarioReport(judgement: ScenarioJudgement, candidates: re
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
+  // The engines are named only when there were several (a one-engine run's report is as before 2.3).
+  const engines = judgement.engines && judgement.engines.length > 1 ? judgement.engines.map((e) => ({ name: e.name, concurrency: e.concurrency, scenarios: e.scenarios, lost: e.lost })) : null;
   return assembleReport({
     startedAt: judgement.startedAt.toISOString(),
     sides,
+    engines,
     candidates: judgement.candidates.map((c) => ({ side: c.side.id, label: c.label, axis: c.axis, image: c.image, version: c.version, byVerdict: c.byVerdict })),
-    scenarios: judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates)),
+    scenarios: judgement.scenarios.map((scenario) => buildScenarioReportOf(scenario, judgement.candidates)),
     summary: judgement.summary,
     toolVersion,
     fleet: null,
@@ -224,6 +234,7 @@ export function assembleReport(parts: {
   sides: ReportSide[];
   /** The run's candidates with labels and axes; absent: read from the sides and the scenarios. */
   candidates?: ReportCandidate[];
+  engines: ReportEngine[] | null;
   scenarios: ReportScenario[];
   summary: RunSummary;
   toolVersion: string;
@@ -241,6 +252,7 @@ export function assembleReport(parts: {
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
     candidates: parts.candidates ?? candidatesOfReport(sides, parts.scenarios),
+    engines: parts.engines,
     scenarios: parts.scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },
     fleet: parts.fleet,

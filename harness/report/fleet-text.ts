@@ -2,7 +2,7 @@
 // configs"), then one line per config with its verdict and worst cause; and the progress line while it runs
 // (done/total, rate, time left). Format only: the causes and verdicts come from the report.
 import picocolors from "picocolors";
-import type { Report } from "./report-model.ts";
+import type { Report, ReportFleetConfig } from "./report-model.ts";
 import { isSecurity, severityLabel } from "./finding-text.ts";
 import { plural, seconds } from "./units.ts";
 
@@ -16,8 +16,7 @@ export function renderFleetText(report: Report, options: FleetTextOptions): stri
   const colors = picocolors.createColors(options.color);
   const lines: string[] = [];
   const copies = fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : "";
-  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
-  lines.push(colors.bold(`fleet: ${plural(fleet.configs.length, "config")}${copies}${shards}, ${seconds(report.summary.durationMs)}`));
+  lines.push(colors.bold(`fleet: ${plural(fleet.configs.length, "config")}${copies}, ${seconds(report.summary.durationMs)}`));
   const causes = report.summary.findings;
   if (causes.length > 0) {
     lines.push("", colors.bold("causes across the fleet, worst first:"));
@@ -37,12 +36,18 @@ export function renderFleetText(report: Report, options: FleetTextOptions): stri
   const pathWidth = Math.min(48, Math.max(...fleet.configs.map((c) => c.path.length)));
   for (const config of fleet.configs) {
     const worst = config.findings[0];
-    const cause = config.error ?? (worst ? `${worst.rule} ${severityLabel(worst)}${config.findings.length > 1 ? ` and ${config.findings.length - 1} more` : ""}` : "no cause");
+    const cause = config.error ?? (worst ? `${causeLabel(worst)}${config.findings.length > 1 ? ` and ${config.findings.length - 1} more` : ""}` : "no cause");
     const same = config.sameAs ? colors.dim(` (same tree as ${config.sameAs})`) : "";
     const engine = config.engine ? colors.dim(` [${config.engine}]`) : "";
     lines.push(`  ${config.verdict.padEnd(width, " ")}  ${config.path.padEnd(pathWidth, " ")}  ${cause}${same}${engine}`);
   }
   return lines.join("\n");
+}
+
+/** "R9 blocking"; a difference no rule explains is just "unexplained". */
+function causeLabel(finding: ReportFleetConfig["findings"][number]): string {
+  const severity = severityLabel(finding);
+  return finding.rule === severity ? severity : `${finding.rule} ${severity}`;
 }
 
 /** "[ 3/9]  33% configs/app-htaccess  regression  0.21 configs/s, about 29 s left": the rate counts the configs

@@ -406,7 +406,8 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     REPORT_SIDES.map((side) => `<span class="mono" data-summary-side="${side}">${h(describeSide(scenario, side))}</span>`).join("") +
     `<span>${badge(scenario.verdict)}</span></summary>`;
   const body = [
-    `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}</p>`,
+    `<p class="muted"><code>${h(scenario.file)}</code> · ${scenario.coverage === "both" ? "both versions" : "candidate only"} · ${seconds(scenario.durationMs)}` +
+      `${scenario.engine === null ? "" : ` · on <code data-engine>${h(scenario.engine)}</code>`}</p>`,
     scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
     renderGuide(scenario),
     renderScenarioFindings(scenario),
@@ -494,9 +495,8 @@ function renderFleet(report: Report): string {
       `<td>${config.sameAs ? `same tree as ${link(config.sameAs)}` : ""}</td><td>${h(config.engine ?? "")}</td></tr>`
     );
   });
-  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
   return (
-    `<section class="fleet"><h2>Fleet</h2><p>${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}${shards}; inputs <code>${h(fleet.inputsHash.slice(0, 16))}</code>.</p>` +
+    `<section class="fleet"><h2>Fleet</h2><p>${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}; inputs <code>${h(fleet.inputsHash.slice(0, 16))}</code>.</p>` +
     (causes.length > 0 ? `<h3>Causes across the fleet, worst first</h3><table class="findings"><thead><tr><th>severity</th><th>cause</th><th>configs</th></tr></thead><tbody>${causes.join("")}</tbody></table>` : "") +
     `<h3>Configs</h3><table class="findings"><thead><tr><th>config</th><th>verdict</th><th>worst cause</th><th></th><th>engine</th></tr></thead><tbody>${configs.join("")}</tbody></table></section>`
   );
@@ -513,7 +513,13 @@ function renderSummary(report: Report): string {
     `<b>${plural(summary.regressions, "regression")}</b>.</p><div class="counts">${counts}</div>` +
     `<ul class="facts"><li>the guide holds in ${plural(summary.guideHolds, "scenario")}, and is wrong in ${summary.guideWrong.length}</li>` +
     `<li>expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
-    `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li></ul></section>`
+    `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li>` +
+    (report.engines === null
+      ? ""
+      : `<li>engines: ${report.engines
+          .map((e) => `<code>${h(e.name)}</code> ${plural(e.scenarios, "scenario")} (${e.concurrency} at once)${e.lost === null ? "" : `, <b>lost</b>: ${h(e.lost)}`}`)
+          .join("; ")}</li>`) +
+    `</ul></section>`
   );
 }
 

@@ -10,6 +10,7 @@ import type {
   ReportConfigTest,
   ReportMatrixEntry,
   ReportMatrixRequest,
+  ReportEngine,
   ReportErrorLogLine,
   ReportExpectationResult,
   ReportFailure,
@@ -231,11 +232,11 @@ const scenario = keysOf<ReportScenario>()([
   ["verdict", null],
   ["coverage", null],
   ["durationMs", null],
+  ["engine", null],
   ["error", keysOf<NonNullable<ReportScenario["error"]>>()([
     ["code", null],
     ["message", null],
   ])],
-  ["engine", null],
   ["findings", items(finding)],
   ["ignored", ignored],
   ["expectations", bySide(expectationResult)],
@@ -319,12 +320,16 @@ const report = keysOf<Report>()([
     ["version", null],
     ["byVerdict", byVerdict],
   ]))],
+  ["engines", items(keysOf<ReportEngine>()([
+    ["name", null],
+    ["concurrency", null],
+    ["scenarios", null],
+    ["lost", null],
+  ]))],
   ["scenarios", items(scenario)],
   ["summary", summary],
   ["fleet", keysOf<NonNullable<Report["fleet"]>>()([
     ["inputsHash", null],
-    ["shards", null],
-    ["assignment", null],
     ["configs", items(keysOf<ReportFleetConfig>()([
       ["id", null],
       ["path", null],
@@ -336,7 +341,6 @@ const report = keysOf<Report>()([
       ["error", null],
     ]))],
     ["duplicates", null],
-    ["engines", null],
   ])],
 ]);
 

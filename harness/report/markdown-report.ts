@@ -67,6 +67,15 @@ function scenarioLabel(scenario: ReportScenario, anchored: boolean): string {
   return `${anchor}\`${scenario.id}\` ${markdownCell(scenario.title)}`;
 }
 
+/** A run over several engines: what each ran (each scenario's details name its engine). */
+function enginesLine(report: Report): string[] {
+  if (report.engines === null) return [];
+  const engines = report.engines.map(
+    (engine) => `\`${engine.name}\` ${plural(engine.scenarios, "scenario")} (${engine.concurrency} at once)${engine.lost === null ? "" : `, lost: ${markdownCell(engine.lost)}`}`,
+  );
+  return [`Engines: ${engines.join(" · ")}`, ""];
+}
+
 function overviewTable(report: Report): string[] {
   // A version matrix: one column per candidate, each with what it answered and its own verdict.
   const columns = matrixColumns(report);
@@ -162,8 +171,7 @@ function fleetSection(report: Report): string[] {
   if (!fleet) return [];
   const pathOf = new Map(fleet.configs.map((c) => [c.id, c.path]));
   const link = (id: string): string => `[\`${(pathOf.get(id) ?? id).replace(/[`|\]]/g, "")}\`](#config-${id})`;
-  const shards = fleet.shards > 1 ? `, ${fleet.shards} shards merged` : "";
-  const lines = ["### Fleet", "", `${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}${shards}.`, ""];
+  const lines = ["### Fleet", "", `${plural(fleet.configs.length, "config")}${fleet.duplicates > 0 ? ` (${fleet.duplicates} the same tree as another, run once)` : ""}.`, ""];
   if (report.summary.findings.length > 0) {
     lines.push("| severity | cause | configs |", "|---|---|---|");
     for (const cause of report.summary.findings) {
@@ -205,7 +213,7 @@ function differencesSection(scenario: ReportScenario, candidate: { label: string
   return [
     // An HTML block: Markdown is not interpreted up to the blank line, so this line is plain HTML.
     `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}${candidate ? ` on ${escapeHtml(candidate.label)}` : ""}: ` +
-      `<b>${verdict}</b>, ${count}</summary>`,
+      `<b>${verdict}</b>, ${count}${scenario.engine === null ? "" : `, on <code>${escapeHtml(scenario.engine)}</code>`}</summary>`,
     "",
     "| request | field | baseline | candidate | class | seed | reason |",
     "|---|---|---|---|---|---|---|",
@@ -261,6 +269,7 @@ export function renderMarkdownReport(report: Report): string {
     "",
     ...candidatesLines(report),
     ...fleetSection(report),
+    ...enginesLine(report),
     ...findingsSection(report),
     counts,
     "",

@@ -124,9 +124,9 @@ export interface ReportScenario {
   /** "both" normally; "candidate-only" when the baseline image is missing (--allow-missing-baseline). */
   coverage: "both" | "candidate-only";
   durationMs: number;
-  error: { code: string; message: string } | null;
-  /** The engine that ran it when the run used several (`--engines`; 2.3), else null. */
+  /** The engine that ran it, as DOCKER_HOST names it, in a run over several (`--engines`); else null (2.3). */
   engine: string | null;
+  error: { code: string; message: string } | null;
   /** The scenario's differences by cause, worst first (schema 2.2). */
   findings: ReportFinding[];
   /** What the ignore file silenced: listed here and under their requests as noise, counted by rule (2.2). */
@@ -213,18 +213,27 @@ export interface ReportFleetConfig {
   error: string | null;
 }
 
-/** A fleet run (schema 2.3): the configs, the run's manifest, the engines. The causes across the fleet are
+/** A fleet run (schema 2.3): its inputs and configs; the engines are the run's (`engines`). How many shards ran it
+ * is not said: merged shards give the very report one run gives. The causes across the fleet are
  * `summary.findings`, whose `scenarios` are config ids. */
 export interface ReportFleet {
   /** The hash of the inputs (configs, options) every shard and blob of this run carries. */
   inputsHash: string;
-  /** How many shards ran it (1: one run), and how configs were given to them. */
-  shards: number;
-  assignment: "path" | "durations";
   configs: ReportFleetConfig[];
   /** Configs that are the same tree as another, run once and reported for each. */
   duplicates: number;
-  engines: Array<{ name: string; concurrency: number; scenarios: number; lost: string | null }> | null;
+}
+
+/** An engine of a run spread over several (`--engines`): what it ran, and why the run stopped using it (2.3). */
+export interface ReportEngine {
+  /** As DOCKER_HOST names it. */
+  name: string;
+  /** Scenarios it ran at once at most. */
+  concurrency: number;
+  /** Scenarios it ran to the end (each scenario's `engine` names it). */
+  scenarios: number;
+  /** Why the run stopped using it (it stopped answering; its scenario went to another engine), or null. */
+  lost: string | null;
 }
 
 export interface Report {
@@ -237,6 +246,8 @@ export interface Report {
   candidate: { image: string; version: string | null };
   /** Every candidate, in order, with its label and axis (schema 2.3; one entry for a one-candidate run). */
   candidates: ReportCandidate[];
+  /** The engines of a run over several (`--engines`), in the order given; null for a run on one engine (2.3). */
+  engines: ReportEngine[] | null;
   scenarios: ReportScenario[];
   summary: ReportSummary;
   /** Set by `fleet` and `merge-reports` (schema 2.3); null for other runs. */

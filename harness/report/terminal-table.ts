@@ -161,10 +161,13 @@ export function renderProgressLine(
   scenarioId: string,
   verdict: Verdict,
   options: TerminalOptions = { color: false },
+  /** The engine that ran it, in a run over several (`--engines`). */
+  engine: string | null = null,
 ): string {
   const colors = picocolors.createColors(options.color);
   const width = String(total).length;
   const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
   const counter = `[${String(done).padStart(width, " ")}/${total}]`;
-  return `${colors.dim(counter)} ${String(percent).padStart(3, " ")}% ${scenarioId}  ${verdictColor(colors, verdict)(verdict)}`;
+  const where = engine === null ? "" : `  ${colors.dim(`on ${engine}`)}`;
+  return `${colors.dim(counter)} ${String(percent).padStart(3, " ")}% ${scenarioId}  ${verdictColor(colors, verdict)(verdict)}${where}`;
 }

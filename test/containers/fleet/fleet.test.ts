@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Report } from "../../../harness/report/report-model.ts";
-import { runCli } from "../../helpers/run-cli.ts";
+import { namedEngineTarget } from "../../../harness/engine/engine.ts";
 import { comparableFleet } from "../../helpers/comparable-report.ts";
+import { type ExtraEngine, extraEngineUnavailable, startExtraEngine } from "../../helpers/extra-engine.ts";
+import { runCli } from "../../helpers/run-cli.ts";
 
 const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
 const SAMPLES = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -101,7 +103,7 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
     expect(result.stderr).not.toMatch(/error/);
     expect(result.status).toBe(single.status);
     const report = JSON.parse(readFileSync(`${merged}.json`, "utf8")) as Report;
-    expect(report.fleet!.shards).toBe(3);
+    expect(result.stderr).toMatch(/merged 3 shards of 10 configs/);
     expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
     // What lint found does not depend on the servers: the SARIF of the merge is the single run's, byte for byte.
     expect(readFileSync(`${merged}.sarif`, "utf8")).toBe(readFileSync(join(dir, "single.sarif"), "utf8"));
@@ -114,6 +116,31 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
     const missing = await runCli(["merge-reports", blobs[0]!, blobs[2]!]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("shard 2/3 is missing");
+  });
+
+  describe("over two engines", () => {
+    const unavailable = extraEngineUnavailable();
+    let extra: ExtraEngine | null = null;
+    afterAll(async () => {
+      await extra?.stop();
+    });
+
+    it.skipIf(unavailable !== null)(`gives the same report as over one, each config naming its engine${unavailable ? ` (skipped: ${unavailable})` : ""}`, async () => {
+      extra = await startExtraEngine("fleet");
+      const json = join(dir, "engines.json");
+      const engines = `${namedEngineTarget().url}=2,${extra.url}=2`;
+      const result = await runCli(["fleet", fleet, ...common(), "--engines", engines, "--report", `json:${json}`]);
+      expect(result.stderr).not.toMatch(/internal error/);
+      expect(result.status).toBe(single.status);
+      const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+      expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
+      // Both engines ran configs, and every config that ran says where; a copy says where its original ran.
+      expect(report.engines!.map((e) => e.name)).toEqual([namedEngineTarget().url, extra.url]);
+      for (const engine of report.engines!) expect(engine.scenarios, engine.name).toBeGreaterThan(0);
+      const ran = report.fleet!.configs;
+      for (const config of ran) expect([namedEngineTarget().url, extra.url], config.path).toContain(config.engine);
+      expect(ran.find((c) => c.sameAs !== null)!.engine).toBe(ran.find((c) => c.id === ran.find((d) => d.sameAs !== null)!.sameAs)!.engine);
+    });
   });
 
   it("keeps what finished when interrupted, and goes on from there with --resume", async () => {

@@ -270,6 +270,7 @@ describe("buildReport", () => {
           byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0, unverified: 0, "broken-on-both": 0 },
         },
       ],
+      engines: null,
       scenarios: [
         ["server-status-directory-deny", "noise"],
         ["https-proxy-expired-backend", "regression"],
@@ -277,13 +278,30 @@ describe("buildReport", () => {
       summary: { ...judgement.summary, expectationsMet: { baseline: 2, candidate: 1 }, expectationsFailed: { baseline: 0, candidate: 1 } },
       fleet: null,
     });
-    expect(built.scenarios).toEqual(judgement.scenarios.map((scenario) => buildScenarioReport(scenario, judgement.candidates)));
+    expect(built.scenarios).toEqual(judgement.scenarios.map(buildScenarioReport));
     // Each scenario leads with its findings as the judge told them, the differences each folds kept with it.
     expect(built.scenarios.map((s) => [s.id, s.findings.map((f) => [f.rule, f.severity, f.gating, f.requests, f.differences.map((d) => `${d.request}: ${d.field}`)])])).toEqual([
       ["server-status-directory-deny", []],
       ["https-proxy-expired-backend", [["D5", "behaviour", false, { count: 1, examples: ["GET /"] }, ["proxied: status", "proxied: header:content-length", "proxied: header:content-type", "proxied: body", "proxied: errorLog"]]]],
     ]);
     expect(built.scenarios[1]!.ignored).toEqual({ byRule: {}, differences: [] });
+  });
+
+  it("says which engine ran each scenario when the run spread over several, and what each engine ran", () => {
+    const engines = [
+      { name: "unix:///var/run/docker.sock", concurrency: 2, scenarios: 1, lost: null },
+      { name: "tcp://198.19.7.2:2375", concurrency: 1, scenarios: 1, lost: "stopped answering during q6: connect ECONNREFUSED 198.19.7.2:2375" },
+    ];
+    const runs = [{ ...a1Run(), engine: engines[0]!.name }, { ...c1SeedClaimRun(), engine: engines[1]!.name }];
+    const built = buildReport(judgeRun({ startedAt: new Date(0), sides: SIDES, runs, durationMs: 1, engines }), "0.1.0");
+    expect(built.engines).toEqual(engines);
+    expect(built.scenarios.map((s) => [s.id, s.engine])).toEqual([
+      ["server-status-directory-deny", "unix:///var/run/docker.sock"],
+      ["https-proxy-expired-backend", "tcp://198.19.7.2:2375"],
+    ]);
+    // One engine: no engine anywhere, as before --engines.
+    const one = buildReport(judgeRun({ startedAt: new Date(0), sides: SIDES, runs: [a1Run()], durationMs: 1, engines: engines.slice(0, 1) }), "0.1.0");
+    expect([one.engines, one.scenarios[0]!.engine]).toEqual([null, null]);
   });
 
   it("says the baseline is missing when the run had no baseline image", () => {

@@ -168,3 +168,19 @@ describe("renderHtmlReport, a scenario's own findings", () => {
     expect(attributeValues(scenarioMarkup(html, "a6-server-status-denied"), "data-scenario-finding")).toEqual(["A7"]);
   });
 });
+
+describe("renderHtmlReport, a run over several engines", () => {
+  it("names each scenario's engine in its details, and what each engine ran in the summary", () => {
+    const engines = [
+      { name: "unix:///var/run/docker.sock", concurrency: 2, scenarios: 5, lost: null },
+      { name: "tcp://198.19.7.2:2375", concurrency: 2, scenarios: 1, lost: "stopped answering <during> q6" },
+    ];
+    const html = renderHtmlReport({ ...sampleReport, engines, scenarios: sampleReport.scenarios.map((s, i) => ({ ...s, engine: engines[i === 0 ? 1 : 0]!.name })) });
+    expect(html.match(/on <code data-engine>[^<]*<\/code>/g)).toEqual([
+      "on <code data-engine>tcp://198.19.7.2:2375</code>",
+      ...Array.from({ length: 5 }, () => "on <code data-engine>unix:///var/run/docker.sock</code>"),
+    ]);
+    expect(html).toContain("<li>engines: <code>unix:///var/run/docker.sock</code> 5 scenarios (2 at once); <code>tcp://198.19.7.2:2375</code> 1 scenario (2 at once), <b>lost</b>: stopped answering &lt;during&gt; q6</li>");
+    expect(renderHtmlReport(sampleReport)).not.toContain("data-engine");
+  });
+});

@@ -133,3 +133,35 @@ describe("markdownCell", () => {
     expect(markdownCell("*x* _y_ `z` [l](u) ~s~ \\")).toBe("\\*x\\* \\_y\\_ \\`z\\` \\[l\\](u) \\~s\\~ \\\\");
   });
 });
+
+describe("renderMarkdownReport, a run over several engines", () => {
+  const engines: NonNullable<Report["engines"]> = [
+    { name: "unix:///var/run/docker.sock", concurrency: 2, scenarios: 4, lost: null },
+    { name: "tcp://198.19.7.2:2375", concurrency: 3, scenarios: 2, lost: "stopped answering during q6" },
+  ];
+  const report: Report = {
+    ...sampleReport,
+    engines,
+    scenarios: sampleReport.scenarios.map((scenario, index) => ({ ...scenario, engine: engines[index % 2 === 0 ? 0 : 1]!.name })),
+  };
+  const markdown = renderMarkdownReport(report);
+
+  it("says what each engine ran, and which was lost, under the images", () => {
+    expect(markdown.split("\n").slice(2, 6)).toEqual([
+      "`httpd:2.2.34` (2.2.34) → `httpd-upgrade-harness/httpd-2.4:2.4.62` (2.4.62) · 6 scenarios in 41.8 s",
+      "",
+      "Engines: `unix:///var/run/docker.sock` 4 scenarios (2 at once) · `tcp://198.19.7.2:2375` 2 scenarios (3 at once), lost: stopped answering during q6",
+      "",
+    ]);
+  });
+
+  it("names each scenario's engine in its details", () => {
+    const summaries = markdown.split("\n").filter((line) => line.startsWith("<details"));
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const line of summaries) expect(line).toMatch(/, on <code>(unix:\/\/\/var\/run\/docker\.sock|tcp:\/\/198\.19\.7\.2:2375)<\/code><\/summary>$/);
+  });
+
+  it("names no engine for a run on one", () => {
+    expect(renderMarkdownReport(sampleReport)).not.toMatch(/Engines:|, on <code>/);
+  });
+});

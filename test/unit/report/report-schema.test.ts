@@ -101,6 +101,7 @@ function minimalReport(): Report {
         byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 },
       },
     ],
+    engines: null,
     scenarios: [
       {
         id: "q6-satisfy-any-ip-or-user",
@@ -111,8 +112,8 @@ function minimalReport(): Report {
         coverage: "both",
         matrix: null,
         durationMs: 7033,
-        error: null,
         engine: null,
+        error: null,
         findings: [
           {
             rule: "unexplained",
@@ -306,6 +307,20 @@ describe("schema/report.schema.json", () => {
 
   it("validates exec and not-run outcomes, a syntax error, a start failure and a scenario error", () => {
     expect(check(roundTrip(reportWithOtherOutcomes()))).toEqual([]);
+  });
+
+  it("validates a run over several engines: each engine with what it ran, each scenario with its engine (2.3)", () => {
+    const report = roundTrip({
+      ...minimalReport(),
+      engines: [
+        { name: "unix:///var/run/docker.sock", concurrency: 2, scenarios: 1, lost: null },
+        { name: "tcp://198.19.7.2:2375", concurrency: 2, scenarios: 0, lost: "stopped answering during q6-satisfy-any-ip-or-user" },
+      ],
+      scenarios: minimalReport().scenarios.map((scenario) => ({ ...scenario, engine: "unix:///var/run/docker.sock" })),
+    });
+    expect(check(report)).toEqual([]);
+    expectSchemaKeyOrder(report, schema, "report");
+    expect(check({ ...report, engines: [{ name: "tcp://x:2375", concurrency: 0, scenarios: 0, lost: null }] })).not.toEqual([]);
   });
 
   it("lists every object's keys in the order the JSON reporter writes them", () => {

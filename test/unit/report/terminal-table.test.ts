@@ -69,6 +69,10 @@ describe("renderProgressLine", () => {
     expect(renderProgressLine(0, 0, "x", "error")).toBe("[0/0] 100% x  error");
   });
 
+  it("names the engine that ran the scenario in a run over several", () => {
+    expect(renderProgressLine(3, 12, "q6", "same", undefined, "tcp://198.19.7.2:2375")).toBe("[ 3/12]  25% q6  same  on tcp://198.19.7.2:2375");
+  });
+
   it("colours the verdict on request", () => {
     expect(renderProgressLine(1, 2, "q6", "regression", { color: true })).toMatch(ANSI);
   });
