@@ -19,6 +19,7 @@ import { RULES } from "../rules/all-rules.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { parseHttpdVersion } from "../versions/httpd-version.ts";
 import { EXIT } from "./exit-status.ts";
+import { enginesOption } from "./engines-option.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { checkImageName } from "./matrix-option.ts";
 import { parseOptions, seconds, USAGE } from "./parse-options.ts";
@@ -50,6 +51,7 @@ export async function runBisectCommand(args: string[]): Promise<number> {
     define: { type: "string", short: "D", multiple: true, default: [] },
     ignore: { type: "string" },
     concurrency: { type: "string" },
+    engines: { type: "string" },
     "scenario-time-limit": { type: "string" },
   });
   const names = parseImageList(values.images);
@@ -58,6 +60,7 @@ export async function runBisectCommand(args: string[]): Promise<number> {
   const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
   const limit = seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS;
+  const engines = enginesOption(values.engines);
   // Bad scenario files and config trees stop here, before any container exists.
   const { scenarios, trees } = await runInputs(positionals, values);
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
@@ -87,6 +90,7 @@ export async function runBisectCommand(args: string[]): Promise<number> {
       moreCandidateImages: more,
       allowMissingBaseline: false,
       concurrency,
+      ...(engines ? { engines } : {}),
       // Two answers per request: what varies between them on one image is noise, not a change.
       learnNoise: true,
       scenarioTimeLimitMs: limit,

@@ -72,6 +72,7 @@ export const USAGE = `Usage:
                                           refused with every reason (a shard missing, cut short, of another run)
   httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
                             [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
+                            [--engines ADDR[=N],...] [--concurrency N] [--scenario-time-limit SECONDS]
                                           in images given oldest first (2.4 patch levels, a distribution's builds),
                                           the first whose outcome differs from the first image's (--all: every
                                           change between neighbours), with upstream's change notes in between
