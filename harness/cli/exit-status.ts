@@ -24,6 +24,8 @@ const BY_CODE: Record<HarnessErrorCode, number> = {
   // Engines of one run holding different images under one name: the run would not be one run.
   HARNESS_ENGINE_MISMATCH: EXIT.environment,
   HARNESS_FLEET_FILE: EXIT.badInput,
+  // A version matrix file (`run --matrix FILE`) that is not YAML or does not follow its format.
+  HARNESS_MATRIX_FILE: EXIT.badInput,
   // A blob merge-reports refuses (missing or duplicate shard, mixed manifests, a blob cut short): its inputs.
   HARNESS_BLOB: EXIT.badInput,
   HARNESS_IMAGE_MISSING: EXIT.environment,

@@ -3,6 +3,7 @@
 import pc from "picocolors";
 import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
+import { runBisectCommand } from "./bisect-command.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
 import { runConfigCommand } from "./config-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
@@ -46,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runProveCommand(rest);
       case "replay":
         return await runReplayCommand(rest);
+      case "bisect":
+        return await runBisectCommand(rest);
       case undefined:
       case "help":
       case "--help":

@@ -4,7 +4,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { HarnessError } from "../errors.ts";
 
 export const USAGE = `Usage:
-  httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
+  httpd-upgrade-harness run [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]... [--matrix FILE]
                             [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
@@ -70,12 +70,22 @@ export const USAGE = `Usage:
   httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
                                           the blobs of every shard of one fleet run as one fleet's reports, or
                                           refused with every reason (a shard missing, cut short, of another run)
+  httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
+                            [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
+                            [--engines ADDR[=N],...] [--concurrency N] [--scenario-time-limit SECONDS]
+                                          in images given oldest first (2.4 patch levels, a distribution's builds),
+                                          the first whose outcome differs from the first image's (--all: every
+                                          change between neighbours), with upstream's change notes in between
+                                          (status 0 no change point, 1 a change point)
 
 --config runs an Apache configuration tree of your own (a directory such as /etc/apache2, or one file) on both
 versions, one site per --config; --candidate-config gives your own 2.4 port of it for the candidate. L is
 official, debian, rhel or fragment (recognised when not given); -D NAME defines NAME as httpd -D does.
 FORMAT is json, junit, markdown or html (fleet and merge-reports also take sarif, and fleet blob). Images
-also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE.
+also come from HTTPD_BASELINE_IMAGE / HTTPD_CANDIDATE_IMAGE. --candidate given more than once (or --matrix FILE:
+the baseline and candidates with labels and axes, upstream or distribution) runs the same work against every
+candidate, reported side by side. Wherever an image is named, recipe:ID names one of the harness's own
+(recipe:httpd-2.4, recipe:httpd-2.4.67, recipe:httpd-2.4-debian).
 --ignore FILE silences what its entries match (default: .httpd-upgrade-ignore.yaml in the working directory).
 --engines names each engine as DOCKER_HOST would (unix://, tcp://, ssh://, https://), =N the scenarios it runs at
 once (default: --concurrency); the first one builds or pulls the images and the others get copies of them.

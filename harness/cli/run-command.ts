@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { HarnessError, type HarnessErrorCode } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
 import { judgeScenario } from "../judge/judge-scenario.ts";
@@ -13,6 +12,7 @@ import type { TriageInputs } from "../judge/triage.ts";
 import { enginesOption } from "./engines-option.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
+import { labelSides, runImages } from "./matrix-option.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { withTreeProbes } from "./tree-probes.ts";
@@ -25,7 +25,8 @@ const DEMO_REPORT_DIR = fileURLToPath(new URL("../../reports/demo/", import.meta
 export async function runRunCommand(args: string[], mode: { demo: boolean }): Promise<number> {
   const { values, positionals } = parseOptions(args, {
     baseline: { type: "string" },
-    candidate: { type: "string" },
+    candidate: { type: "string", multiple: true },
+    matrix: { type: "string" },
     report: { type: "string", multiple: true, default: [] },
     "allow-missing-baseline": { type: "boolean", default: false },
     concurrency: { type: "string" },
@@ -57,15 +58,17 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       targets.push({ format, path: `${DEMO_REPORT_DIR}${file}` });
     }
   }
-  if (values["dry-run"] === true) return printPlan(positionals, values);
+  // The images are checked before anything else reads a file: a broken matrix file costs nothing.
+  const images = await runImages(values);
+  if (values["dry-run"] === true) return printPlan(positionals, { ...values, baseline: images.baseline.image, candidate: images.candidates[0]!.image });
   // Bad scenario files and config trees stop the run here, before any container exists.
   const { scenarios, trees } = await runInputs(positionals, values, values.probes === true ? withTreeProbes : undefined);
   // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
   if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);
 
-  const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
-  const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
+  const baselineImage = images.baseline.image;
+  const [first, ...more] = images.candidates;
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (): void => {
@@ -81,7 +84,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       scenarios,
       trees,
       baselineImage,
-      candidateImage,
+      candidateImage: first!.image,
+      moreCandidateImages: more.map((candidate) => candidate.image),
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
       concurrency,
       ...(engines ? { engines } : {}),
@@ -94,7 +98,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
         else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict, undefined, event.run.engine ?? null)}\n`);
       },
     });
-    const report = buildReport(judgeRun(result, triage), toolVersion());
+    const report = buildReport(judgeRun({ ...result, sides: labelSides(result.sides, images) }, triage), toolVersion());
     if (report.baseline.missing) {
       process.stdout.write(
         `\nThe baseline image ${baselineImage} is not on this engine and could not be pulled, so only the candidate ` +

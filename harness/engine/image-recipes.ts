@@ -73,3 +73,20 @@ export const IMAGE_RECIPES: readonly ImageRecipe[] = [
     description: "curl, openssl and python3 for client containers and helper origins",
   },
 ];
+
+/** Wherever an image is named (--baseline, --candidate, a matrix file, bisect --images), `recipe:ID` names one
+ * of the httpd images above: built here when missing, like every recipe. */
+export const RECIPE_PREFIX = "recipe:";
+
+export type RecipeName = { recipe: ImageRecipe } | { error: string } | null;
+
+/** The recipe a `recipe:ID` name names; null for any other image name; an error for an unknown id or one that
+ * holds no httpd (the base, the tools). */
+export function recipeNamed(image: string): RecipeName {
+  if (!image.startsWith(RECIPE_PREFIX)) return null;
+  const id = image.slice(RECIPE_PREFIX.length);
+  const httpd = IMAGE_RECIPES.filter((recipe) => recipe.repository.includes("httpd"));
+  const recipe = httpd.find((r) => r.id === id);
+  if (recipe) return { recipe };
+  return { error: `${JSON.stringify(image)} names no httpd recipe of the harness; known: ${httpd.map((r) => `${RECIPE_PREFIX}${r.id}`).join(", ")}` };
+}

@@ -7,7 +7,7 @@ import { pack } from "tar-stream";
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
 import { ENGINES_OPTION } from "./engine-target.ts";
-import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe } from "./image-recipes.ts";
+import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe, recipeNamed } from "./image-recipes.ts";
 import { imageLabels } from "./labels.ts";
 import { log } from "./log.ts";
 
@@ -178,4 +178,17 @@ export async function resolveUserImage(engine: Engine, image: string, options: {
     clearTimeout(timer);
   }
   throw new HarnessError("HARNESS_IMAGE_MISSING", `The image ${image} is not on this engine and could not be pulled.`);
+}
+
+/** An httpd image as the command line names it: `recipe:ID` is the harness's own recipe (built when missing),
+ * anything else a user's image (resolveUserImage). Returns the image to run. */
+export async function resolveNamedImage(
+  engine: Engine,
+  image: string,
+  options: { pullTimeoutMs?: number; onProgress?: (line: string) => void } = {},
+): Promise<string> {
+  const named = recipeNamed(image);
+  if (named === null) return resolveUserImage(engine, image, options);
+  if ("error" in named) throw new HarnessError("HARNESS_USAGE", named.error);
+  return ensureRecipeImage(engine, named.recipe.id, options.onProgress);
 }

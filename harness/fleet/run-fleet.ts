@@ -119,6 +119,7 @@ function unreadableScenario(config: FleetConfig, error: HarnessError): ReportSce
     servers: { baseline: null, candidate: null },
     differences: [],
     requests: [],
+    matrix: null,
   };
 }
 

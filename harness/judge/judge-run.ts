@@ -7,6 +7,7 @@ import { judgeScenario, type ScenarioJudgement } from "./judge-scenario.ts";
 import { compareFindings, type ConfigLine, type FindingSeverity, type RunFinding } from "./run-finding.ts";
 import { DEFAULT_TRIAGE, type TriageInputs } from "./triage.ts";
 import { ruleById } from "../rules/all-rules.ts";
+import type { MatrixAxis, Side } from "../plan/side.ts";
 
 export interface RowSummary {
   /** Seed rows the run's scenarios exercise. */
@@ -52,13 +53,51 @@ export interface FindingSummary {
   gating: boolean;
 }
 
+/** A candidate of the run as a version matrix shows it: its label, its axis, its verdicts. */
+export interface CandidateSummary {
+  side: Side;
+  label: string;
+  /** As the command line stated it, else read from the image's layout (Debian's is a distribution build); null
+   * when neither says (the image did not run). */
+  axis: MatrixAxis | null;
+  image: string;
+  version: string | null;
+  /** Scenarios by this candidate's own verdict. */
+  byVerdict: Record<Verdict, number>;
+}
+
 export interface RunJudgement {
   startedAt: Date;
   sides: RunSide[];
+  /** Every candidate, in the run's order. */
+  candidates: CandidateSummary[];
   scenarios: ScenarioJudgement[];
   summary: RunSummary;
   /** The engines the run used and what each ran (absent: not recorded). */
   engines?: RunEngine[];
+}
+
+/** The axis a layout's build is on when the command line does not say: the official images' layout is
+ * upstream's own; a distribution's layout (Debian's /etc/apache2) means that distribution's build. */
+const AXIS_OF_LAYOUT: Readonly<Record<string, MatrixAxis>> = { official: "upstream", debian: "distribution", rhel: "distribution" };
+
+export function summarizeCandidates(scenarios: readonly ScenarioJudgement[], sides: readonly RunSide[]): CandidateSummary[] {
+  return sides
+    .filter((s) => s.side.role === "candidate")
+    .map((s) => {
+      const byVerdict = emptyTally();
+      for (const judgement of scenarios) {
+        const own = judgement.candidates.find((c) => c.side.id === s.side.id);
+        if (own) byVerdict[own.verdict]++;
+      }
+      const profile = scenarios.flatMap((j) => j.run.observations).find((o) => o.side.id === s.side.id)?.server.profile;
+      const axis = s.axis ?? (profile === undefined ? null : (AXIS_OF_LAYOUT[profile] ?? null));
+      return { side: s.side, label: s.label ?? s.image, axis, image: s.image, version: s.version, byVerdict };
+    });
+}
+
+function emptyTally(): Record<Verdict, number> {
+  return { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
 }
 
 function byRowOrder(a: string, b: string): number {
@@ -124,7 +163,7 @@ export function summarizeRows(scenarios: ReadonlyArray<ScenarioJudgement | Scena
 
 export function summarize(scenarios: ReadonlyArray<ScenarioJudgement | ScenarioTally>, sides: ReadonlyArray<Pick<RunSide, "side">>, durationMs: number): RunSummary {
   const list = tallies(scenarios);
-  const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
+  const byVerdict = emptyTally();
   for (const s of list) byVerdict[s.verdict]++;
   const count = (sideId: string, met: boolean): number =>
     list.filter((s) => s.sides.some((j) => j.side === sideId && j.stated && j.skipped === null && j.ok === met)).length;
@@ -181,6 +220,7 @@ export function judgeRun(result: HarnessRunResult, inputs: TriageInputs = DEFAUL
   return {
     startedAt: result.startedAt,
     sides: result.sides,
+    candidates: summarizeCandidates(scenarios, result.sides),
     scenarios,
     summary: summarize(scenarios, result.sides, result.durationMs),
     ...(result.engines ? { engines: result.engines } : {}),

@@ -27,9 +27,18 @@ export interface SideJudgement {
 
 export type { Comparison } from "./comparison.ts";
 
+/** One candidate against the baseline alone: what a version matrix shows per column. */
+export interface CandidateJudgement {
+  side: Side;
+  verdict: Verdict;
+}
+
 export interface ScenarioJudgement {
   run: ScenarioRun;
+  /** The worst over every candidate: the run's verdict for the scenario. */
   verdict: Verdict;
+  /** Each candidate's own verdict, in the run's order (one entry for a one-candidate run). */
+  candidates: CandidateJudgement[];
   /** "both" normally; "candidate-only" when the baseline did not run. */
   coverage: "both" | "candidate-only";
   sides: SideJudgement[];
@@ -135,9 +144,18 @@ function judgeScenarioOnce(run: ScenarioRun, inputs: TriageInputs): ScenarioJudg
   const comparisons = triage.comparisons;
   const differences = comparisons.flatMap((c) => [...c.server, ...c.requests.flatMap((r) => r.differences)]);
   const verdict = decideVerdict(run, sides, differences, baseline?.observation != null);
+  // Each candidate as if it were the only one: the baseline, that candidate, and that comparison's differences.
+  const candidates = sides
+    .filter((s) => s.side.role === "candidate")
+    .map((candidate): CandidateJudgement => {
+      const comparison = comparisons.find((c) => c.candidate === candidate.side.id);
+      const own = comparison ? [...comparison.server, ...comparison.requests.flatMap((r) => r.differences)] : [];
+      return { side: candidate.side, verdict: decideVerdict(run, baseline ? [baseline, candidate] : [candidate], own, baseline?.observation != null) };
+    });
   return {
     run,
     verdict,
+    candidates,
     coverage: baseline?.observation || !run.skipped.some((s) => s.side.role === "baseline") ? "both" : "candidate-only",
     sides,
     guide: { claim: scenario.guideClaim, holds: guideHolds, notes: scenario.guideNotes, failures: guideFailures },

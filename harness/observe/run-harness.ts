@@ -4,15 +4,16 @@
 import { createCertificateAuthority, createRevocationList, issueClientCertificate } from "../backends/certificate-factory.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
+import { RECIPE_PREFIX } from "../engine/image-recipes.ts";
 import { connectEngine, type Engine, openEngine } from "../engine/engine.ts";
 import type { EngineSlot } from "../engine/engine-target.ts";
 import { engineAnswers } from "../engine/engine-alive.ts";
-import { ensureRecipeImage, imageExists, resolveUserImage } from "../engine/images.ts";
+import { ensureRecipeImage, imageExists, resolveNamedImage, resolveUserImage } from "../engine/images.ts";
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { type LoadedTrees, type PlannedSideInput, planScenario } from "../plan/plan-scenario.ts";
-import { BASELINE, runSides, type Side } from "../plan/side.ts";
+import { BASELINE, type MatrixAxis, runSides, type Side } from "../plan/side.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
@@ -24,7 +25,8 @@ export interface HarnessRunOptions {
   scenarios: Scenario[];
   /** The configuration trees the scenarios name, read at the input boundary. */
   trees?: LoadedTrees;
-  baselineImage: string;
+  /** null: no baseline side at all, the candidates only (bisect observes images one at a time). */
+  baselineImage: string | null;
   candidateImage: string;
   /** Further candidates, run side by side with the first (a version matrix): sides candidate-2, candidate-3... */
   moreCandidateImages?: readonly string[];
@@ -56,6 +58,10 @@ export interface RunSide {
   image: string;
   version: string | null;
   missing: boolean;
+  /** What a version matrix calls this side ("2.4.67", "debian"), and which axis it is on (an upstream tag or a
+   * distribution's build); set by the command from --matrix or --candidate, absent otherwise. */
+  label?: string;
+  axis?: MatrixAxis | null;
   /** The image's id (sha256:...) on the engines that ran it; null or absent when it did not run. */
   imageId?: string | null;
 }
@@ -93,7 +99,7 @@ function notStarted(scenario: Scenario, plan: ScenarioPlan, skipped: SkippedSide
 }
 
 async function resolveCandidate(scope: RunScope, image: string, note: (m: string) => void): Promise<string> {
-  if (image !== DEFAULT_CANDIDATE_IMAGE || (await imageExists(scope.engine, image))) return resolveUserImage(scope.engine, image);
+  if (image !== DEFAULT_CANDIDATE_IMAGE || (await imageExists(scope.engine, image))) return resolveNamedImage(scope.engine, image, { onProgress: note });
   try {
     return await resolveUserImage(scope.engine, image, { pullTimeoutMs: 20_000 });
   } catch {
@@ -189,11 +195,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     for (const image of [options.candidateImage, ...(options.moreCandidateImages ?? [])]) candidateImages.push(await resolveCandidate(primary.scope, image, note));
     let baselineImage: string | null = null;
     const skipped: SkippedSide[] = [];
-    try {
-      baselineImage = await resolveUserImage(primary.engine, options.baselineImage, { pullTimeoutMs: 20_000 });
-    } catch (error) {
-      if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
-      skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
+    if (options.baselineImage !== null) {
+      try {
+        baselineImage = await resolveNamedImage(primary.engine, options.baselineImage, { pullTimeoutMs: 20_000, onProgress: note });
+      } catch (error) {
+        if (!options.allowMissingBaseline || !isHarnessError(error) || error.code !== "HARNESS_IMAGE_MISSING") throw error;
+        skipped.push({ side: BASELINE, image: options.baselineImage, reason: `baseline image ${options.baselineImage} missing` });
+      }
     }
     // A further engine holding another image under a run image's name stops the run now; the images it lacks are
     // copied once the scenarios are planned (below).
@@ -240,7 +248,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       ...skipped.map((s) => ({ side: s.side, image: s.image, version: null, missing: true, imageId: null })),
       ...sides.map((s) => ({
         side: s.side,
-        image: s.side.role === "baseline" ? options.baselineImage : s.inspection.image,
+        image: s.side.role === "baseline" && options.baselineImage !== null && !options.baselineImage.startsWith(RECIPE_PREFIX) ? options.baselineImage : s.inspection.image,
         version: s.inspection.version.text,
         missing: false,
         imageId: ids.get(s.inspection.image) ?? null,

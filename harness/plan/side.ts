@@ -16,3 +16,9 @@ export const CANDIDATE: Side = { id: "candidate", role: "candidate" };
 export function runSides(candidates = 1): Side[] {
   return [BASELINE, ...Array.from({ length: candidates }, (_, index) => (index === 0 ? CANDIDATE : { id: `candidate-${index + 1}`, role: "candidate" as const }))];
 }
+
+/** Where a candidate sits in a version matrix: an upstream release (a tag of httpd itself, built as upstream
+ * ships it) or a distribution's build of one (Debian's apache2 package: its patches, layout and modules). */
+export type MatrixAxis = "upstream" | "distribution";
+
+export const MATRIX_AXES: readonly MatrixAxis[] = ["upstream", "distribution"];

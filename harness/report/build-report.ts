@@ -1,8 +1,8 @@
 // Pure: the judged run in the shape of the report contract (report-model.ts). It decides nothing: verdicts,
 // failures and differences come from judge/; this only picks and words what the contract carries.
-import type { Difference } from "../judge/difference.ts";
+import type { Difference, Verdict } from "../judge/difference.ts";
 import { describeFailure, type ExpectationFailure } from "../judge/expectation-failure.ts";
-import type { RunJudgement, RunSummary } from "../judge/judge-run.ts";
+import type { CandidateSummary, RunJudgement, RunSummary } from "../judge/judge-run.ts";
 import type { ScenarioJudgement, SideJudgement } from "../judge/judge-scenario.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../observe/observation.ts";
@@ -11,12 +11,15 @@ import type { PlannedRequest } from "../plan/scenario-plan.ts";
 import type { RequestSpec } from "../scenario/scenario.ts";
 import type {
   Report,
+  ReportCandidate,
+  ReportConfigTest,
   ReportErrorLogLine,
   ReportEngine,
   ReportFleet,
   ReportSide,
   ReportExpectationResult,
   ReportFailure,
+  ReportMatrixEntry,
   ReportScenario,
   ReportSideRequest,
   ReportSideServer,
@@ -107,17 +110,56 @@ function expectationResult(judgement: SideJudgement | undefined): ReportExpectat
   return { ok: judgement.ok, stated: judgement.stated, failures: judgement.failures.map(reportFailure), skipped: judgement.skipped };
 }
 
+function configTestOf(observation: SideObservation | null | undefined): ReportConfigTest | null {
+  return observation
+    ? { ok: observation.configTest.ok, exitCode: observation.configTest.exitCode, messages: observation.configTest.messages, syntaxError: observation.configTest.syntaxError }
+    : null;
+}
+
+/** Every candidate of a matrix side by side; null for a one-candidate run (schema 2.3). */
+function matrixOf(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[]): ReportMatrixEntry[] | null {
+  const sides = judgement.sides.filter((s) => s.side.role === "candidate");
+  if (sides.length < 2) return null;
+  return sides.map((side) => {
+    const comparison = judgement.comparisons.find((c) => c.candidate === side.side.id);
+    const summary = candidates.find((c) => c.side.id === side.side.id);
+    return {
+      side: side.side.id,
+      label: summary?.label ?? side.observation?.server.image ?? side.side.id,
+      image: side.observation?.server.image ?? summary?.image ?? "",
+      version: side.observation?.server.version.text ?? summary?.version ?? null,
+      verdict: judgement.candidates.find((c) => c.side.id === side.side.id)?.verdict ?? judgement.verdict,
+      expectations: expectationResult(side),
+      configTest: configTestOf(side.observation),
+      differences: comparison?.server ?? [],
+      requests: judgement.run.scenario.requests.map((request) => {
+        const observed = side.observation?.requests.find((r) => r.name === request.name);
+        return {
+          name: request.name,
+          outcome: observed?.outcome.kind ?? null,
+          status: observed?.outcome.kind === "response" ? observed.outcome.status : null,
+          differences: comparison?.requests.find((r) => r.name === request.name)?.differences ?? [],
+        };
+      }),
+    };
+  });
+}
+
+/** A scenario judged on its own (a matrix's columns labelled by image). One argument, so `.map(buildScenarioReport)`
+ * stays right. */
 export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenario {
+  return buildScenarioReportOf(judgement, []);
+}
+
+/** `candidates`: the run's, whose labels name a matrix's columns. */
+export function buildScenarioReportOf(judgement: ScenarioJudgement, candidates: readonly CandidateSummary[]): ReportScenario {
   const { run } = judgement;
   const { scenario } = run;
   const baseline = judgement.sides.find((s) => s.side.role === "baseline");
   const candidate = judgement.sides.find((s) => s.side.role === "candidate");
   // The contract's two columns: the baseline and the first candidate.
   const comparison = judgement.comparisons.find((c) => c.candidate === candidate?.side.id);
-  const configTest = (observation: SideObservation | null | undefined): ReportScenario["configTest"]["baseline"] =>
-    observation
-      ? { ok: observation.configTest.ok, exitCode: observation.configTest.exitCode, messages: observation.configTest.messages, syntaxError: observation.configTest.syntaxError }
-      : null;
+  const configTest = configTestOf;
   const planned = run.plan.sides.find((s) => s.side.id === candidate?.side.id) ?? run.plan.sides[0];
   const differences: Difference[] = comparison?.server ?? [];
   return {
@@ -150,6 +192,7 @@ export function buildScenarioReport(judgement: ScenarioJudgement): ReportScenari
       candidate: sideRequest(candidate?.observation?.requests.find((r) => r.name === request.name)),
       differences: comparison?.requests.find((r) => r.name === request.name)?.differences ?? [],
     })),
+    matrix: matrixOf(judgement, candidates),
   };
 }
 
@@ -157,13 +200,40 @@ export function buildReport(judgement: RunJudgement, toolVersion: string): Repor
   const sides = judgement.sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing }));
   // The engines are named only when there were several (a one-engine run's report is as before 2.3).
   const engines = judgement.engines && judgement.engines.length > 1 ? judgement.engines.map((e) => ({ name: e.name, concurrency: e.concurrency, scenarios: e.scenarios, lost: e.lost })) : null;
-  return assembleReport({ startedAt: judgement.startedAt.toISOString(), sides, engines, scenarios: judgement.scenarios.map(buildScenarioReport), summary: judgement.summary, toolVersion, fleet: null });
+  return assembleReport({
+    startedAt: judgement.startedAt.toISOString(),
+    sides,
+    engines,
+    candidates: judgement.candidates.map((c) => ({ side: c.side.id, label: c.label, axis: c.axis, image: c.image, version: c.version, byVerdict: c.byVerdict })),
+    scenarios: judgement.scenarios.map((scenario) => buildScenarioReportOf(scenario, judgement.candidates)),
+    summary: judgement.summary,
+    toolVersion,
+    fleet: null,
+  });
+}
+
+/** The candidates a finished report's scenarios give when no judgement names them (a fleet merged from its
+ * shards' reports): each candidate side, labelled by its image, counted by its own verdicts (a scenario's matrix
+ * entry, else, for a one-candidate run, the scenario's verdict). */
+function candidatesOfReport(sides: readonly ReportSide[], scenarios: readonly ReportScenario[]): ReportCandidate[] {
+  return sides
+    .filter((s) => s.role === "candidate")
+    .map((side, index) => {
+      const byVerdict: Record<Verdict, number> = { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
+      for (const scenario of scenarios) {
+        const own = scenario.matrix?.find((entry) => entry.side === side.id)?.verdict ?? (index === 0 && scenario.matrix === null ? scenario.verdict : undefined);
+        if (own !== undefined) byVerdict[own]++;
+      }
+      return { side: side.id, label: side.image, axis: null, image: side.image, version: side.version, byVerdict };
+    });
 }
 
 /** The report from its parts: a run's, or a fleet's put together from its configs' scenarios (fleet/). */
 export function assembleReport(parts: {
   startedAt: string;
   sides: ReportSide[];
+  /** The run's candidates with labels and axes; absent: read from the sides and the scenarios. */
+  candidates?: ReportCandidate[];
   engines: ReportEngine[] | null;
   scenarios: ReportScenario[];
   summary: RunSummary;
@@ -181,6 +251,7 @@ export function assembleReport(parts: {
     sides: sides.map((s) => ({ id: s.id, role: s.role, image: s.image, version: s.version, missing: s.missing })),
     baseline: { image: baseline?.image ?? "", version: baseline?.version ?? null, missing: baseline?.missing ?? true },
     candidate: { image: candidate?.image ?? "", version: candidate?.version ?? null },
+    candidates: parts.candidates ?? candidatesOfReport(sides, parts.scenarios),
     engines: parts.engines,
     scenarios: parts.scenarios,
     summary: { ...summary, expectationsMet: byRole(summary.expectationsMet), expectationsFailed: byRole(summary.expectationsFailed) },

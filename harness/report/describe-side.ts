@@ -1,6 +1,6 @@
 // One short phrase for what one side of a scenario did: "403", "200, 404", "config test failed",
-// "baseline missing". Used by the table-shaped reports.
-import type { ReportScenario, ReportSideRequest } from "./report-model.ts";
+// "baseline missing"; and the same for each candidate of a version matrix. Used by the table-shaped reports.
+import type { Report, ReportCandidate, ReportMatrixEntry, ReportScenario, ReportSideRequest } from "./report-model.ts";
 
 export type ReportSideName = keyof ReportScenario["expectations"];
 
@@ -31,4 +31,42 @@ export function describeSide(scenario: ReportScenario, side: ReportSideName): st
   if (server !== null && !server.started) return "did not start";
   const outcomes = scenario.requests.map((request) => describeRequestOutcome(request[side]));
   return outcomes.length === 0 ? "started" : outcomes.join(", ");
+}
+
+/** The columns of a version matrix, one per candidate in the run's order; empty for a one-candidate run, whose
+ * reports keep their baseline and candidate columns. */
+export function matrixColumns(report: Report): ReportCandidate[] {
+  return report.candidates.length > 1 ? report.candidates : [];
+}
+
+/** The candidate's column of a scenario's matrix row: its entry, or null when the scenario has none for it. */
+export function matrixEntryOf(scenario: ReportScenario, column: ReportCandidate): ReportMatrixEntry | null {
+  return scenario.matrix?.find((entry) => entry.side === column.side) ?? null;
+}
+
+/** What one candidate of a matrix did in a scenario, as describeSide says it for a side. */
+export function describeMatrixEntry(scenario: ReportScenario, entry: ReportMatrixEntry | null): string {
+  if (entry === null) return "not run";
+  if (entry.configTest === null) return entry.expectations.skipped ?? (scenario.error ? "not run" : "did not start");
+  if (!entry.configTest.ok) return "config test failed";
+  const outcomes = entry.requests.map((request) => {
+    switch (request.outcome) {
+      case null:
+        return "not observed";
+      case "response":
+        return request.status === null ? "response" : String(request.status);
+      case "transport-error":
+        return "no response";
+      case "exec":
+        return "exec";
+      case "not-run":
+        return "not run";
+    }
+  });
+  return outcomes.length === 0 ? "started" : outcomes.join(", ");
+}
+
+/** A matrix column's heading: the label, with the version when the label does not say it. */
+export function columnHeading(column: ReportCandidate): string {
+  return column.version === null || column.label.includes(column.version) ? column.label : `${column.label} (${column.version})`;
 }

@@ -5,9 +5,12 @@
 // Stable hooks for tests and tools: [data-scenario-id] (one element per scenario) with [data-verdict];
 // [data-side="baseline|candidate"] on each side's panel; [data-field] and [data-class] on values that differ and
 // on difference-table rows; [data-request] on each request; [data-finding] (the rule id) with [data-severity],
-// [data-security] and [data-gating] on each finding's row, which lead the report.
+// [data-security] and [data-gating] on each finding's row, which lead the report. A version matrix (several
+// candidates) adds section.matrix, one row per scenario ([data-matrix-scenario]) with one cell per candidate
+// ([data-candidate] = the side id, [data-verdict] = its own verdict), and per scenario table.scenario-matrix, one
+// row per request and one cell per candidate ([data-candidate], [data-status], [data-class] when it differs).
 import type { Difference, DifferenceClass, Verdict } from "../judge/difference.ts";
-import { describeSide, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
+import { columnHeading, describeMatrixEntry, describeSide, matrixColumns, matrixEntryOf, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
 import type {
@@ -121,6 +124,9 @@ ol.log li { margin: .15rem 0; }
 .config-test { padding: 0 .3rem; border-radius: 4px; }
 .request { border-top: 1px dashed var(--line); margin-top: .9rem; padding-top: .3rem; }
 .absent { color: var(--muted); font-style: italic; }
+section.matrix { max-width: 1500px; margin: 0 auto; }
+table.matrix th, table.scenario-matrix th { background: #f3f3f6; font-size: .8rem; }
+table.matrix td .muted, table.scenario-matrix td .muted { font-size: .8rem; }
 `;
 
 function badge(cls: DifferenceClass | Verdict): string {
@@ -344,6 +350,52 @@ function renderScenarioFindings(scenario: ReportScenario): string {
   return `<h3>Findings</h3><ul class="facts">${items.join("")}</ul>`;
 }
 
+/** A version matrix's candidates side by side: one row per scenario, one column per candidate, each cell with
+ * what the candidate answered and its own verdict against the baseline. */
+function renderMatrix(report: Report): string {
+  const columns = matrixColumns(report);
+  if (columns.length === 0) return "";
+  const head = `<tr><th>scenario</th><th>baseline</th>${columns.map((c) => `<th data-candidate="${h(c.side)}">${h(columnHeading(c))}${c.axis ? ` <span class="muted">${h(c.axis)}</span>` : ""}</th>`).join("")}<th>worst</th></tr>`;
+  const rows = report.scenarios.map((scenario) => {
+    const cells = columns.map((column) => {
+      const entry = matrixEntryOf(scenario, column);
+      return `<td data-candidate="${h(column.side)}"${entry ? ` data-verdict="${entry.verdict}"` : ""}>${entry ? `${badge(entry.verdict)} ` : ""}<span class="mono">${h(describeMatrixEntry(scenario, entry))}</span></td>`;
+    });
+    return (
+      `<tr data-matrix-scenario="${h(scenario.id)}"><td><a href="#scenario-${h(scenario.id)}"><code>${h(scenario.id)}</code></a></td>` +
+      `<td class="mono">${h(describeSide(scenario, "baseline"))}</td>${cells.join("")}<td>${badge(scenario.verdict)}</td></tr>`
+    );
+  });
+  const counts = columns.map((c) => `<li data-candidate="${h(c.side)}"><b>${h(c.label)}</b>${c.axis ? ` (${h(c.axis)})` : ""}: <code>${h(c.image)}</code> ${h(c.version ?? "")} · ${VERDICTS.filter((v) => c.byVerdict[v] > 0).map((v) => `${c.byVerdict[v]} ${badge(v)}`).join(" ")}</li>`);
+  return (
+    `<section class="matrix" data-matrix><h2>Version matrix</h2><p>Each candidate against the baseline on its own; the last column is the worst of them.</p>` +
+    `<ul class="facts">${counts.join("")}</ul><table class="matrix"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table></section>`
+  );
+}
+
+/** One scenario's requests on every candidate of a matrix: status (or outcome) per candidate, the cell marked with
+ * the worst class of that candidate's differences from the baseline. */
+function renderScenarioMatrix(report: Report, scenario: ReportScenario): string {
+  const columns = matrixColumns(report);
+  if (columns.length === 0 || scenario.matrix === null) return "";
+  const head = `<tr><th>request</th><th>baseline</th>${columns.map((c) => {
+    const entry = matrixEntryOf(scenario, c);
+    return `<th data-candidate="${h(c.side)}">${h(columnHeading(c))} ${entry ? badge(entry.verdict) : ""}</th>`;
+  }).join("")}</tr>`;
+  const rows = scenario.requests.map((request) => {
+    const cells = columns.map((column) => {
+      const observed = matrixEntryOf(scenario, column)?.requests.find((r) => r.name === request.name);
+      if (!observed) return `<td data-candidate="${h(column.side)}" class="absent">not observed</td>`;
+      const worst = VERDICTS.find((v) => observed.differences.some((d) => d.class === v && d.class !== "noise"));
+      const shown = observed.outcome === "response" ? String(observed.status ?? "?") : (observed.outcome ?? "not observed");
+      const title = observed.differences.filter((d) => d.class !== "noise").map((d) => `${d.field}: ${d.class}`).join("; ");
+      return `<td data-candidate="${h(column.side)}" data-status="${h(shown)}"${worst ? ` data-class="${worst}" class="changed mono" title="${h(title)}"` : ` class="mono"`}>${h(shown)}</td>`;
+    });
+    return `<tr data-request="${h(request.name)}"><td>${h(request.name)}</td><td class="mono">${h(request.baseline === null ? "not observed" : request.baseline.outcome === "response" ? String(request.baseline.status) : request.baseline.outcome)}</td>${cells.join("")}</tr>`;
+  });
+  return `<h3>Every candidate</h3><table class="scenario-matrix"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
 function renderScenario(report: Report, scenario: ReportScenario): string {
   const serverDifferences = scenarioDifferences(scenario).filter(({ request }) => request === null);
   const serverFields = byField(serverDifferences.map(({ difference }) => difference));
@@ -359,6 +411,7 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     scenario.error === null ? "" : `<div class="box error"><b>${h(scenario.error.code)}</b>: ${h(scenario.error.message)}</div>`,
     renderGuide(scenario),
     renderScenarioFindings(scenario),
+    renderScenarioMatrix(report, scenario),
     `<h3>Expectations</h3><div class="sides">${REPORT_SIDES.map((side) => renderExpectations(side, scenario.expectations[side])).join("")}</div>`,
     `<h3>Servers and config test</h3><div class="sides">${REPORT_SIDES.map((side) => renderServer(side, scenario.servers[side], scenario.configTest[side], serverFields)).join("")}</div>`,
     serverDifferences.length === 0 ? "" : `<h3>Server differences</h3>${renderDifferenceTable(serverDifferences, false)}`,
@@ -377,7 +430,11 @@ function renderRunHeader(report: Report): string {
     `<header class="run"><h1>httpd upgrade report</h1><div class="images">` +
     `<div class="image" data-side="baseline"><span class="label">baseline</span><code>${h(report.baseline.image)}</code><span class="version">${h(baselineVersion)}</span></div>` +
     `<span class="arrow">→</span>` +
-    `<div class="image" data-side="candidate"><span class="label">candidate</span><code>${h(report.candidate.image)}</code><span class="version">${h(candidateVersion)}</span></div>` +
+    (matrixColumns(report).length > 0
+      ? matrixColumns(report)
+          .map((c) => `<div class="image" data-side="${h(c.side)}"><span class="label">${h(c.label)}${c.axis ? ` · ${h(c.axis)}` : ""}</span><code>${h(c.image)}</code><span class="version">${h(c.version ?? "unknown version")}</span></div>`)
+          .join("")
+      : `<div class="image" data-side="candidate"><span class="label">candidate</span><code>${h(report.candidate.image)}</code><span class="version">${h(candidateVersion)}</span></div>`) +
     `</div><p class="muted">started ${h(report.startedAt)} · ${h(report.tool.name)} ${h(report.tool.version)} · report schema ${h(report.schemaVersion)}</p>` +
     (baselineMissingNotice(report) ? `<div class="box error" data-baseline-missing>${h(baselineMissingNotice(report)!)}</div>` : "") +
     `</header>`
@@ -503,6 +560,7 @@ export function renderHtmlReport(report: Report): string {
     renderFindings(report),
     renderSummary(report),
     renderGuideWrong(report),
+    renderMatrix(report),
     `<h2 style="max-width:1500px;margin:1.4rem auto .5rem">Scenarios</h2>`,
     renderFilter(report),
     `<main><div class="scenarios-head"><span></span><span>scenario</span><span>title</span><span>seed</span><span>baseline</span><span>candidate</span><span>verdict</span></div>`,

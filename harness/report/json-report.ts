@@ -6,7 +6,10 @@ import type {
   ReportFinding,
   ReportFleetConfig,
   ReportIgnored,
+  ReportCandidate,
   ReportConfigTest,
+  ReportMatrixEntry,
+  ReportMatrixRequest,
   ReportEngine,
   ReportErrorLogLine,
   ReportExpectationResult,
@@ -194,6 +197,33 @@ const bySide = (shape: Shape | null) =>
     ["candidate", shape],
   ]);
 
+const byVerdict = keysOf<ReportSummary["byVerdict"]>()([
+  ["same", null],
+  ["expected-change", null],
+  ["regression", null],
+  ["noise", null],
+  ["error", null],
+  ["unverified", null],
+  ["broken-on-both", null],
+]);
+
+const matrixEntry = keysOf<ReportMatrixEntry>()([
+  ["side", null],
+  ["label", null],
+  ["image", null],
+  ["version", null],
+  ["verdict", null],
+  ["expectations", expectationResult],
+  ["configTest", configTest],
+  ["differences", items(difference)],
+  ["requests", items(keysOf<ReportMatrixRequest>()([
+    ["name", null],
+    ["outcome", null],
+    ["status", null],
+    ["differences", items(difference)],
+  ]))],
+]);
+
 const scenario = keysOf<ReportScenario>()([
   ["id", null],
   ["title", null],
@@ -220,19 +250,12 @@ const scenario = keysOf<ReportScenario>()([
   ["servers", bySide(sideServer)],
   ["differences", items(difference)],
   ["requests", items(request)],
+  ["matrix", items(matrixEntry)],
 ]);
 
 const summary = keysOf<ReportSummary>()([
   ["scenarios", null],
-  ["byVerdict", keysOf<ReportSummary["byVerdict"]>()([
-    ["same", null],
-    ["expected-change", null],
-    ["regression", null],
-    ["noise", null],
-    ["error", null],
-    ["unverified", null],
-    ["broken-on-both", null],
-  ])],
+  ["byVerdict", byVerdict],
   ["expectationsMet", bySide(null)],
   ["expectationsFailed", bySide(null)],
   ["guideWrong", items(keysOf<ReportSummary["guideWrong"][number]>()([
@@ -289,6 +312,14 @@ const report = keysOf<Report>()([
     ["image", null],
     ["version", null],
   ])],
+  ["candidates", items(keysOf<ReportCandidate>()([
+    ["side", null],
+    ["label", null],
+    ["axis", null],
+    ["image", null],
+    ["version", null],
+    ["byVerdict", byVerdict],
+  ]))],
   ["engines", items(keysOf<ReportEngine>()([
     ["name", null],
     ["concurrency", null],

@@ -1,11 +1,13 @@
 // The JUnit XML report for CI systems. First a <testsuite> of the run's findings, worst first, one <testcase> per
 // finding no scenario predicted (a finding that fails the run -> <failure>, its evidence and config lines in the
 // text); then one <testsuite> for the run, one <testcase> per scenario: verdict regression -> <failure>, verdict
-// error -> <error>, a side whose expectations were skipped (no image) and nothing failed -> <skipped>.
+// error -> <error>, a side whose expectations were skipped (no image) and nothing failed -> <skipped>. A version
+// matrix (several candidates) has one <testcase> per scenario and candidate, each judged by that candidate's own
+// verdict against the baseline, named "<id> [<label>]: <title>" with a "candidate" property.
 import { escapeXml, escapeXmlAttribute } from "./escape-xml.ts";
 import { formatValue, truncate } from "./format-value.ts";
 import { REPORT_SIDES } from "./describe-side.ts";
-import type { Report, ReportScenario } from "./report-model.ts";
+import type { Report, ReportMatrixEntry, ReportScenario } from "./report-model.ts";
 import { scenarioDifferences } from "./scenario-differences.ts";
 import { decimalSeconds, plural } from "./units.ts";
 import { confirmationText, findingsWorstFirst, type LocatedFinding, place, requestsText, severityLabel } from "./finding-text.ts";
@@ -108,15 +110,41 @@ function outcomeOf(scenario: ReportScenario): Outcome {
   return skippedOf(scenario) === null ? "passed" : "skipped";
 }
 
-function testcase(scenario: ReportScenario): string {
+/** One scenario as seen by one candidate of a matrix: its own verdict, expectations and differences in the
+ * candidate's place, so that a test case reads it as it reads a one-candidate scenario. */
+function candidateView(scenario: ReportScenario, entry: ReportMatrixEntry): ReportScenario {
+  return {
+    ...scenario,
+    verdict: entry.verdict,
+    expectations: { baseline: scenario.expectations.baseline, candidate: entry.expectations },
+    differences: entry.differences,
+    requests: scenario.requests.map((request) => ({ ...request, differences: entry.requests.find((r) => r.name === request.name)?.differences ?? [] })),
+  };
+}
+
+interface Case {
+  scenario: ReportScenario;
+  /** The matrix candidate's label; null in a one-candidate run. */
+  candidate: string | null;
+}
+
+function casesOf(report: Report): Case[] {
+  if (report.candidates.length < 2) return report.scenarios.map((scenario) => ({ scenario, candidate: null }));
+  return report.scenarios.flatMap((scenario): Case[] =>
+    scenario.matrix === null ? [{ scenario, candidate: null }] : scenario.matrix.map((entry) => ({ scenario: candidateView(scenario, entry), candidate: entry.label })),
+  );
+}
+
+function testcase({ scenario, candidate }: Case): string {
   const open = `    <testcase${attributes([
     ["classname", `catalogue.${scenarioArea(scenario.file)}`],
-    ["name", `${scenario.id}: ${scenario.title}`],
+    ["name", `${scenario.id}${candidate === null ? "" : ` [${candidate}]`}: ${scenario.title}`],
     ["file", scenario.file],
     ["time", decimalSeconds(scenario.durationMs)],
   ])}>`;
   const children: string[] = [];
   const properties: Array<[string, string]> = [
+    ...(candidate === null ? [] : ([["candidate", candidate]] as Array<[string, string]>)),
     ["seed", scenario.seed.join(",")],
     ["verdict", scenario.verdict],
     ["coverage", scenario.coverage],
@@ -182,11 +210,12 @@ function findingsSuite(report: Report, name: string): { lines: string[]; tests: 
 }
 
 export function renderJunitReport(report: Report): string {
-  const outcomes = report.scenarios.map(outcomeOf);
+  const cases = casesOf(report);
+  const outcomes = cases.map((c) => outcomeOf(c.scenario));
   const count = (outcome: Outcome) => String(outcomes.filter((o) => o === outcome).length);
-  const name = `httpd-upgrade-harness ${report.baseline.image} -> ${report.candidate.image}`;
+  const name = `httpd-upgrade-harness ${report.baseline.image} -> ${report.candidates.length > 1 ? report.candidates.map((c) => c.label).join(", ") : report.candidate.image}`;
   const totals: Array<[string, string]> = [
-    ["tests", String(report.scenarios.length)],
+    ["tests", String(cases.length)],
     ["failures", count("failure")],
     ["errors", count("error")],
     ["skipped", count("skipped")],
@@ -213,7 +242,7 @@ export function renderJunitReport(report: Report): string {
       ] satisfies Array<[string, string]>
     ).map(([key, value]) => `      <property${attributes([["name", key], ["value", value]])}/>`),
     "    </properties>",
-    ...report.scenarios.map(testcase),
+    ...cases.map(testcase),
     "  </testsuite>",
     "</testsuites>",
     "",

@@ -1,6 +1,6 @@
 // The Markdown report, for a pull-request comment (GitHub-flavoured: tables, <details>).
 import type { Verdict } from "../judge/difference.ts";
-import { describeSide } from "./describe-side.ts";
+import { columnHeading, describeMatrixEntry, describeSide, matrixColumns, matrixEntryOf } from "./describe-side.ts";
 import { baselineMissingNotice } from "./baseline-missing.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { formatValue, truncate } from "./format-value.ts";
@@ -77,19 +77,40 @@ function enginesLine(report: Report): string[] {
 }
 
 function overviewTable(report: Report): string[] {
+  // A version matrix: one column per candidate, each with what it answered and its own verdict.
+  const columns = matrixColumns(report);
   const rows = report.scenarios.map((scenario) =>
     [
       scenarioLabel(scenario, Boolean(report.fleet)),
       markdownCell(scenario.seed.join(", ")),
       markdownCell(describeSide(scenario, "baseline")),
-      markdownCell(describeSide(scenario, "candidate")),
+      ...(columns.length > 0
+        ? columns.map((column) => {
+            const entry = matrixEntryOf(scenario, column);
+            return `${markdownCell(describeMatrixEntry(scenario, entry))}${entry ? ` · ${verdictLabel(entry.verdict)}` : ""}`;
+          })
+        : [markdownCell(describeSide(scenario, "candidate"))]),
       verdictLabel(scenario.verdict),
     ].join(" | "),
   );
+  const candidates = columns.length > 0 ? columns.map((column) => markdownCell(columnHeading(column))) : ["candidate"];
   return [
-    "| scenario | seed | baseline | candidate | verdict |",
-    "|---|---|---|---|---|",
+    `| scenario | seed | baseline | ${candidates.join(" | ")} | verdict |`,
+    `|---|---|---|${candidates.map(() => "---|").join("")}---|`,
     ...rows.map((row) => `| ${row} |`),
+  ];
+}
+
+/** The candidates of a version matrix, one line each: label, axis, image and version, and their own verdicts. */
+function candidatesLines(report: Report): string[] {
+  const columns = matrixColumns(report);
+  if (columns.length === 0) return [];
+  return [
+    ...columns.map((column) => {
+      const counts = shownVerdicts(column.byVerdict).filter((v) => column.byVerdict[v] > 0).map((v) => `${column.byVerdict[v]} ${verdictLabel(v)}`).join(", ");
+      return `- **${markdownCell(column.label)}**${column.axis ? ` (${column.axis})` : ""}: ${image(column.image, column.version, false)}: ${counts || "no scenarios"}`;
+    }),
+    "",
   ];
 }
 
@@ -183,15 +204,16 @@ function guideSection(report: Report): string[] {
   return lines;
 }
 
-function differencesSection(scenario: ReportScenario): string[] {
+function differencesSection(scenario: ReportScenario, candidate: { label: string; verdict: Verdict } | null = null): string[] {
   const located = scenarioDifferences(scenario);
   if (located.length === 0) return [];
-  const open = scenario.verdict === "regression" || scenario.verdict === "error" ? " open" : "";
+  const verdict = candidate?.verdict ?? scenario.verdict;
+  const open = verdict === "regression" || verdict === "error" ? " open" : "";
   const count = plural(located.length, "difference");
   return [
     // An HTML block: Markdown is not interpreted up to the blank line, so this line is plain HTML.
-    `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}: ` +
-      `<b>${scenario.verdict}</b>, ${count}${scenario.engine === null ? "" : `, on <code>${escapeHtml(scenario.engine)}</code>`}</summary>`,
+    `<details${open}><summary><code>${escapeHtml(scenario.id)}</code> ${escapeHtml(scenario.title)}${candidate ? ` on ${escapeHtml(candidate.label)}` : ""}: ` +
+      `<b>${verdict}</b>, ${count}${scenario.engine === null ? "" : `, on <code>${escapeHtml(scenario.engine)}</code>`}</summary>`,
     "",
     "| request | field | baseline | candidate | class | seed | reason |",
     "|---|---|---|---|---|---|---|",
@@ -242,9 +264,10 @@ export function renderMarkdownReport(report: Report): string {
     "",
     ...(notice ? [`> **${notice}**`, ""] : []),
     `${image(report.baseline.image, report.baseline.version, report.baseline.missing)} → ` +
-      `${image(report.candidate.image, report.candidate.version, false)} · ` +
+      `${matrixColumns(report).length > 0 ? plural(report.candidates.length, "candidate") : image(report.candidate.image, report.candidate.version, false)} · ` +
       `${plural(summary.scenarios, "scenario")} in ${seconds(summary.durationMs)}`,
     "",
+    ...candidatesLines(report),
     ...fleetSection(report),
     ...enginesLine(report),
     ...findingsSection(report),
@@ -259,8 +282,12 @@ export function renderMarkdownReport(report: Report): string {
     ...guideSection(report),
   ];
   const details = report.scenarios.flatMap((scenario) => {
-    const section = differencesSection(scenario);
-    return section.length === 0 ? [] : ["", ...section];
+    // In a version matrix, the further candidates' differences follow the first's, each named by its label.
+    const further = (scenario.matrix ?? []).slice(1).map((entry) =>
+      differencesSection({ ...scenario, differences: entry.differences, requests: scenario.requests.map((request) => ({ ...request, differences: entry.requests.find((r) => r.name === request.name)?.differences ?? [] })) }, entry),
+    );
+    const first = scenario.matrix?.[0];
+    return [differencesSection(scenario, first ?? null), ...further].flatMap((section) => (section.length === 0 ? [] : ["", ...section]));
   });
   if (details.length > 0) lines.push("", "### Differences", ...details);
   const trees = report.scenarios.flatMap(treeSection);

@@ -3,7 +3,11 @@
 // 2.0: sides as a list, structured expectation failures, full-body length and digest, start failures,
 // trailing log and the config test's syntax error. 2.2: findings, the differences told by cause (per scenario
 // and across the run), and what the ignore file silenced, by rule. 2.3 (additive): `fleet`, a fleet run's configs
-// with their verdicts and causes, its manifest and the engines that ran it.
+// with their verdicts and causes, its manifest and the engines that ran it; which engine ran each scenario; and a
+// version matrix: the run's candidates with label, axis and verdict counts (`candidates`), and per scenario each
+// candidate side by side (`matrix`: its own verdict, expectations, config test and per request its status and
+// differences; null for a one-candidate run). Readers of 2.2 ignore them and read the baseline and the first
+// candidate as before.
 import type { Difference, Verdict } from "../judge/difference.ts";
 import type { FindingSeverity, IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
@@ -133,6 +137,46 @@ export interface ReportScenario {
   servers: { baseline: ReportSideServer | null; candidate: ReportSideServer | null };
   differences: Difference[];
   requests: ReportRequest[];
+  /** Every candidate side by side, in the run's order (schema 2.3); null for a one-candidate run, whose one
+   * candidate is `candidate` above. */
+  matrix: ReportMatrixEntry[] | null;
+}
+
+/** One candidate of a version matrix in one scenario, against the baseline (schema 2.3). */
+export interface ReportMatrixEntry {
+  /** The side id: "candidate", "candidate-2", ... */
+  side: string;
+  label: string;
+  image: string;
+  version: string | null;
+  /** This candidate's own verdict against the baseline; the scenario's `verdict` is the worst of them. */
+  verdict: Verdict;
+  expectations: ReportExpectationResult;
+  configTest: ReportConfigTest | null;
+  /** Server-level differences from the baseline (config test, start, startup log). */
+  differences: Difference[];
+  requests: ReportMatrixRequest[];
+}
+
+/** One request on one candidate of a matrix: what it answered and how that differs from the baseline. */
+export interface ReportMatrixRequest {
+  name: string;
+  /** null: the candidate did not observe it. */
+  outcome: ReportSideRequest["outcome"] | null;
+  status: number | null;
+  differences: Difference[];
+}
+
+/** A candidate of the run (schema 2.3): what the matrix calls it, its axis (an upstream release or a
+ * distribution's build; null when neither the command line nor the image's layout says), and its scenarios by
+ * its own verdict. */
+export interface ReportCandidate {
+  side: string;
+  label: string;
+  axis: "upstream" | "distribution" | null;
+  image: string;
+  version: string | null;
+  byVerdict: Record<Verdict, number>;
 }
 
 export type ReportRowSummary = RunSummary["rows"];
@@ -200,6 +244,8 @@ export interface Report {
   /** The baseline and the first candidate, as in schema 1 (the contract of design.md). */
   baseline: { image: string; version: string | null; missing: boolean };
   candidate: { image: string; version: string | null };
+  /** Every candidate, in order, with its label and axis (schema 2.3; one entry for a one-candidate run). */
+  candidates: ReportCandidate[];
   /** The engines of a run over several (`--engines`), in the order given; null for a run on one engine (2.3). */
   engines: ReportEngine[] | null;
   scenarios: ReportScenario[];

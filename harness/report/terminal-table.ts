@@ -5,7 +5,7 @@ import picocolors from "picocolors";
 import { truncate } from "./format-value.ts";
 import type { Verdict } from "../judge/difference.ts";
 import { baselineMissingNotice } from "./baseline-missing.ts";
-import { describeSide } from "./describe-side.ts";
+import { columnHeading, describeMatrixEntry, describeSide, matrixColumns, matrixEntryOf } from "./describe-side.ts";
 import type { Report } from "./report-model.ts";
 import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
@@ -121,23 +121,37 @@ function findingsBlock(report: Report, colors: Colors): string[] {
 export function renderTerminalTable(report: Report, options: TerminalOptions): string {
   const colors = picocolors.createColors(options.color);
   // cli-table3 would colour head and border through its own colour package; we colour (or not) ourselves.
+  // A version matrix: one column per candidate, each with what it answered and its own verdict.
+  const columns = matrixColumns(report);
   const table = new Table({
-    head: ["scenario", "seed", "baseline", "candidate", "verdict"].map((title) => colors.bold(title)),
+    head: ["scenario", "seed", "baseline", ...(columns.length > 0 ? columns.map(columnHeading) : ["candidate"]), "verdict"].map((title) => colors.bold(title)),
     style: { head: [], border: [] },
   });
   for (const scenario of report.scenarios) {
-    table.push([
-      scenario.id,
-      scenario.seed.join(", "),
-      describeSide(scenario, "baseline"),
-      describeSide(scenario, "candidate"),
-      verdictColor(colors, scenario.verdict)(scenario.verdict),
-    ]);
+    const candidates = columns.length > 0
+      ? columns.map((column) => {
+          const entry = matrixEntryOf(scenario, column);
+          return `${describeMatrixEntry(scenario, entry)}${entry ? ` ${verdictColor(colors, entry.verdict)(entry.verdict)}` : ""}`;
+        })
+      : [describeSide(scenario, "candidate")];
+    table.push([scenario.id, scenario.seed.join(", "), describeSide(scenario, "baseline"), ...candidates, verdictColor(colors, scenario.verdict)(scenario.verdict)]);
   }
   const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +
-    ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`;
+    (columns.length > 0
+      ? ` -> ${columns.map((column) => `${column.label}${column.axis ? ` [${column.axis}]` : ""}${column.label === column.image ? "" : ` = ${column.image}`} (${column.version ?? "?"})`).join(", ")}`
+      : ` -> ${report.candidate.image} (${report.candidate.version ?? "?"})`);
   const notice = baselineMissingNotice(report);
-  return [...(notice ? [colors.bold(colors.yellow(notice))] : []), colors.bold(header), ...findingsBlock(report, colors), table.toString(), "", ...summaryBlock(report, colors), ""].join("\n");
+  const perCandidate = columns.map((column) => `  ${column.label}: ${shownVerdicts(column.byVerdict).filter((v) => column.byVerdict[v] > 0).map((v) => verdictColor(colors, v)(`${column.byVerdict[v]} ${v}`)).join(", ") || "no scenarios"}`);
+  return [
+    ...(notice ? [colors.bold(colors.yellow(notice))] : []),
+    colors.bold(header),
+    ...findingsBlock(report, colors),
+    table.toString(),
+    "",
+    ...summaryBlock(report, colors),
+    ...(perCandidate.length > 0 ? [colors.bold("Per candidate (each against the baseline alone):"), ...perCandidate] : []),
+    "",
+  ].join("\n");
 }
 
 /** One line per finished scenario during a long run: "[ 3/12] a6-server-status-denied  same". */

@@ -26,3 +26,22 @@ export function scenarioDir(files: Record<string, string>, prefix = "harness-cli
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
+
+/** A difference planted for the version matrix and bisect tests: a config that answers differently from httpd
+ * 2.4.68 on (<IfVersion >= 2.4.68>): /planted is 410 Gone there, 404 before. */
+export const PLANTED = `
+id: planted-ifversion
+title: a config that answers differently from httpd 2.4.68 on
+seed: [U1]
+server:
+  modules: [version, alias]
+  config: |
+    <IfVersion >= 2.4.68>
+        Redirect gone /planted
+    </IfVersion>
+    <Directory "{{server.docroot}}">
+        Require all granted
+    </Directory>
+requests:
+  - { name: planted, path: /planted }
+`;

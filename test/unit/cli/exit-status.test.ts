@@ -16,6 +16,7 @@ import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 const CONTRACT: Record<HarnessErrorCode, number> = {
   HARNESS_USAGE: 2,
   HARNESS_FLEET_FILE: 2,
+  HARNESS_MATRIX_FILE: 2,
   HARNESS_BLOB: 2,
   HARNESS_ENGINE_MISMATCH: 3,
   HARNESS_SCENARIO_PARSE: 2,

@@ -119,6 +119,16 @@ describe("judgeRun", () => {
     expect({ ...judgement, scenarios: judgement.scenarios.map((s) => [s.run.scenario.id, s.verdict]) }).toEqual({
       startedAt,
       sides: SIDES,
+      candidates: [
+        {
+          side: SIDES[1]!.side,
+          label: SIDES[1]!.image,
+          axis: "upstream",
+          image: SIDES[1]!.image,
+          version: SIDES[1]!.version,
+          byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 1, error: 0, unverified: 0, "broken-on-both": 0 },
+        },
+      ],
       scenarios: [
         ["server-status-directory-deny", "noise"],
         ["https-proxy-expired-backend", "regression"],

@@ -22,12 +22,12 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(reversedKeys(sampleReport) as Report);
     expect(text).toBe(renderJsonReport(sampleReport));
     const parsed = JSON.parse(text) as Report;
-    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "sides", "baseline", "candidate", "engines", "scenarios", "summary", "fleet"]);
+    expect(Object.keys(parsed)).toEqual(["schemaVersion", "tool", "startedAt", "sides", "baseline", "candidate", "candidates", "engines", "scenarios", "summary", "fleet"]);
     expect(Object.keys(parsed.sides[0] ?? {})).toEqual(["id", "role", "image", "version", "missing"]);
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
       "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "engine", "error", "findings", "ignored", "expectations", "guide",
-      "configTest", "servers", "differences", "requests",
+      "configTest", "servers", "differences", "requests", "matrix",
     ]);
     const x3Finding = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat")?.findings[0];
     expect(Object.keys(x3Finding ?? {})).toEqual([

@@ -91,6 +91,16 @@ function minimalReport(): Report {
     ],
     baseline: { image: "httpd:2.2.34", version: "2.2.34", missing: false },
     candidate: { image: "httpd:2.4.62", version: "2.4.62" },
+    candidates: [
+      {
+        side: "candidate",
+        label: "httpd:2.4.62",
+        axis: "upstream",
+        image: "httpd:2.4.62",
+        version: "2.4.62",
+        byVerdict: { same: 0, "expected-change": 0, regression: 1, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 },
+      },
+    ],
     engines: null,
     scenarios: [
       {
@@ -100,6 +110,7 @@ function minimalReport(): Report {
         seed: ["Q6"],
         verdict: "regression",
         coverage: "both",
+        matrix: null,
         durationMs: 7033,
         engine: null,
         error: null,
