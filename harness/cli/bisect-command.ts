@@ -22,6 +22,7 @@ import { EXIT } from "./exit-status.ts";
 import { enginesOption } from "./engines-option.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { checkImageName } from "./matrix-option.ts";
+import { interruptible } from "./interrupts.ts";
 import { parseOptions, seconds, USAGE } from "./parse-options.ts";
 import { parseReportTarget, writeReports } from "./report-targets.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
@@ -66,14 +67,8 @@ export async function runBisectCommand(args: string[]): Promise<number> {
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
 
   // Ctrl-C: the run under way removes its containers and networks; a second one leaves at once.
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    process.stderr.write("\ninterrupted: removing the run's containers and networks (Ctrl-C again to leave now)\n");
-    controller.abort();
-  };
+  // Set while the search runs (interruptible): each observation passes it to its run.
+  let signal: AbortSignal | undefined;
   const images: BisectImage[] = names.map((name, index) => ({ index, name, image: null, version: null }));
   // Observations per image name: an image given twice in the list is observed once.
   const observed = new Map<string, ObservedImage>();
@@ -94,7 +89,7 @@ export async function runBisectCommand(args: string[]): Promise<number> {
       // Two answers per request: what varies between them on one image is noise, not a change.
       learnNoise: true,
       scenarioTimeLimitMs: limit,
-      signal: controller.signal,
+      signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
       },
@@ -116,15 +111,10 @@ export async function runBisectCommand(args: string[]): Promise<number> {
     return observation ? { observation } : { error: { code: "HARNESS_INTERNAL", message: `${image.name} recorded nothing for ${scenario.id}` } };
   };
 
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  let found: Omit<BisectResult, "mode" | "images" | "scenarios">;
-  try {
-    found = values.all === true ? await everyChange(images, scenarios, observe, outcomeOf, triage) : await firstChange(images, scenarios, observe, outcomeOf, triage);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  const found: Omit<BisectResult, "mode" | "images" | "scenarios"> = await interruptible((aborted) => {
+    signal = aborted;
+    return values.all === true ? everyChange(images, scenarios, observe, outcomeOf, triage) : firstChange(images, scenarios, observe, outcomeOf, triage);
+  });
 
   const result: BisectResult = {
     mode: values.all === true ? "all" : "first",

@@ -17,9 +17,10 @@ import { parseShard, type ShardSpec } from "../fleet/shard.ts";
 import { renderFleetProgress, renderFleetText } from "../report/fleet-text.ts";
 import type { Report } from "../report/report-model.ts";
 import { enginesOption } from "./engines-option.ts";
-import { EXIT, runExitStatus } from "./exit-status.ts";
+import { runExitStatus } from "./exit-status.ts";
 import { fleetConfigs } from "./fleet-inputs.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
+import { interruptible } from "./interrupts.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
 import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS, type ReportTarget, renderReport, writeRendered } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -125,18 +126,8 @@ export async function runFleetCommand(args: string[]): Promise<number> {
   const concurrency = positiveInteger(values.concurrency, "--concurrency") ?? Math.max(2, availableParallelism());
   const configs = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
   const ignore = await ignoreFileFor(values.ignore);
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    process.stderr.write("\ninterrupted: keeping what finished, removing the run's containers and networks (Ctrl-C again to leave now)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   const color = values.color === true;
-  try {
+  return interruptible(async (signal) => {
     const result = await runFleet({
       configs,
       shard,
@@ -155,7 +146,7 @@ export async function runFleetCommand(args: string[]): Promise<number> {
       stateDir: resolve(values.state ?? DEFAULT_STATE_DIR),
       resume: values.resume === true,
       toolVersion: toolVersion(),
-      signal: controller.signal,
+      signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
         else {
@@ -169,10 +160,7 @@ export async function runFleetCommand(args: string[]): Promise<number> {
     process.stdout.write(`${renderFleetText(report, { color: process.stdout.isTTY === true && color })}\n`);
     writeFleetReports(report, result.entries, result.journal, targets);
     return runExitStatus(report);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  }, "keeping what finished, removing the run's containers and networks");
 }
 
 export async function runMergeReportsCommand(args: string[]): Promise<number> {

@@ -17,6 +17,7 @@ import { EXIT } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { parseOptions } from "./parse-options.ts";
 import { proofProbes } from "../judge/prove/proof-probes.ts";
+import { interruptible } from "./interrupts.ts";
 import { proveTrees } from "./prove-trees.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -64,12 +65,8 @@ export async function runProveCommand(args: string[]): Promise<number> {
 
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    const { proof, result } = await proveTrees({ original, originalPath, port, portPath, defines, baselineImage, candidateImage, ignore, signal: controller.signal });
+  return interruptible(async (signal) => {
+    const { proof, result } = await proveTrees({ original, originalPath, port, portPath, defines, baselineImage, candidateImage, ignore, signal });
     if (values.format === "json") process.stdout.write(`${JSON.stringify(proof, null, 2)}\n`);
     else process.stdout.write(`${renderProofText(proof, { baseline: `2.2 (${originalPath})`, candidate: `2.4 (${portPath})` })}\n`);
     if (targets.length > 0) {
@@ -78,8 +75,5 @@ export async function runProveCommand(args: string[]): Promise<number> {
       for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     }
     return proof.verdict === "equivalent" ? EXIT.ok : EXIT.regressions;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  });
 }

@@ -24,6 +24,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { type AccessLogInput, readAccessLog } from "./access-log-input.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
+import { interruptible } from "./interrupts.ts";
 import { parseOptions, seconds, USAGE } from "./parse-options.ts";
 import { proofConfigs } from "../judge/prove/proof-probes.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
@@ -112,17 +113,7 @@ export async function runReplayCommand(args: string[]): Promise<number> {
   if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    process.stderr.write("\ninterrupted: removing the run's containers and networks (Ctrl-C again to leave now)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
+  return interruptible(async (signal) => {
     const run = await runHarness({
       scenarios,
       trees,
@@ -133,7 +124,7 @@ export async function runReplayCommand(args: string[]): Promise<number> {
       learnNoise: values["no-noise"] !== true,
       scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
       runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
-      signal: controller.signal,
+      signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
         else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
@@ -149,10 +140,7 @@ export async function runReplayCommand(args: string[]): Promise<number> {
     writeReports(report, targets);
     for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     return runExitStatus(report);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  });
 }
 
 function namedOrRefused(config: Parameters<typeof namedFormat>[0], value: string): NonNullable<ReturnType<typeof namedFormat>> {

@@ -13,6 +13,7 @@ import { enginesOption } from "./engines-option.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
+import { interruptible } from "./interrupts.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { withTreeProbes } from "./tree-probes.ts";
@@ -69,17 +70,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
 
   const baselineImage = images.baseline.image;
   const [first, ...more] = images.candidates;
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    process.stderr.write("\ninterrupted: removing the run's containers and networks (Ctrl-C again to leave now)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
+  return interruptible(async (signal) => {
     const result = await runHarness({
       scenarios,
       trees,
@@ -92,7 +83,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       learnNoise: values["no-noise"] !== true,
       scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
       runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
-      signal: controller.signal,
+      signal,
       onProgress: (event) => {
         if (event.kind === "note") process.stderr.write(`${event.message}\n`);
         else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict, undefined, event.run.engine ?? null)}\n`);
@@ -114,8 +105,5 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     if (mode.demo) return EXIT.ok;
     return runExitStatus(report);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  });
 }

@@ -12,14 +12,18 @@ import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { HarnessError } from "../errors.ts";
+import type { MatrixAxis } from "../plan/side.ts";
 import type { ReportScenario, ReportSide } from "../report/report-model.ts";
 import type { LintedTree } from "../rules/lint-outcome.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { FLEET_FORMAT, type FleetManifest } from "./manifest.ts";
 
-/** The sides of the run with the image ids the engine resolved: a resumed run or a merge checks they match. */
+/** The sides of the run with the image ids the engine resolved (a resumed run or a merge checks they match),
+ * and a version matrix's label and axis for each candidate. */
 export interface BlobSide extends ReportSide {
   imageId: string | null;
+  label?: string;
+  axis?: MatrixAxis | null;
 }
 
 export interface BlobSides {

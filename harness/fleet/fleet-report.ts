@@ -1,7 +1,7 @@
 // Pure: a fleet's report from its entries, the same function for one run and for merged shards, so a merge
 // gives exactly the report a single run gives. The tally is the judge's, read from the report's scenarios.
 import { guideNotesOf, type ScenarioTally, summarize } from "../judge/judge-run.ts";
-import { assembleReport } from "../report/build-report.ts";
+import { assembleReport, candidatesOfReport } from "../report/build-report.ts";
 import type { Report, ReportFleetConfig, ReportScenario, ReportSide } from "../report/report-model.ts";
 import type { BlobEnd, BlobSides, FleetEntry } from "./blob.ts";
 import type { FleetManifest } from "./manifest.ts";
@@ -35,7 +35,7 @@ export interface FleetReportInput {
 
 export function fleetReport(input: FleetReportInput): Report {
   const { manifest, entries } = input;
-  const sides: ReportSide[] = input.sides.sides.map(({ imageId: _id, ...side }) => side);
+  const sides: ReportSide[] = input.sides.sides.map(({ imageId: _id, label: _label, axis: _axis, ...side }) => side);
   const scenarios = entries.map((entry) => entry.scenario);
   const summary = summarize(
     scenarios.map((s) => reportTally(s, sides)),
@@ -60,6 +60,8 @@ export function fleetReport(input: FleetReportInput): Report {
     startedAt: input.sides.startedAt,
     sides,
     engines: input.engines,
+    // A matrix's labels and axes come with the blob's sides, so merged shards label their columns as one run does.
+    candidates: candidatesOfReport(input.sides.sides, scenarios),
     scenarios,
     summary,
     toolVersion: input.toolVersion,

@@ -34,7 +34,8 @@ export interface FleetManifest {
   tool: string;
   inputsHash: string;
   options: RunOptionsDigest;
-  images: { baseline: string; candidates: string[] };
+  /** As named (null: no baseline, candidates alone). */
+  images: { baseline: string | null; candidates: string[] };
   configs: ManifestConfig[];
   shard: ShardSpec & { assignment: ShardAssignment };
 }

@@ -9,16 +9,17 @@ import { dirname, join } from "node:path";
 import { stat } from "node:fs/promises";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { readTree } from "../conf/read-tree.ts";
-import type { EngineSlot } from "../engine/engine-target.ts";
+import type { Verdict } from "../judge/difference.ts";
+import type { CandidateSummary } from "../judge/judge-run.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { judgeScenario } from "../judge/judge-scenario.ts";
 import { proofProbes } from "../judge/prove/proof-probes.ts";
 import type { TriageInputs } from "../judge/triage.ts";
-import { runHarness, type RunSide } from "../observe/run-harness.ts";
+import { type HarnessRunOptions, runHarness, type RunSide } from "../observe/run-harness.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
 import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
-import { buildScenarioReport } from "../report/build-report.ts";
+import { buildScenarioReportOf } from "../report/build-report.ts";
 import type { ReportScenario } from "../report/report-model.ts";
 import { RULES } from "../rules/all-rules.ts";
 import type { LintFinding } from "../rules/finding.ts";
@@ -32,7 +33,13 @@ import { FLEET_FORMAT, FLEET_FORMAT_VERSION, type FleetManifest, inputsHash, man
 import { assignShards, type ShardSpec } from "./shard.ts";
 import { treeFingerprint } from "./tree-fingerprint.ts";
 
-export interface FleetRunOptions {
+/** What a fleet's run passes on to the harness's run as it is. */
+type HarnessOptions = Pick<
+  HarnessRunOptions,
+  "baselineImage" | "candidateImage" | "moreCandidateImages" | "allowMissingBaseline" | "concurrency" | "engines" | "learnNoise" | "scenarioTimeLimitMs" | "runTimeLimitMs" | "signal"
+>;
+
+export interface FleetRunOptions extends HarnessOptions {
   /** Every config of the fleet, in its order (every shard is given all of them). */
   configs: readonly FleetConfig[];
   shard: ShardSpec;
@@ -41,14 +48,8 @@ export interface FleetRunOptions {
   requests: "probes" | "smoke";
   /** At most this many probes per config (spread over its cells); null: all. */
   maxProbes: number | null;
-  baselineImage: string;
-  candidateImage: string;
-  allowMissingBaseline: boolean;
-  concurrency: number;
-  engines?: readonly EngineSlot[];
-  learnNoise: boolean;
-  scenarioTimeLimitMs?: number;
-  runTimeLimitMs?: number | null;
+  /** A version matrix's labels and axes for the sides as resolved (the command's --matrix or --candidate). */
+  labelSides?: (sides: RunSide[]) => RunSide[];
   /** The fleet's ignore file (a config's own, from fleet.yaml, wins for its findings). */
   ignore: IgnoreFile | null;
   /** Where journals are kept (one per inputs and shard). */
@@ -56,7 +57,6 @@ export interface FleetRunOptions {
   /** Go on from this shard's journal when there is one of the same inputs. */
   resume: boolean;
   toolVersion: string;
-  signal?: AbortSignal;
   onProgress?: (event: FleetProgress) => void;
 }
 
@@ -193,7 +193,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       runOptions,
     ),
     options: runOptions,
-    images: { baseline: options.baselineImage, candidates: [options.candidateImage] },
+    images: { baseline: options.baselineImage, candidates: [options.candidateImage, ...(options.moreCandidateImages ?? [])] },
     configs: read.map((item) => ({
       id: item.config.id,
       label: item.config.label,
@@ -275,11 +275,14 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     }
 
     // 6. Run. Each result is judged with its own config's lint and ignore file and written at once.
+    // A matrix's columns are labelled as the command named them (buildScenarioReportOf).
+    let candidates: CandidateSummary[] = [];
     const result = await runHarness({
       scenarios,
       trees,
       baselineImage: options.baselineImage,
       candidateImage: options.candidateImage,
+      moreCandidateImages: options.moreCandidateImages,
       allowMissingBaseline: options.allowMissingBaseline,
       concurrency: options.concurrency,
       engines: options.engines,
@@ -290,7 +293,11 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       onProgress: (event) => {
         if (event.kind === "note") note(event.message);
         else if (event.kind === "sides") {
-          const now: BlobSides = { sides: blobSides(event.sides), startedAt: sides?.startedAt ?? new Date(started).toISOString() };
+          const labelled = options.labelSides ? options.labelSides(event.sides) : event.sides;
+          candidates = labelled
+            .filter((s) => s.side.role === "candidate")
+            .map((s) => ({ side: s.side, label: s.label ?? s.image, axis: s.axis ?? null, image: s.image, version: s.version, byVerdict: emptyVerdicts() }));
+          const now: BlobSides = { sides: blobSides(labelled), startedAt: sides?.startedAt ?? new Date(started).toISOString() };
           if (sides) {
             const was = sides.sides.map((s) => `${s.id}=${s.imageId}`).join(", ");
             const is = now.sides.map((s) => `${s.id}=${s.imageId}`).join(", ");
@@ -310,7 +317,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
             lint: new Map([[event.run.scenario.id, { baseline: planned.findings, candidate: planned.findings }]]),
             ignore: planned.item.ignore ?? options.ignore,
           };
-          const scenario = { ...buildScenarioReport(judgeScenario(event.run, triage)), file: planned.item.config.label };
+          const scenario = { ...buildScenarioReportOf(judgeScenario(event.run, triage), candidates), file: planned.item.config.label };
           const entry: FleetEntry = { config: planned.item.config.id, scenario, lint: planned.lint };
           record(planned.item, entry);
           for (const copy of copiesOf(planned.item)) record(copy, copyEntry(entry, planned.item.config, copy.config));
@@ -336,5 +343,17 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
 }
 
 function blobSides(sides: readonly RunSide[]): BlobSides["sides"] {
-  return sides.map((s) => ({ id: s.side.id, role: s.side.role, image: s.image, version: s.version, missing: s.missing, imageId: s.imageId ?? null }));
+  return sides.map((s) => ({
+    id: s.side.id,
+    role: s.side.role,
+    image: s.image,
+    version: s.version,
+    missing: s.missing,
+    imageId: s.imageId ?? null,
+    ...(s.label !== undefined ? { label: s.label, axis: s.axis ?? null } : {}),
+  }));
+}
+
+function emptyVerdicts(): Record<Verdict, number> {
+  return { same: 0, "expected-change": 0, regression: 0, noise: 0, error: 0, unverified: 0, "broken-on-both": 0 };
 }

@@ -213,9 +213,9 @@ export function buildReport(judgement: RunJudgement, toolVersion: string): Repor
 }
 
 /** The candidates a finished report's scenarios give when no judgement names them (a fleet merged from its
- * shards' reports): each candidate side, labelled by its image, counted by its own verdicts (a scenario's matrix
+ * shards' reports): each candidate side, labelled as its side says (else by its image), counted by its own verdicts (a scenario's matrix
  * entry, else, for a one-candidate run, the scenario's verdict). */
-function candidatesOfReport(sides: readonly ReportSide[], scenarios: readonly ReportScenario[]): ReportCandidate[] {
+export function candidatesOfReport(sides: ReadonlyArray<ReportSide & { label?: string; axis?: ReportCandidate["axis"] }>, scenarios: readonly ReportScenario[]): ReportCandidate[] {
   return sides
     .filter((s) => s.role === "candidate")
     .map((side, index) => {
@@ -224,7 +224,7 @@ function candidatesOfReport(sides: readonly ReportSide[], scenarios: readonly Re
         const own = scenario.matrix?.find((entry) => entry.side === side.id)?.verdict ?? (index === 0 && scenario.matrix === null ? scenario.verdict : undefined);
         if (own !== undefined) byVerdict[own]++;
       }
-      return { side: side.id, label: side.image, axis: null, image: side.image, version: side.version, byVerdict };
+      return { side: side.id, label: side.label ?? side.image, axis: side.axis ?? null, image: side.image, version: side.version, byVerdict };
     });
 }
 
