@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
-import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { HarnessError } from "../errors.ts";
 import { type FleetEntry, parseBlob, publishBlob, readBlob } from "../fleet/blob.ts";
 import { fleetReport } from "../fleet/fleet-report.ts";
@@ -21,6 +20,7 @@ import { runExitStatus } from "./exit-status.ts";
 import { fleetConfigs } from "./fleet-inputs.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { interruptible } from "./interrupts.ts";
+import { labelSides, runImages } from "./matrix-option.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
 import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS, type ReportTarget, renderReport, writeRendered } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -40,7 +40,8 @@ export const FLEET_OPTIONS = {
   resume: { type: "boolean", default: false },
   state: { type: "string" },
   baseline: { type: "string" },
-  candidate: { type: "string" },
+  candidate: { type: "string", multiple: true },
+  matrix: { type: "string" },
   "allow-missing-baseline": { type: "boolean", default: false },
   engines: { type: "string" },
   concurrency: { type: "string" },
@@ -124,6 +125,9 @@ export async function runFleetCommand(args: string[]): Promise<number> {
   const requests = values.requests;
   if (requests !== "probes" && requests !== "smoke") throw new HarnessError("HARNESS_USAGE", `--requests ${JSON.stringify(requests)}: use probes or smoke.`);
   const concurrency = positiveInteger(values.concurrency, "--concurrency") ?? Math.max(2, availableParallelism());
+  // The images first: a broken matrix file costs nothing.
+  const images = await runImages(values);
+  const [first, ...more] = images.candidates;
   const configs = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
   const ignore = await ignoreFileFor(values.ignore);
   const color = values.color === true;
@@ -134,8 +138,10 @@ export async function runFleetCommand(args: string[]): Promise<number> {
       durations: readDurations(values["shard-durations"]),
       requests,
       maxProbes: positiveInteger(values["max-probes"], "--max-probes"),
-      baselineImage: values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE),
-      candidateImage: values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE),
+      baselineImage: images.baseline.image,
+      candidateImage: first!.image,
+      moreCandidateImages: more.map((candidate) => candidate.image),
+      labelSides: (sides) => labelSides(sides, images),
       allowMissingBaseline: values["allow-missing-baseline"] === true,
       concurrency,
       engines: enginesOption(values.engines),

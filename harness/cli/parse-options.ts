@@ -41,7 +41,8 @@ export const USAGE = `Usage:
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
   httpd-upgrade-harness fleet DIR|fleet.yaml... [--report FORMAT:PATH]... [--shard k/n] [--shard-durations FILE]...
-                            [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE] [--engines ADDR[=N],...]
+                            [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]... [--matrix FILE]
+                            [--engines ADDR[=N],...]
                             [--concurrency N] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
                             [--exclude GLOB]... [--ignore FILE] [--allow-missing-baseline] [--no-noise]
                                           every config tree of a fleet, probed on both versions, one report: a

@@ -39,6 +39,9 @@ describe("fleet refuses bad input with status 2 before it runs anything", () => 
     [["configs", "--time-limit", "0"], 'HARNESS_USAGE: --time-limit "0" is not a positive number of seconds.'],
     [["configs", "--shard-durations", "/nonexistent/durations.json"], "HARNESS_USAGE: --shard-durations /nonexistent/durations.json: ENOENT"],
     [["configs", "--shard-durations", join(REPO, "README.md")], "is neither a JSON report nor a fleet blob."],
+    [["configs", "--candidate", "recipe:httpd-9.9"], "HARNESS_USAGE: --candidate: "],
+    [["configs", "--candidate", "a", "--matrix", "m.yaml"], "HARNESS_USAGE: --matrix and --candidate both name the candidates: give one of them."],
+    [["configs", "--matrix", "/nonexistent/matrix.yaml"], "HARNESS_MATRIX_FILE: /nonexistent/matrix.yaml: no such file"],
   ])("%j", async (argv, message) => {
     const { status, stdout, stderr } = await fleet(...argv);
     expect(status).toBe(2);
