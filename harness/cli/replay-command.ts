@@ -8,16 +8,15 @@ import pc from "picocolors";
 import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { HarnessError } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
-import { judgeScenario } from "../judge/judge-scenario.ts";
 import type { TriageInputs } from "../judge/triage.ts";
-import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harness.ts";
+import { runHarness } from "../observe/run-harness.ts";
 import { withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import { formatCandidates, knownNicknames, logOrigin, namedFormat } from "../plan/replay/replay-formats.ts";
 import { identityResolver, replayIdentities, replayUsers, treeAccessForms } from "../plan/replay/replay-identities.ts";
 import { replayScenarios } from "../plan/replay/replay-scenario.ts";
 import { replayServers } from "../plan/replay/replay-targets.ts";
 import { buildReport } from "../report/build-report.ts";
-import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
+import { renderTerminalTable } from "../report/terminal-table.ts";
 import { renderTreeNotes } from "../report/tree-notes.ts";
 import { RULES } from "../rules/all-rules.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -25,7 +24,8 @@ import { type AccessLogInput, readAccessLog } from "./access-log-input.ts";
 import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { interruptible } from "./interrupts.ts";
-import { parseOptions, seconds, USAGE } from "./parse-options.ts";
+import { printProgress, timingOptions } from "./run-progress.ts";
+import { parseOptions, USAGE } from "./parse-options.ts";
 import { proofConfigs } from "../judge/prove/proof-probes.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
@@ -121,14 +121,9 @@ export async function runReplayCommand(args: string[]): Promise<number> {
       candidateImage,
       allowMissingBaseline: values["allow-missing-baseline"] === true,
       concurrency,
-      learnNoise: values["no-noise"] !== true,
-      scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
-      runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
+      ...timingOptions(values),
       signal,
-      onProgress: (event) => {
-        if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict)}\n`);
-      },
+      onProgress: printProgress(triage),
     });
     const report = buildReport(judgeRun(run, triage), toolVersion());
     if (report.baseline.missing) {

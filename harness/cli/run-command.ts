@@ -1,11 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
-import { HarnessError, type HarnessErrorCode } from "../errors.ts";
+import { HarnessError } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
-import { judgeScenario } from "../judge/judge-scenario.ts";
-import { DEFAULT_SCENARIO_TIME_LIMIT_MS, runHarness } from "../observe/run-harness.ts";
+import { runHarness } from "../observe/run-harness.ts";
 import { buildReport } from "../report/build-report.ts";
-import { renderProgressLine, renderTerminalTable } from "../report/terminal-table.ts";
+import { renderTerminalTable } from "../report/terminal-table.ts";
 import { renderTreeNotes } from "../report/tree-notes.ts";
 import { RULES } from "../rules/all-rules.ts";
 import type { TriageInputs } from "../judge/triage.ts";
@@ -14,7 +13,8 @@ import { EXIT, runExitStatus } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
 import { interruptible } from "./interrupts.ts";
-import { parseOptions, seconds } from "./parse-options.ts";
+import { printProgress, timingOptions } from "./run-progress.ts";
+import { parseOptions } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
 import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
@@ -80,14 +80,9 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
       allowMissingBaseline: mode.demo || values["allow-missing-baseline"] === true,
       concurrency,
       ...(engines ? { engines } : {}),
-      learnNoise: values["no-noise"] !== true,
-      scenarioTimeLimitMs: seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
-      runTimeLimitMs: seconds(values["time-limit"], "--time-limit"),
+      ...timingOptions(values),
       signal,
-      onProgress: (event) => {
-        if (event.kind === "note") process.stderr.write(`${event.message}\n`);
-        else if (event.kind === "scenario-done") process.stderr.write(`${renderProgressLine(event.done, event.total, event.run.scenario.id, judgeScenario(event.run, triage).verdict, undefined, event.run.engine ?? null)}\n`);
-      },
+      onProgress: printProgress(triage),
     });
     const report = buildReport(judgeRun({ ...result, sides: labelSides(result.sides, images) }, triage), toolVersion());
     if (report.baseline.missing) {

@@ -5,10 +5,8 @@
 // such problem listed.
 import { basename, resolve } from "node:path";
 import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
-import { evaluateTree } from "../conf/evaluate-tree.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { readTree } from "../conf/read-tree.ts";
-import type { ConfProblem } from "../conf/syntax-tree.ts";
 import { HarnessError } from "../errors.ts";
 import type { ScenarioLint } from "../judge/triage.ts";
 import type { LoadedTrees } from "../plan/plan-scenario.ts";
@@ -19,7 +17,6 @@ import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../ru
 import { smokeRequestsFor, treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { loadScenarios } from "../scenario/load-scenario.ts";
-import { httpdVersion } from "../versions/httpd-version.ts";
 import { CATALOGUE_DIR } from "./catalogue-dir.ts";
 import { USAGE } from "./parse-options.ts";
 
