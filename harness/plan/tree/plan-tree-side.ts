@@ -146,7 +146,8 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     staged: new Set([mainPath, ...files.map((f) => f.path)]),
     imageMimeTypes: profile.mimeTypes.startsWith("/") ? profile.mimeTypes : `${profile.serverRoot}/${profile.mimeTypes}`,
     imageMagic: imageMagicFile(profile),
-    logFiles: fragment ? [] : logs.files,
+    // A fragment's own log files too: a site file naming /var/log/apache2/x.log needs that directory on the image.
+    logFiles: logs.files,
   });
   files.push(...stubs.files);
   // A fragment is served from the image's document root, whose sample page differs between the 2.2 and 2.4

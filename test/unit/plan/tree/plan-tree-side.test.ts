@@ -224,6 +224,20 @@ describe("planTreeSide: what a 2.4 tree and a CRLF tree get", () => {
     expect(plan.tree?.stubs.filter((s) => s.kind === "document-root")).toEqual([]);
   });
 
+  it("makes the directories a fragment's own log files are in, as for a whole tree", async () => {
+    // A Debian site file given alone: its ErrorLog under /var/log/apache2, which the official images lack (2.4's
+    // config test stops on AH02291 otherwise, on both sides alike).
+    const site = memoryTree(
+      { "xjl.conf": "<VirtualHost *:80>\n  ServerName xjl.example.com\n  ErrorLog /var/log/apache2/xjl_error.log\n  CustomLog /var/log/apache2/xjl_access.log combined\n</VirtualHost>\n" },
+      { layout: "fragment", mainFile: "xjl.conf" },
+    );
+    for (const family of ["2.2", "2.4"] as const) {
+      const plan = await planned(site, "/t", family);
+      expect(plan.tree?.stubs, family).toContainEqual(expect.objectContaining({ kind: "directory", target: "/var/log/apache2", file: "xjl.conf", line: 3 }));
+      expect(plan.setup.join("\n"), family).toMatch(/mkdir -p .*\/var\/log\/apache2/);
+    }
+  });
+
   it("passes the -D names of the tree's reference to httpd", async () => {
     const tree = memoryTree({ "conf/httpd.conf": "Listen 80\n" });
     const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: ["SSL"], writtenFor: "2.4" };
