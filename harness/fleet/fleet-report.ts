@@ -23,6 +23,15 @@ export function reportTally(scenario: ReportScenario, sides: readonly ReportSide
   };
 }
 
+/** Why a config that no version starts did not start, when no rule names the cause: the candidate's config test
+ * (its syntax error, else its last line), so a fleet's list never says just "no cause" for a dead config. */
+function notStarted(scenario: ReportScenario): string | null {
+  if (scenario.verdict !== "broken-on-both" || scenario.findings.length > 0) return null;
+  const test = scenario.configTest.candidate ?? scenario.configTest.baseline;
+  const why = test?.syntaxError ? `${test.syntaxError.file}:${test.syntaxError.line}: ${test.syntaxError.reason}` : test?.messages.filter((m) => !/AH00014|AH00558/.test(m)).at(-1);
+  return `neither version starts${why ? `: ${why.replace(/^\[[^\]]*\] (\[[^\]]*\] )*/, "")}` : ""}`;
+}
+
 export interface FleetReportInput {
   manifest: FleetManifest;
   sides: BlobSides;
@@ -53,7 +62,7 @@ export function fleetReport(input: FleetReportInput): Report {
       sameAs: config?.sameAs ?? null,
       engine: entry.scenario.engine ?? null,
       durationMs: entry.scenario.durationMs,
-      error: entry.scenario.error ? `${entry.scenario.error.code}: ${entry.scenario.error.message.split("\n")[0]}` : null,
+      error: entry.scenario.error ? `${entry.scenario.error.code}: ${entry.scenario.error.message.split("\n")[0]}` : notStarted(entry.scenario),
     };
   });
   return assembleReport({

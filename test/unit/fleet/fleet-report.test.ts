@@ -112,3 +112,24 @@ describe("fleetReport", () => {
     expect(report.scenarios.map((s) => s.file)).toEqual(report.fleet!.configs.map((c) => c.path));
   });
 });
+
+describe("a config no version starts", () => {
+  const one = fixture(1);
+  const dead = (findings: Report["scenarios"][number]["findings"]) => {
+    const scenario = structuredClone(one.entries[0]!.scenario);
+    scenario.verdict = "broken-on-both";
+    scenario.findings = findings;
+    const failed = { ok: false, exitCode: 1, syntaxError: null, messages: ["[Thu Nov 26 22:02:47.023455 2026] [core:warn] [pid 9:tid 9] AH00111: Config variable ${APACHE_LOG_DIR} is not defined", "(2)No such file or directory: AH02291: Cannot access directory '/var/log/apache2/' for error log", "AH00014: Configuration check failed"] };
+    scenario.configTest = { baseline: failed, candidate: failed };
+    const entries = [{ ...one.entries[0]!, scenario }, ...one.entries.slice(1)];
+    return fleetReport({ manifest: manifestOf(one, 1), sides: SIDES, entries, durationMs: 1, engines: null, toolVersion: TOOL }).fleet!.configs[0]!;
+  };
+
+  it("says why from the config test when no rule names a cause, never just nothing", () => {
+    expect(dead([]).error).toBe("neither version starts: (2)No such file or directory: AH02291: Cannot access directory '/var/log/apache2/' for error log");
+  });
+
+  it("leaves it to the findings when a rule names the cause", () => {
+    expect(dead(structuredClone(one.entries.find((e) => e.scenario.findings.length > 0)!.scenario.findings)).error).toBeNull();
+  });
+});
