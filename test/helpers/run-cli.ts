@@ -13,7 +13,9 @@ export interface CliResult {
 /** Runs the real CLI in a child process. `interruptWhen` sends SIGINT once stderr matches it. */
 export function runCli(args: string[], options: { env?: Record<string, string>; interruptWhen?: RegExp } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    // Plain text, whatever the environment: picocolors colours under CI=true even into a pipe, and
+    // none of the tests that use this wants colour.
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let interrupted = false;
