@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fleetConfigs } from "../../../harness/cli/fleet-inputs.ts";
-import { HarnessError } from "../../../harness/errors.ts";
 import { tempDir } from "../fleet/fleet-blobs.ts";
+import { refusal } from "../../helpers/refusal.ts";
 
 const MAIN = "ServerRoot /usr/local/apache2\nListen 80\n";
 
@@ -19,15 +19,6 @@ function fleetDir(trees: readonly string[], fleetYaml?: string): string {
 }
 
 const OPTIONS = { layout: null, defines: [], exclude: [] };
-
-async function refusal(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
-}
 
 describe("fleetConfigs", () => {
   it("discovers the trees of a directory with the command line's layout and defines, ids from their labels", async () => {

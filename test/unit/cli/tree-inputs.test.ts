@@ -5,19 +5,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTree } from "../../../harness/conf/read-tree.ts";
 import { parseLayout, runInputs, treeScenarios } from "../../../harness/cli/tree-inputs.ts";
-import { HarnessError } from "../../../harness/errors.ts";
+import { refusal } from "../../helpers/refusal.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/plan/tree/", import.meta.url));
-
-/** The HarnessError a promise rejects with. */
-async function refusal(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
-}
 
 describe("readTree refuses a tree the harness cannot read as given", () => {
   it("names an unclosed section with its file:line", async () => {

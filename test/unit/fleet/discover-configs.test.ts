@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HarnessError } from "../../../harness/errors.ts";
 import { discoverConfigs } from "../../../harness/fleet/discover-configs.ts";
+import { refusal } from "../../helpers/refusal.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -22,15 +22,6 @@ const MAIN = "ServerRoot /usr/local/apache2\nListen 80\n";
 
 async function labels(dirs: string[], cwd: string, exclude?: { base: string; globs: string[] }): Promise<string[]> {
   return (await discoverConfigs(dirs, exclude ? { cwd, exclude } : { cwd })).map((config) => config.label);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
 }
 
 describe("discoverConfigs", () => {
