@@ -2,26 +2,11 @@
 import { describe, expect, it } from "vitest";
 import type { AccessLogRecord } from "../../../../harness/logs/access-log-line.ts";
 import { replayKey, type ReplayOutcome, replayRequestOf } from "../../../../harness/plan/replay/replay-request.ts";
+import { logRecord } from "./log-record.ts";
 import { replayContext } from "./replay-context.ts";
 
 function record(fields: Partial<AccessLogRecord>): AccessLogRecord {
-  return {
-    fields: [{ directive: "%r", value: fields.requestLine ?? "-" }],
-    remoteHost: "10.1.2.3",
-    remoteUser: null,
-    requestLine: null,
-    method: null,
-    urlPath: null,
-    query: null,
-    protocol: null,
-    hostHeader: null,
-    userAgent: null,
-    serverName: null,
-    canonicalName: null,
-    port: null,
-    status: 200,
-    ...fields,
-  };
+  return logRecord({ fields: [{ directive: "%r", value: fields.requestLine ?? "-" }], remoteHost: "10.1.2.3", ...fields });
 }
 
 const replay = (fields: Partial<AccessLogRecord>): ReplayOutcome => replayRequestOf(record(fields), replayContext());

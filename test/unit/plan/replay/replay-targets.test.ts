@@ -4,6 +4,7 @@ import type { AccessLogRecord } from "../../../../harness/logs/access-log-line.t
 import { replayServers, replayTarget, splitHostHeader } from "../../../../harness/plan/replay/replay-targets.ts";
 import { virtualHostSections } from "../../../../harness/conf/queries/walk-config.ts";
 import { configOf } from "./replay-config.ts";
+import { logRecord } from "./log-record.ts";
 
 const CONFIG = configOf(
   [
@@ -31,23 +32,7 @@ const CONFIG = configOf(
 );
 
 function record(fields: Partial<AccessLogRecord>): AccessLogRecord {
-  return {
-    fields: [],
-    remoteHost: null,
-    remoteUser: null,
-    requestLine: "GET / HTTP/1.1",
-    method: null,
-    urlPath: null,
-    query: null,
-    protocol: null,
-    hostHeader: null,
-    userAgent: null,
-    serverName: null,
-    canonicalName: null,
-    port: null,
-    status: 200,
-    ...fields,
-  };
+  return logRecord({ requestLine: "GET / HTTP/1.1", ...fields });
 }
 
 describe("replayTarget", () => {
