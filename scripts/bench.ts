@@ -144,3 +144,8 @@ if (process.env.BENCH_PROVE !== "0") {
   const { benchProve } = await import("./bench-prove.ts");
   await benchProve();
 }
+// The fleet: configs per second at 100 configs and the CLI's peak RSS at 1,000 (scripts/bench-fleet.ts); minutes.
+if (process.env.BENCH_FLEET !== "0") {
+  const { benchFleet } = await import("./bench-fleet.ts");
+  await benchFleet();
+}
