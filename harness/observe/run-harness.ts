@@ -21,8 +21,16 @@ import type { ObserveContext } from "./observe-context.ts";
 import { observeScenario } from "./observe-scenario.ts";
 import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
+/** Scenarios made on demand, for a caller with many (fleet): none is held for the whole run. `load` is called
+ * once per scenario to check its plan before any container starts (the plan is dropped), and again when it
+ * runs; the trees it returns are those its scenario names. */
+export interface ScenarioSource {
+  count: number;
+  load(index: number, purpose: "check" | "run"): Promise<{ scenario: Scenario; trees?: LoadedTrees }>;
+}
+
 export interface HarnessRunOptions {
-  scenarios: Scenario[];
+  scenarios: Scenario[] | ScenarioSource;
   /** The configuration trees the scenarios name, read at the input boundary. */
   trees?: LoadedTrees;
   /** null: no baseline side at all, the candidates only (bisect observes images one at a time). */
@@ -43,6 +51,9 @@ export interface HarnessRunOptions {
   runTimeLimitMs?: number | null;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** false: a finished scenario goes to `onProgress` only and `runs` comes back empty (a caller that keeps its
+   * results as they come, so a long run's memory does not grow with them). Default true. */
+  keepRuns?: boolean;
 }
 
 export type ProgressEvent =
@@ -167,6 +178,28 @@ async function copyImages(station: Station, primary: Station, images: readonly s
   }
 }
 
+/** Every scenario planned before any of them runs: a plan that cannot be made is bad input, and stops the run
+ * before a scenario container exists. An array's plans are kept; a source's are dropped and made again when
+ * the scenario runs (planning twice costs less than holding every tree and plan of a fleet). */
+async function plannedSource(options: HarnessRunOptions, sides: readonly PlannedSideInput[]): Promise<{ count: number; take(index: number): Promise<{ scenario: Scenario; plan: ScenarioPlan }> }> {
+  const given = options.scenarios;
+  if (Array.isArray(given)) {
+    const plans = given.map((scenario) => planScenario(scenario, sides, options.trees));
+    return { count: given.length, take: async (index) => ({ scenario: given[index]!, plan: plans[index]! }) };
+  }
+  for (let index = 0; index < given.count; index++) {
+    const { scenario, trees } = await given.load(index, "check");
+    planScenario(scenario, sides, trees ?? options.trees);
+  }
+  return {
+    count: given.count,
+    take: async (index) => {
+      const { scenario, trees } = await given.load(index, "run");
+      return { scenario, plan: planScenario(scenario, sides, trees ?? options.trees) };
+    },
+  };
+}
+
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
@@ -217,7 +250,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     for (const side of sides) ids.set(side.inspection.image, await imageId(primary.engine, side.inspection.image));
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
-    const plans = options.scenarios.map((scenario) => planScenario(scenario, sides, options.trees));
+    const source = await plannedSource(options, sides);
     // The copies (hundreds of MB each: seconds to minutes) are made while the first engine starts on the
     // scenarios; an engine the copy fails on is left out, as a lost one is.
     const provisioning = new Map<Station, Promise<Error | null>>();
@@ -256,11 +289,12 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     ].sort((a, b) => (a.side.role === b.side.role ? 0 : a.side.role === "baseline" ? -1 : 1));
     options.onProgress?.({ kind: "sides", sides: runSidesOut });
 
-    const runs: ScenarioRun[] = new Array(options.scenarios.length);
+    const total = source.count;
+    const runs: ScenarioRun[] = options.keepRuns === false ? [] : new Array(total);
     // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
     // over the work a slow one has not reached. A scenario an engine lost is put back at the front, so a worker
     // with an empty queue waits while scenarios are still running elsewhere: one of them may come back.
-    const queue = options.scenarios.map((_, index) => index);
+    const queue = Array.from({ length: total }, (_, index) => index);
     let done = 0;
     let running = 0;
     let wake = (): void => {};
@@ -286,11 +320,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         const index = queue.shift()!;
         running++;
         try {
-          const scenario = options.scenarios[index]!;
+          const { scenario, plan } = await source.take(index);
           const run =
             runDeadline !== null && Date.now() >= runDeadline
-              ? notStarted(scenario, plans[index]!, skipped, options.runTimeLimitMs!)
-              : await observeScenario(scenario, plans[index]!, station.context!);
+              ? notStarted(scenario, plan, skipped, options.runTimeLimitMs!)
+              : await observeScenario(scenario, plan, station.context!);
           // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
           // config. With several engines, one that stopped answering after a scenario that did not fail is asked
           // too (its log streams may have been cut short). With another engine left, the scenario goes back to
@@ -309,17 +343,18 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
               hint: `What failed: ${run.scenario.id}${why}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
             });
           }
-          runs[index] = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+          const finished = stations.length > 1 ? { ...run, engine: station.engine.target.url } : run;
+          if (options.keepRuns !== false) runs[index] = finished;
           station.ran++;
           done++;
-          options.onProgress?.({ kind: "scenario-done", run: runs[index]!, done, total: options.scenarios.length });
+          options.onProgress?.({ kind: "scenario-done", run: finished, done, total });
         } finally {
           running--;
           settle();
         }
       }
     };
-    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, () => worker(station)));
+    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, total)) }, () => worker(station)));
     // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
     const ended = await Promise.allSettled(workers);
     const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
