@@ -1,11 +1,11 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
-import { renderHtmlReport } from "../report/html-report.ts";
-import { renderJsonReport } from "../report/json-report.ts";
-import { renderJunitReport } from "../report/junit-report.ts";
-import { renderMarkdownReport } from "../report/markdown-report.ts";
-import type { Report } from "../report/report-model.ts";
+import { htmlReportChunks, renderHtmlReport } from "../report/html-report.ts";
+import { jsonReportChunks, renderJsonReport } from "../report/json-report.ts";
+import { junitReportChunks, renderJunitReport } from "../report/junit-report.ts";
+import { markdownReportChunks, renderMarkdownReport } from "../report/markdown-report.ts";
+import type { Report, ReportScenario } from "../report/report-model.ts";
 
 const RENDERERS = {
   json: renderJsonReport,
@@ -15,6 +15,19 @@ const RENDERERS = {
 } as const;
 
 export type ReportFormat = keyof typeof RENDERERS;
+
+/** Each format in pieces (the same bytes as its renderer): the head from a frame whose scenarios may be outlines,
+ * the scenarios' details from `scenarios`, read as they are written (a fleet's, from its journal). */
+const CHUNKS: Record<ReportFormat, (frame: Report, scenarios: () => Iterable<ReportScenario>) => Iterable<string>> = {
+  json: (frame, scenarios) => jsonReportChunks(frame, scenarios()),
+  junit: (frame, scenarios) => junitReportChunks(frame, scenarios()),
+  markdown: markdownReportChunks,
+  html: (frame, scenarios) => htmlReportChunks(frame, scenarios()),
+};
+
+export function reportChunks(frame: Report, format: ReportFormat, scenarios: () => Iterable<ReportScenario>): Iterable<string> {
+  return CHUNKS[format](frame, scenarios);
+}
 
 /** What `fleet` and `merge-reports` write besides the run's reports: lint's findings as SARIF, and the blob. */
 export const FLEET_FORMATS = ["sarif", "blob"] as const;
@@ -54,6 +67,73 @@ export function renderReport(report: Report, format: ReportFormat): string {
  * whole or not there. */
 export function writeReports(report: Report, targets: ReportTarget[]): void {
   writeRendered(targets.map((target) => ({ target, text: RENDERERS[target.format](report) })));
+}
+
+/** A report being written piece by piece to a temporary file beside its target: `publish` renames it into
+ * place, `discard` removes it, so a report is whole or absent. */
+export interface StagedReport {
+  publish(): void;
+  discard(): void;
+}
+
+const FLUSH_BYTES = 1 << 16;
+
+/** Writes the pieces to the target's temporary file (in writes of about 64 KB); HARNESS_REPORT_WRITE when the
+ * file system refuses. A piece that fails to render leaves no file and throws as it is. */
+export function stageReport(target: ReportTarget<string>, chunks: Iterable<string>): StagedReport {
+  const temporary = `${target.path}.${process.pid}.tmp`;
+  const discard = (): void => {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // the directory itself could not be made: there is no temporary file
+    }
+  };
+  const refused = (cause: unknown): HarnessError =>
+    new HarnessError("HARNESS_REPORT_WRITE", `Could not write the ${target.format} report to ${target.path}.`, { cause, hint: "Check that the directory is writable." });
+  let fd: number;
+  try {
+    mkdirSync(dirname(target.path), { recursive: true });
+    fd = openSync(temporary, "w");
+  } catch (cause) {
+    discard();
+    throw refused(cause);
+  }
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const flush = (): void => {
+      try {
+        writeSync(fd, pending.join(""));
+      } catch (cause) {
+        throw refused(cause);
+      }
+      pending = [];
+      size = 0;
+    };
+    for (const chunk of chunks) {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= FLUSH_BYTES) flush();
+    }
+    flush();
+  } catch (error) {
+    closeSync(fd);
+    discard();
+    throw error;
+  }
+  closeSync(fd);
+  return {
+    publish: () => {
+      try {
+        renameSync(temporary, target.path);
+      } catch (cause) {
+        discard();
+        throw refused(cause);
+      }
+    },
+    discard,
+  };
 }
 
 /** Writes texts already rendered, each whole or not at all. */

@@ -550,8 +550,16 @@ function renderFilter(report: Report): string {
 }
 
 export function renderHtmlReport(report: Report): string {
+  return [...htmlReportChunks(report, report.scenarios)].join("");
+}
+
+/** The report in pieces, for a writer that streams it: the same bytes as renderHtmlReport. Everything before the
+ * scenarios comes from `frame` (its scenarios need verdicts, findings and each side's outcomes), each scenario's
+ * details from `scenarios`, whole. */
+export function* htmlReportChunks(frame: Report, scenarios: Iterable<ReportScenario>): Generator<string> {
+  const report = frame;
   const title = `httpd upgrade report: ${report.baseline.image} → ${report.candidate.image}`;
-  return [
+  const head = [
     "<!doctype html>",
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${h(title)}</title><style>${STYLE}</style></head><body>`,
@@ -564,8 +572,8 @@ export function renderHtmlReport(report: Report): string {
     `<h2 style="max-width:1500px;margin:1.4rem auto .5rem">Scenarios</h2>`,
     renderFilter(report),
     `<main><div class="scenarios-head"><span></span><span>scenario</span><span>title</span><span>seed</span><span>baseline</span><span>candidate</span><span>verdict</span></div>`,
-    ...report.scenarios.map((scenario) => renderScenario(report, scenario)),
-    `</main></body></html>`,
-    "",
-  ].join("\n");
+  ];
+  yield `${head.join("\n")}\n`;
+  for (const scenario of scenarios) yield `${renderScenario(report, scenario)}\n`;
+  yield `</main></body></html>\n`;
 }

@@ -361,5 +361,24 @@ function ordered(value: unknown, shape: Shape | null): unknown {
 }
 
 export function renderJsonReport(value: Report): string {
-  return `${JSON.stringify(ordered(value, report), null, 2)}\n`;
+  return [...jsonReportChunks(value, value.scenarios)].join("");
 }
+
+/** The report in pieces, for a writer that streams it (a fleet's, scenario by scenario from its journal): the
+ * same bytes as renderJsonReport. `frame` gives everything but the scenarios, which come from `scenarios`. */
+export function* jsonReportChunks(frame: Report, scenarios: Iterable<ReportScenario>): Generator<string> {
+  const whole = JSON.stringify(ordered({ ...frame, scenarios: [] }, report), null, 2);
+  // The top-level key is the only one at two spaces (string values hold no raw newline).
+  const at = whole.indexOf(SCENARIOS_SLOT);
+  if (at < 0) throw new Error("json report: no scenarios slot");
+  yield whole.slice(0, at + SCENARIOS_SLOT.length - 1);
+  let first = true;
+  for (const one of scenarios) {
+    yield `${first ? "\n" : ",\n"}${JSON.stringify(ordered(one, scenario), null, 2).replace(/^/gm, "    ")}`;
+    first = false;
+  }
+  yield first ? "]" : "\n  ]";
+  yield `${whole.slice(at + SCENARIOS_SLOT.length)}\n`;
+}
+
+const SCENARIOS_SLOT = '\n  "scenarios": []';

@@ -129,10 +129,12 @@ interface Case {
 }
 
 function casesOf(report: Report): Case[] {
-  if (report.candidates.length < 2) return report.scenarios.map((scenario) => ({ scenario, candidate: null }));
-  return report.scenarios.flatMap((scenario): Case[] =>
-    scenario.matrix === null ? [{ scenario, candidate: null }] : scenario.matrix.map((entry) => ({ scenario: candidateView(scenario, entry), candidate: entry.label })),
-  );
+  return report.scenarios.flatMap((scenario) => casesOfScenario(report, scenario));
+}
+
+function casesOfScenario(report: Report, scenario: ReportScenario): Case[] {
+  if (report.candidates.length < 2 || scenario.matrix === null) return [{ scenario, candidate: null }];
+  return scenario.matrix.map((entry) => ({ scenario: candidateView(scenario, entry), candidate: entry.label }));
 }
 
 function testcase({ scenario, candidate }: Case): string {
@@ -210,6 +212,14 @@ function findingsSuite(report: Report, name: string): { lines: string[]; tests: 
 }
 
 export function renderJunitReport(report: Report): string {
+  return [...junitReportChunks(report, report.scenarios)].join("");
+}
+
+/** The report in pieces, for a writer that streams it: the same bytes as renderJunitReport. The totals and the
+ * findings suite come from `frame` (its scenarios need their verdicts, expectations and findings), the test
+ * cases from `scenarios`, whole. */
+export function* junitReportChunks(frame: Report, scenarios: Iterable<ReportScenario>): Generator<string> {
+  const report = frame;
   const cases = casesOf(report);
   const outcomes = cases.map((c) => outcomeOf(c.scenario));
   const count = (outcome: Outcome) => String(outcomes.filter((o) => o === outcome).length);
@@ -225,7 +235,7 @@ export function renderJunitReport(report: Report): string {
   const all: Array<[string, string]> = totals
     .filter(([key]) => key !== "skipped")
     .map(([key, value]) => [key, key === "tests" || key === "failures" ? String(Number(value) + findings[key]) : value]);
-  return [
+  yield [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites${attributes([["name", name], ...all])}>`,
     ...findings.lines,
@@ -242,9 +252,7 @@ export function renderJunitReport(report: Report): string {
       ] satisfies Array<[string, string]>
     ).map(([key, value]) => `      <property${attributes([["name", key], ["value", value]])}/>`),
     "    </properties>",
-    ...cases.map(testcase),
-    "  </testsuite>",
-    "</testsuites>",
-    "",
   ].join("\n");
+  for (const scenario of scenarios) for (const one of casesOfScenario(report, scenario)) yield `\n${testcase(one)}`;
+  yield "\n  </testsuite>\n</testsuites>\n";
 }

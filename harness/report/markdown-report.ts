@@ -256,6 +256,14 @@ function treeSection(scenario: ReportScenario): string[] {
 }
 
 export function renderMarkdownReport(report: Report): string {
+  return [...markdownReportChunks(report, () => report.scenarios)].join("");
+}
+
+/** The report in pieces, for a writer that streams it: the same bytes as renderMarkdownReport. The head comes
+ * from `frame` (its scenarios need what the overview and findings show: verdicts, findings, each side's
+ * outcomes); the differences and the trees from `scenarios`, whole, read twice. */
+export function* markdownReportChunks(frame: Report, scenarios: () => Iterable<ReportScenario>): Generator<string> {
+  const report = frame;
   const { summary } = report;
   const counts = shownVerdicts(summary.byVerdict).map((verdict) => `${summary.byVerdict[verdict]} ${verdictLabel(verdict)}`).join(" · ");
   const notice = baselineMissingNotice(report);
@@ -281,16 +289,30 @@ export function renderMarkdownReport(report: Report): string {
     "",
     ...guideSection(report),
   ];
-  const details = report.scenarios.flatMap((scenario) => {
-    // In a version matrix, the further candidates' differences follow the first's, each named by its label.
-    const further = (scenario.matrix ?? []).slice(1).map((entry) =>
-      differencesSection({ ...scenario, differences: entry.differences, requests: scenario.requests.map((request) => ({ ...request, differences: entry.requests.find((r) => r.name === request.name)?.differences ?? [] })) }, entry),
-    );
-    const first = scenario.matrix?.[0];
-    return [differencesSection(scenario, first ?? null), ...further].flatMap((section) => (section.length === 0 ? [] : ["", ...section]));
-  });
-  if (details.length > 0) lines.push("", "### Differences", ...details);
-  const trees = report.scenarios.flatMap(treeSection);
-  if (trees.length > 0) lines.push("", "### Configuration trees: what the harness changed and made", ...trees);
-  return `${lines.join("\n")}\n`;
+  yield lines.join("\n");
+  // Each part's heading only when it has a line.
+  let heading: string | null = "\n\n### Differences";
+  for (const scenario of scenarios()) {
+    for (const line of detailsOf(scenario)) {
+      yield `${heading ?? ""}\n${line}`;
+      heading = null;
+    }
+  }
+  heading = "\n\n### Configuration trees: what the harness changed and made";
+  for (const scenario of scenarios()) {
+    for (const line of treeSection(scenario)) {
+      yield `${heading ?? ""}\n${line}`;
+      heading = null;
+    }
+  }
+  yield "\n";
+}
+
+/** A scenario's differences: against its candidate, then each further candidate of a matrix. */
+function detailsOf(scenario: ReportScenario): string[] {
+  const further = (scenario.matrix ?? []).slice(1).map((entry) =>
+    differencesSection({ ...scenario, differences: entry.differences, requests: scenario.requests.map((request) => ({ ...request, differences: entry.requests.find((r) => r.name === request.name)?.differences ?? [] })) }, entry),
+  );
+  const first = scenario.matrix?.[0];
+  return [differencesSection(scenario, first ?? null), ...further].flatMap((section) => (section.length === 0 ? [] : ["", ...section]));
 }
