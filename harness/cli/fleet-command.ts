@@ -7,9 +7,7 @@ import { availableParallelism } from "node:os";
 import type { ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
-import { type FleetEntry, parseBlob, publishBlob, readBlob } from "../fleet/blob.ts";
-import { fleetReport } from "../fleet/fleet-report.ts";
-import { fleetSarif } from "../fleet/fleet-sarif.ts";
+import { parseBlob, readBlob } from "../fleet/blob.ts";
 import { mergeBlobs } from "../fleet/merge-blobs.ts";
 import { runFleet } from "../fleet/run-fleet.ts";
 import { parseShard, type ShardSpec } from "../fleet/shard.ts";
@@ -22,7 +20,8 @@ import { ignoreFileFor } from "./ignore-option.ts";
 import { interruptible } from "./interrupts.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
-import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS, type ReportTarget, renderReport, writeRendered } from "./report-targets.ts";
+import { fleetReportsFromJournal, fleetReportsOf, writeFleetReports } from "./fleet-reports.ts";
+import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
 import { parseLayout } from "./tree-inputs.ts";
 
@@ -102,19 +101,6 @@ function shardOption(value: string | undefined): ShardSpec {
   return shard;
 }
 
-/** Every report renders before any is written; each is written whole or not at all. */
-function writeFleetReports(report: Report, entries: readonly FleetEntry[], journal: string | null, targets: ReadonlyArray<ReportTarget<FleetFormat>>): void {
-  const rendered: Array<{ target: ReportTarget<string>; text: string }> = [];
-  for (const target of targets) {
-    if (target.format === "blob") continue;
-    const text = target.format === "sarif" ? `${JSON.stringify(fleetSarif(entries, { toolVersion: report.tool.version, cwd: process.cwd() }), null, 2)}\n` : renderReport(report, target.format);
-    rendered.push({ target, text });
-  }
-  writeRendered(rendered);
-  for (const target of targets) if (target.format === "blob" && journal) publishBlob(journal, target.path);
-  for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
-}
-
 export async function runFleetCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, FLEET_OPTIONS);
   const targets = values.report.map((value) => parseTargetOf(value, FORMATS));
@@ -162,10 +148,10 @@ export async function runFleetCommand(args: string[]): Promise<number> {
       },
     });
     if (result.resumed > 0) process.stderr.write(`resumed: ${result.resumed} configs came from the journal ${result.journal}\n`);
-    const report = fleetReport({ ...result, toolVersion: toolVersion() });
-    process.stdout.write(`${renderFleetText(report, { color: process.stdout.isTTY === true && color })}\n`);
-    writeFleetReports(report, result.entries, result.journal, targets);
-    return runExitStatus(report);
+    const reports = fleetReportsFromJournal({ ...result, toolVersion: toolVersion() }, result.journal, result.order);
+    process.stdout.write(`${renderFleetText(reports.frame, { color: process.stdout.isTTY === true && color })}\n`);
+    writeFleetReports(reports, result.journal, targets);
+    return runExitStatus(reports.frame);
   }, "keeping what finished, removing the run's containers and networks");
 }
 
@@ -179,8 +165,8 @@ export async function runMergeReportsCommand(args: string[]): Promise<number> {
   const targets = values.report.map((value) => parseTargetOf(value, FORMATS.filter((f) => f !== "blob")));
   const merged = mergeBlobs(positionals.map((path) => readBlob(path)));
   process.stderr.write(`merged ${merged.manifest.shard.count} shard${merged.manifest.shard.count === 1 ? "" : "s"} of ${merged.entries.length} configs (inputs ${merged.manifest.inputsHash.slice(0, 16)})\n`);
-  const report = fleetReport({ ...merged, toolVersion: merged.manifest.tool });
-  process.stdout.write(`${renderFleetText(report, { color: values.color === true })}\n`);
-  writeFleetReports(report, merged.entries, null, targets);
-  return runExitStatus(report);
+  const reports = fleetReportsOf({ ...merged, toolVersion: merged.manifest.tool });
+  process.stdout.write(`${renderFleetText(reports.frame, { color: values.color === true })}\n`);
+  writeFleetReports(reports, null, targets);
+  return runExitStatus(reports.frame);
 }

@@ -9,7 +9,7 @@
 //
 // A blob without its end line is a shard that did not finish; one whose digest does not match was changed.
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { HarnessError } from "../errors.ts";
 import type { MatrixAxis } from "../plan/side.ts";
@@ -177,15 +177,15 @@ export function readBlob(path: string): ParsedBlob {
   return parseBlob(text, path);
 }
 
-/** Copies a finished journal to where `--report blob:PATH` asks, whole or not at all. */
+/** Copies a finished journal to where `--report blob:PATH` asks, whole or not at all; the file system copies it
+ * (a fleet's journal can be tens of MB). */
 export function publishBlob(journal: string, target: string): void {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(target), { recursive: true });
-    const text = readFileSync(journal);
-    const fd = openSync(temporary, "w");
+    copyFileSync(journal, temporary);
+    const fd = openSync(temporary, "r+");
     try {
-      writeSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -6,7 +6,9 @@ import { RULES } from "../rules/all-rules.ts";
 import { lintOutcome } from "../rules/lint-outcome.ts";
 import type { FleetEntry } from "./blob.ts";
 
-export function fleetSarif(entries: readonly FleetEntry[], options: { toolVersion: string; cwd: string }): object {
-  const trees = entries.flatMap((entry) => (entry.lint ? [{ tree: entry.lint.tree, findings: entry.lint.findings }] : []));
+export function fleetSarif(entries: Iterable<Pick<FleetEntry, "lint">>, options: { toolVersion: string; cwd: string }): object {
+  // Only the lint part of each entry is kept: the entries may be read one at a time from a journal.
+  const trees: Array<NonNullable<FleetEntry["lint"]>> = [];
+  for (const entry of entries) if (entry.lint) trees.push({ tree: entry.lint.tree, findings: entry.lint.findings });
   return lintSarif(lintOutcome({ trees, ignore: null, baseline: null, failOn: "blocking" }), RULES, options);
 }

@@ -3,6 +3,10 @@
 // requests, diff and triage) on one engine or several; each result is judged as it comes and written to the
 // journal at once, with a copy for every config that is the same tree. An interrupted run keeps the journal and
 // says what did not finish; `resume` goes on from it. The journal, once finished, is the shard's blob.
+//
+// Memory stays flat in the fleet's size: a tree is dropped once fingerprinted and read again when its scenario
+// is planned and run (a few ms each), results go to the journal and not into a list, and the reports are
+// written from the journal (cli/fleet-command.ts).
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -15,7 +19,7 @@ import { HarnessError, isHarnessError } from "../errors.ts";
 import { judgeScenario } from "../judge/judge-scenario.ts";
 import { proofProbes } from "../judge/prove/proof-probes.ts";
 import type { TriageInputs } from "../judge/triage.ts";
-import { type HarnessRunOptions, runHarness, type RunSide } from "../observe/run-harness.ts";
+import { type HarnessRunOptions, runHarness, type RunSide, type ScenarioSource } from "../observe/run-harness.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
 import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
@@ -68,8 +72,9 @@ export type FleetProgress =
 export interface FleetRunResult {
   manifest: FleetManifest;
   sides: BlobSides;
-  /** This shard's entries, in the fleet's order. */
-  entries: FleetEntry[];
+  /** This shard's config ids in the fleet's order: the order of the report's entries (the journal holds them in
+   * the order they finished). */
+  order: string[];
   durationMs: number;
   engines: BlobEnd["engines"];
   /** The finished journal: the shard's blob. */
@@ -78,9 +83,9 @@ export interface FleetRunResult {
   resumed: number;
 }
 
+/** What the run keeps of a config once its tree is fingerprinted: not the tree. */
 interface ReadConfig {
   config: FleetConfig;
-  tree: ConfigTree | null;
   error: HarnessError | null;
   fingerprint: string;
   ignore: IgnoreFile | null;
@@ -161,10 +166,10 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     const ignoreHash = config.ignoreFile ? sha256(await readFile(config.ignoreFile)) : null;
     try {
       const tree = await readTree(config.path, config.layout, config.defines);
-      read.push({ config, tree, error: null, fingerprint: treeFingerprint(tree, config.defines), ignore, ignoreHash });
+      read.push({ config, error: null, fingerprint: treeFingerprint(tree, config.defines), ignore, ignoreHash });
     } catch (error) {
       if (!isHarnessError(error) || error.code !== "HARNESS_CONFIG_FILE") throw error;
-      read.push({ config, tree: null, error, fingerprint: `unreadable:${sha256(error.message)}`, ignore, ignoreHash });
+      read.push({ config, error, fingerprint: `unreadable:${sha256(error.message)}`, ignore, ignoreHash });
     }
   }
 
@@ -172,7 +177,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
   const firstOf = new Map<string, ReadConfig>();
   const sameAs = new Map<string, ReadConfig>();
   for (const item of read) {
-    if (!item.tree) continue;
+    if (item.error) continue;
     const key = `${item.fingerprint}\u0000${item.ignoreHash ?? ""}`;
     const first = firstOf.get(key);
     if (first) sameAs.set(item.config.id, first);
@@ -181,7 +186,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
 
   // 3. Shards: a tree and its copies are one unit, placed by the first one's label.
   const unitOf = (item: ReadConfig): string => (sameAs.get(item.config.id) ?? item).config.label;
-  const units = [...new Set(read.map(unitOf))].map((key) => ({ key, configs: read.filter((item) => unitOf(item) === key).length }));
+  const units = unitsOf(read.map(unitOf));
   const assignment = assignShards(units, options.shard.count, options.durations ?? undefined);
   const runOptions: RunOptionsDigest = { requests: options.requests, maxProbes: options.requests === "probes" ? options.maxProbes : null, learnNoise: options.learnNoise, ignore: fleetIgnoreHash };
   const manifest: FleetManifest = {
@@ -222,64 +227,56 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       }
     }
   }
-  const done = new Map<string, FleetEntry>((earlier?.entries ?? []).map((entry) => [entry.config, entry]));
+  const done = new Set<string>((earlier?.entries ?? []).map((entry) => entry.config));
   if (earlier) note(`resume: ${done.size} of ${mine.length} configs of this shard kept from ${path}`);
   const writer = earlier ? BlobWriter.resume(earlier) : BlobWriter.create(path, manifest);
   let sides: BlobSides | null = earlier?.sides ?? null;
-  const entries = new Map<string, FleetEntry>(done);
+  // The configs with an entry in the journal: ids only, the entries are on disk.
+  const finished = new Set<string>(done);
   const total = mine.length;
   const record = (item: ReadConfig, entry: FleetEntry): void => {
-    if (entries.has(item.config.id)) return;
+    if (finished.has(item.config.id)) return;
     writer.writeEntry(entry);
-    entries.set(item.config.id, entry);
-    options.onProgress?.({ kind: "config-done", config: item.config, entry, done: entries.size, total, sinceStart: Date.now() - started, fromJournal: done.size });
+    finished.add(item.config.id);
+    options.onProgress?.({ kind: "config-done", config: item.config, entry, done: finished.size, total, sinceStart: Date.now() - started, fromJournal: done.size });
   };
+  const copies = copiesByOriginal(mine, sameAs);
+  const copiesOf = (original: ReadConfig): readonly ReadConfig[] => copies.get(original.config.id) ?? [];
 
   try {
-    // 5. What this shard still has to run: one tree scenario per unit, probes or smoke requests.
-    const trees = new Map<string, ConfigTree>();
-    const scenarios: Scenario[] = [];
-    const byScenario = new Map<string, { item: ReadConfig; lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }>();
-    for (const item of mine) {
-      if (!item.tree || sameAs.has(item.config.id) || done.has(item.config.id)) continue;
-      const { config } = item;
-      let tree = item.tree;
-      // As `lint PATH` reads it: for the 2.4 installation of its own layout.
-      const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
-      const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
-      // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
-      const ignore = item.ignore ?? options.ignore;
-      const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
-      const lint = { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept };
-      const at = { file: config.label, line: 1, column: 1 };
-      const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
-      let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
-      if (options.requests === "probes") {
-        const set = capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes);
-        tree = withProbeUsers(tree, set.users);
-        scenario = { ...scenario, ...probeRequests(set, scenario.at) };
-      }
-      trees.set(config.path, tree);
-      scenarios.push(scenario);
-      byScenario.set(config.id, { item, lint, findings: linted.findings });
-    }
+    // 5. What this shard still has to run: one tree scenario per unit, probes or smoke requests, made from its
+    //    tree read again when the run plans it (and when it runs it); its lint waits here for its result.
+    const pending = mine.filter((item) => !item.error && !sameAs.has(item.config.id) && !done.has(item.config.id));
+    const linted = new Map<string, { item: ReadConfig; lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }>();
+    const source: ScenarioSource = {
+      count: pending.length,
+      load: async (index, purpose) => {
+        const item = pending[index]!;
+        const built = await buildConfigScenario(item, options);
+        if (purpose === "run") linted.set(item.config.id, { item, lint: built.lint, findings: built.findings });
+        return { scenario: built.scenario, trees: new Map([[item.config.path, built.tree]]) };
+      },
+    };
 
     // Unreadable trees and copies whose original is already journalled are entries at once.
     for (const item of mine) {
       if (item.error) record(item, { config: item.config.id, scenario: unreadableScenario(item.config, item.error), lint: null });
     }
-    const copiesOf = (original: ReadConfig): ReadConfig[] => mine.filter((item) => sameAs.get(item.config.id) === original);
-    for (const original of read) {
-      const entry = entries.get(original.config.id);
-      if (entry) for (const copy of copiesOf(original)) record(copy, copyEntry(entry, original.config, copy.config));
+    if (earlier) {
+      const kept = new Map(earlier.entries.map((entry) => [entry.config, entry]));
+      for (const original of mine) {
+        const entry = kept.get(original.config.id);
+        if (entry) for (const copy of copiesOf(original)) record(copy, copyEntry(entry, original.config, copy.config));
+      }
+      earlier = null;
     }
 
     // 6. Run. Each result is judged with its own config's lint and ignore file and written at once.
     // A matrix's columns are labelled as the command named them (buildScenarioReportOf).
     let candidates: CandidateSummary[] = [];
     const result = await runHarness({
-      scenarios,
-      trees,
+      scenarios: source,
+      keepRuns: false,
       baselineImage: options.baselineImage,
       candidateImage: options.candidateImage,
       moreCandidateImages: options.moreCandidateImages,
@@ -311,7 +308,8 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
         } else {
           // A scenario that ended because of the interrupt says nothing of its config: it runs again on --resume.
           if (options.signal?.aborted) return;
-          const planned = byScenario.get(event.run.scenario.id)!;
+          const planned = linted.get(event.run.scenario.id)!;
+          linted.delete(event.run.scenario.id);
           const triage: TriageInputs = {
             rules: RULES,
             lint: new Map([[event.run.scenario.id, { baseline: planned.findings, candidate: planned.findings }]]),
@@ -326,20 +324,72 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     });
     const engines = result.engines && result.engines.length > 1 ? result.engines : null;
     writer.finish({ durationMs: Date.now() - started, engines });
-    const ordered = mine.map((item) => entries.get(item.config.id)!);
-    return { manifest, sides: sides!, entries: ordered, durationMs: Date.now() - started, engines, journal: path, resumed: done.size };
+    return { manifest, sides: sides!, order: mine.map((item) => item.config.id), durationMs: Date.now() - started, engines, journal: path, resumed: done.size };
   } catch (error) {
     writer.close();
     if (isHarnessError(error) && error.code === "HARNESS_INTERRUPTED") {
-      const unfinished = mine.filter((item) => !entries.has(item.config.id)).map((item) => item.config.label);
+      const unfinished = mine.filter((item) => !finished.has(item.config.id)).map((item) => item.config.label);
       throw new HarnessError(
         "HARNESS_INTERRUPTED",
-        `Interrupted: ${entries.size} of ${mine.length} configs finished and are kept in ${path}; not finished: ${unfinished.slice(0, 20).join(", ")}${unfinished.length > 20 ? `, and ${unfinished.length - 20} more` : ""}.`,
+        `Interrupted: ${finished.size} of ${mine.length} configs finished and are kept in ${path}; not finished: ${unfinished.slice(0, 20).join(", ")}${unfinished.length > 20 ? `, and ${unfinished.length - 20} more` : ""}.`,
         { hint: "Run the same command with --resume to go on from there; every container and network of the run was removed." },
       );
     }
     throw error;
   }
+}
+
+/** A config's tree scenario, built from its tree read again: lint (as `lint PATH` reads it, for the 2.4
+ * installation of its own layout), the scenario with its probes or smoke requests, and the tree as staged. A tree
+ * that changed since the run fingerprinted it stops the run: its result would not be of the inputs the journal
+ * names. */
+async function buildConfigScenario(
+  item: ReadConfig,
+  options: Pick<FleetRunOptions, "ignore" | "requests" | "maxProbes">,
+): Promise<{ scenario: Scenario; tree: ConfigTree; lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }> {
+  const { config } = item;
+  let tree = await readTree(config.path, config.layout, config.defines);
+  if (treeFingerprint(tree, config.defines) !== item.fingerprint) {
+    throw new HarnessError("HARNESS_CONFIG_FILE", `${config.label} changed during the fleet run (its tree is not the one the run read at its start).`, {
+      hint: "Run the fleet again once the configs stay put.",
+    });
+  }
+  const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
+  const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
+  // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
+  const ignore = item.ignore ?? options.ignore;
+  const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
+  const lint = { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept };
+  const at = { file: config.label, line: 1, column: 1 };
+  const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
+  let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
+  if (options.requests === "probes") {
+    const set = capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes);
+    tree = withProbeUsers(tree, set.users);
+    scenario = { ...scenario, ...probeRequests(set, scenario.at) };
+  }
+  return { scenario, tree, lint, findings: linted.findings };
+}
+
+/** Shards' units: a tree and its copies, keyed by the first one's label, with their size, in first-seen order;
+ * one pass (the fleet may have thousands of configs). */
+export function unitsOf(keys: readonly string[]): Array<{ key: string; configs: number }> {
+  const sizes = new Map<string, number>();
+  for (const key of keys) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+  return [...sizes].map(([key, configs]) => ({ key, configs }));
+}
+
+/** The copies of each original among `items`, by the original's id, in the items' order; one pass. */
+export function copiesByOriginal<T extends { config: { id: string } }>(items: readonly T[], sameAs: ReadonlyMap<string, { config: { id: string } }>): Map<string, T[]> {
+  const copies = new Map<string, T[]>();
+  for (const item of items) {
+    const original = sameAs.get(item.config.id);
+    if (!original) continue;
+    const list = copies.get(original.config.id);
+    if (list) list.push(item);
+    else copies.set(original.config.id, [item]);
+  }
+  return copies;
 }
 
 function blobSides(sides: readonly RunSide[]): BlobSides["sides"] {
