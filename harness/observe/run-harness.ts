@@ -187,7 +187,8 @@ async function plannedSource(options: HarnessRunOptions, sides: readonly Planned
     const plans = given.map((scenario) => planScenario(scenario, sides, options.trees));
     return { count: given.length, take: async (index) => ({ scenario: given[index]!, plan: plans[index]! }) };
   }
-  for (let index = 0; index < given.count; index++) {
+  // Thousands of trees take a while to read: an interrupt stops the check (the run then says it was interrupted).
+  for (let index = 0; index < given.count && !options.signal?.aborted; index++) {
     const { scenario, trees } = await given.load(index, "check");
     planScenario(scenario, sides, trees ?? options.trees);
   }
