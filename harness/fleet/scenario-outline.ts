@@ -1,16 +1,20 @@
 // Pure: what a fleet's report keeps of each config's scenario while it streams the details from the journal:
 // everything the report's head reads (verdicts and counts, findings, expectations, the guide, each side's
-// outcome per request, the config test) and none of the bulk (response headers and bodies, error logs, rendered
-// configs, staged trees, differences). The head of every format renders the same from an outline as from the
-// whole scenario (test/unit/fleet/scenario-outline.test.ts); the details are rendered from the whole one.
+// outcome and status per request, the config test) and none of the bulk (response headers, bodies and digests,
+// error logs, rendered configs, staged trees, differences). The head of every format renders the same from an
+// outline as from the whole scenario (test/unit/fleet/scenario-outline.test.ts); the details are rendered from
+// the whole one.
 import type { ReportRequest, ReportScenario, ReportSideRequest, ReportSideServer } from "../report/report-model.ts";
 
 function outlineRequest(request: ReportSideRequest | null): ReportSideRequest | null {
   if (request === null) return null;
   return {
     ...request,
+    httpVersion: null,
     headers: [],
     body: null,
+    bodyBytes: null,
+    bodySha256: null,
     transportError: null,
     exec: request.exec === null ? null : { exitCode: request.exec.exitCode, stdout: "", stderr: "" },
     errorLog: [],
