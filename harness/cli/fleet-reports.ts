@@ -6,7 +6,7 @@
 import { HarnessError } from "../errors.ts";
 import { type FleetEntry, publishBlob } from "../fleet/blob.ts";
 import { type FleetReportInput, fleetReport } from "../fleet/fleet-report.ts";
-import { fleetSarif } from "../fleet/fleet-sarif.ts";
+import { fleetSarifChunks } from "../fleet/fleet-sarif.ts";
 import { entriesAt, type EntryPlace, journalEntries } from "../fleet/journal-entries.ts";
 import { scenarioOutline } from "../fleet/scenario-outline.ts";
 import type { Report } from "../report/report-model.ts";
@@ -52,8 +52,7 @@ export function writeFleetReports(reports: FleetReports, journal: string | null,
     for (const target of targets) {
       if (target.format === "blob") continue;
       if (target.format === "sarif") {
-        const sarif = fleetSarif(reports.entries(), { toolVersion: reports.frame.tool.version, cwd: process.cwd() });
-        staged.push(stageReport(target, [`${JSON.stringify(sarif, null, 2)}\n`]));
+        staged.push(stageReport(target, fleetSarifChunks(reports.entries, { toolVersion: reports.frame.tool.version, cwd: process.cwd() })));
         continue;
       }
       const format = target.format;

@@ -1,14 +1,54 @@
 // Pure: a fleet's lint findings as one SARIF run, from the entries (a single run's or merged shards'), so code
 // scanning sees every config's constructs with file:line. Each entry's findings are already those its ignore file
-// lets through.
-import { lintSarif } from "../report/lint-sarif.ts";
+// lets through. fleetSarifChunks gives the same text in pieces, one finding at a time, for a writer that reads
+// the entries one at a time from a journal (the SARIF of 1,000 configs is tens of MB).
+import { lintSarif, type Naming, naming, ruleOfFinding, sarifResult } from "../report/lint-sarif.ts";
 import { RULES } from "../rules/all-rules.ts";
 import { lintOutcome } from "../rules/lint-outcome.ts";
+import type { Rule } from "../rules/rule.ts";
+import { atLeast } from "../rules/severity.ts";
 import type { FleetEntry } from "./blob.ts";
 
-export function fleetSarif(entries: Iterable<Pick<FleetEntry, "lint">>, options: { toolVersion: string; cwd: string }): object {
-  // Only the lint part of each entry is kept: the entries may be read one at a time from a journal.
+type Options = { toolVersion: string; cwd: string };
+
+export function fleetSarif(entries: Iterable<Pick<FleetEntry, "lint">>, options: Options): object {
   const trees: Array<NonNullable<FleetEntry["lint"]>> = [];
   for (const entry of entries) if (entry.lint) trees.push({ tree: entry.lint.tree, findings: entry.lint.findings });
   return lintSarif(lintOutcome({ trees, ignore: null, baseline: null, failOn: "blocking" }), RULES, options);
 }
+
+/** `${JSON.stringify(fleetSarif(entries), null, 2)}\n` in pieces: the entries are read twice, once for the rules
+ * and counts the head holds, once for the results. */
+export function* fleetSarifChunks(entries: () => Iterable<Pick<FleetEntry, "lint">>, options: Options): Generator<string> {
+  const described: Rule[] = [...RULES];
+  const names = new Map<string, Naming>();
+  let failing = 0;
+  for (const { lint } of entries()) {
+    if (!lint) continue;
+    names.set(lint.tree.path, naming(lint.tree, options.cwd));
+    for (const finding of lint.findings) {
+      if (!described.some((rule) => rule.id === finding.rule)) described.push(ruleOfFinding({ ...finding, tree: lint.tree.path }));
+      if (finding.severity !== "expected" && atLeast(finding.severity, "blocking")) failing++;
+    }
+  }
+  // The run without its results: the rules described in the same order, the same counts.
+  const head = JSON.stringify(lintSarif({ ...lintOutcome({ trees: [], ignore: null, baseline: null, failOn: "blocking" }), failing }, described, options), null, 2);
+  const at = head.indexOf(RESULTS_SLOT);
+  if (at < 0) throw new Error("sarif: no results slot");
+  yield head.slice(0, at + RESULTS_SLOT.length - 1);
+  const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
+  let first = true;
+  for (const { lint } of entries()) {
+    if (!lint) continue;
+    for (const finding of lint.findings) {
+      const result = sarifResult({ ...finding, tree: lint.tree.path }, names.get(lint.tree.path)!, ruleIndex);
+      yield `${first ? "\n" : ",\n"}${JSON.stringify(result, null, 2).replace(/^/gm, "        ")}`;
+      first = false;
+    }
+  }
+  yield first ? "]" : "\n      ]";
+  yield `${head.slice(at + RESULTS_SLOT.length)}\n`;
+}
+
+/** The run's results key: the only one at six spaces (runs[0]); string values hold no raw newline. */
+const RESULTS_SLOT = '\n      "results": []';

@@ -52,14 +52,14 @@ function describeRule(rule: Rule): Json {
 }
 
 /** A rule the given list does not hold (a finding of a rule run elsewhere): described from the finding. */
-function ruleOfFinding(finding: TreeFinding): Rule {
+export function ruleOfFinding(finding: TreeFinding): Rule {
   return { id: finding.rule, seed: finding.seed, title: finding.rule, severity: finding.severity, security: finding.security };
 }
 
 /** How a tree's files are named: under a prefix relative to the working directory, or by absolute file URI. */
-type Naming = { prefix: string } | { root: string };
+export type Naming = { prefix: string } | { root: string };
 
-function naming(tree: LintedTree, cwd: string): Naming {
+export function naming(tree: LintedTree, cwd: string): Naming {
   if (tree.root === cwd) return { prefix: "" };
   return tree.root.startsWith(`${cwd}/`) ? { prefix: `${tree.root.slice(cwd.length + 1)}/` } : { root: tree.root };
 }
@@ -74,56 +74,58 @@ export interface SarifOptions {
   cwd: string;
 }
 
+/** One finding as a SARIF result, its files named as its tree's are (`base`). */
+export function sarifResult(finding: TreeFinding, base: Naming, ruleIndex: ReadonlyMap<string, number>): Json {
+  const region = { startLine: finding.line, startColumn: finding.column, endLine: finding.endLine, endColumn: finding.endColumn + 1 };
+  let id = 0;
+  const related = [
+    ...finding.includeChain.map((place, depth) => ({
+      id: ++id,
+      physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
+      message: { text: depth === finding.includeChain.length - 1 ? `${finding.file} is included here` : "include chain" },
+    })),
+    ...finding.related.map((place) => ({
+      id: ++id,
+      physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
+      message: { text: "read together with the finding's line" },
+    })),
+  ];
+  const replacement = literalFix(finding);
+  const indent = " ".repeat(Math.max(0, finding.column - 1));
+  return {
+    ruleId: finding.rule,
+    ruleIndex: ruleIndex.get(finding.rule)!,
+    level: LEVEL[finding.severity],
+    message: { text: finding.fix ? `${finding.message.replace(/\.$/, "")}. Fix: ${finding.fix}` : finding.message },
+    locations: [{ physicalLocation: { artifactLocation: artifact(finding.file, base), region: { ...region, snippet: { text: finding.directive } } } }],
+    partialFingerprints: { [SARIF_FINGERPRINT_KEY]: finding.fingerprint },
+    ...(related.length > 0 ? { relatedLocations: related } : {}),
+    ...(replacement === null
+      ? {}
+      : {
+          fixes: [
+            {
+              description: { text: `Replace with: ${replacement}` },
+              artifactChanges: [
+                {
+                  artifactLocation: artifact(finding.file, base),
+                  replacements: [{ deletedRegion: region, insertedContent: { text: replacement.split("\n").join(`\n${indent}`) } }],
+                },
+              ],
+            },
+          ],
+        }),
+    properties: { tree: finding.tree, file: finding.file, severity: finding.severity, security: finding.security, seed: finding.seed, sections: finding.sections },
+  };
+}
+
 export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json {
   const names = new Map(outcome.trees.map((tree) => [tree.path, naming(tree, options.cwd)] as const));
   const described: Rule[] = [...rules];
   for (const finding of outcome.findings) if (!described.some((rule) => rule.id === finding.rule)) described.push(ruleOfFinding(finding));
   const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
 
-  const results = outcome.findings.map((finding) => {
-    const base = names.get(finding.tree)!;
-    const region = { startLine: finding.line, startColumn: finding.column, endLine: finding.endLine, endColumn: finding.endColumn + 1 };
-    let id = 0;
-    const related = [
-      ...finding.includeChain.map((place, depth) => ({
-        id: ++id,
-        physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
-        message: { text: depth === finding.includeChain.length - 1 ? `${finding.file} is included here` : "include chain" },
-      })),
-      ...finding.related.map((place) => ({
-        id: ++id,
-        physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
-        message: { text: "read together with the finding's line" },
-      })),
-    ];
-    const replacement = literalFix(finding);
-    const indent = " ".repeat(Math.max(0, finding.column - 1));
-    return {
-      ruleId: finding.rule,
-      ruleIndex: ruleIndex.get(finding.rule)!,
-      level: LEVEL[finding.severity],
-      message: { text: finding.fix ? `${finding.message.replace(/\.$/, "")}. Fix: ${finding.fix}` : finding.message },
-      locations: [{ physicalLocation: { artifactLocation: artifact(finding.file, base), region: { ...region, snippet: { text: finding.directive } } } }],
-      partialFingerprints: { [SARIF_FINGERPRINT_KEY]: finding.fingerprint },
-      ...(related.length > 0 ? { relatedLocations: related } : {}),
-      ...(replacement === null
-        ? {}
-        : {
-            fixes: [
-              {
-                description: { text: `Replace with: ${replacement}` },
-                artifactChanges: [
-                  {
-                    artifactLocation: artifact(finding.file, base),
-                    replacements: [{ deletedRegion: region, insertedContent: { text: replacement.split("\n").join(`\n${indent}`) } }],
-                  },
-                ],
-              },
-            ],
-          }),
-      properties: { tree: finding.tree, file: finding.file, severity: finding.severity, security: finding.security, seed: finding.seed, sections: finding.sections },
-    };
-  });
+  const results = outcome.findings.map((finding) => sarifResult(finding, names.get(finding.tree)!, ruleIndex));
 
   return {
     $schema: SARIF_SCHEMA,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { fleetSarif } from "../../../harness/fleet/fleet-sarif.ts";
+import { fleetSarif, fleetSarifChunks } from "../../../harness/fleet/fleet-sarif.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 import { fleetFixture, sampleLint } from "./fleet-blobs.ts";
 
@@ -33,5 +33,18 @@ describe("fleetSarif", () => {
   it("is a run without results for a fleet without lint (every tree unreadable)", () => {
     const sarif = fleetSarif(fleetFixture(sampleReport.scenarios.slice(0, 2), 1).entries, { toolVersion: "0.1.0", cwd: REPO }) as { runs: Array<{ results: unknown[] }> };
     expect(sarif.runs[0]!.results).toEqual([]);
+  });
+});
+
+describe("fleetSarifChunks", () => {
+  it("is fleetSarif's text byte for byte, for trees inside and outside the working directory, a rule run elsewhere, and none", async () => {
+    const balancer = await sampleLint("rhel-balancer", "configs/rhel-balancer");
+    const debian = await sampleLint("debian-ssl", "configs/debian-ssl");
+    const elsewhere = { ...debian, findings: debian.findings.map((f, i) => (i === 0 ? { ...f, rule: "X1" } : f)) };
+    const entries = fleetFixture(sampleReport.scenarios.slice(0, 4), 1, { lint: new Map([[0, balancer], [1, elsewhere], [3, balancer]]) }).entries;
+    for (const [list, cwd] of [[entries, REPO], [entries, "/elsewhere"], [[], REPO], [entries.map((e) => ({ ...e, lint: null })), REPO]] as const) {
+      const options = { toolVersion: "0.1.0", cwd };
+      expect([...fleetSarifChunks(() => list, options)].join("")).toBe(`${JSON.stringify(fleetSarif(list, options), null, 2)}\n`);
+    }
   });
 });
