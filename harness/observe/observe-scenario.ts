@@ -7,6 +7,7 @@ import { planClientNetworks } from "../clients/client-networks.ts";
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
+import { fitsSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { SideObservation } from "./observation.ts";
@@ -126,9 +127,15 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           ...(plan.serverCertificate.subject === null ? {} : { subject: plan.serverCertificate.subject }),
         })
       : null;
+    // On a lane, servers take the lane's seats, unless one needs a stack of its own: extra networks for
+    // fixed-address clients, IPv6 for a local client, or ports the seats do not publish.
+    const seated = lane !== undefined && clientNetworks.length === 0 && plan.sides.every((side) => !side.localClient && fitsSeat(side.ports));
+    if (lane && !seated) await lane.leaveSeats();
+    const seats = seated ? await Promise.all(plan.sides.map((side) => lane.seat(side.side.id))) : [];
     const results = await Promise.all(
       plan.sides.map((sidePlan, index) =>
         observeSide({
+          seat: seats[index],
           plan: bindAll(sidePlan, values),
           inspection: context.sides[index]!.inspection,
           scenario: scenario.id,

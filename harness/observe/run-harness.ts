@@ -339,7 +339,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       }
     };
     const workers = stations.flatMap((station, at) =>
-      Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, (_, slot) => worker(station, new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`))),
+      Array.from({ length: Math.max(1, Math.min(station.concurrency, options.scenarios.length)) }, (_, slot) => worker(station, new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools))),
     );
     // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
     const ended = await Promise.allSettled(workers);
