@@ -141,7 +141,10 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   let readFromFiles = false;
   let started = ready >= 0;
   if (started) {
-    // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
+    // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request
+    // (a quiet window alone was too short on a busy machine).
+    const afterReady = FAMILY_TRAITS[inspection.version.family].afterReadyLog;
+    if (afterReady) await logs.error.waitForLine((line) => afterReady.test(line), { from: ready, timeoutMs: 1_500 });
     await logs.error.waitForQuiet(150, 1_000);
     // A server listening on loopback addresses only publishes nothing: its ready line is all there is to wait for.
     if (publish.length > 0) started = await waitForPort(scope.engine.host, await mappedPort(publish[0]!), 5_000);
