@@ -90,15 +90,24 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
   const path = plainPath(scope);
   if (path === null) return [];
-  const prefixes = ["/"];
-  const parts = path.split("/").filter(Boolean);
-  for (let count = 1; count <= parts.length; count++) prefixes.push(`/${parts.slice(0, count).join("/")}`);
   const { byPath, serverOf } = scopeIndex(config);
   const server = serverOf.get(scope) ?? null;
-  const servers = server === null ? [null] : [null, server];
-  return [...new Set(prefixes)]
-    .flatMap((prefix) => servers.flatMap((each) => byPath.get(each)?.get(`${scope.key}\u0000${prefix}`) ?? []))
-    .filter((entry) => entry.section !== scope);
+  const mainPaths = byPath.get(null);
+  const ownPaths = server === null ? undefined : byPath.get(server);
+  const found: WalkedSection[] = [];
+  const add = (paths: Map<string, WalkedSection[]> | undefined, key: string): void => {
+    for (const entry of paths?.get(key) ?? []) if (entry.section !== scope) found.push(entry);
+  };
+  // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
+  // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
+  let prefix = "";
+  for (const part of ["", ...path.split("/").filter(Boolean)]) {
+    prefix = part === "" ? "/" : prefix === "/" ? `/${part}` : `${prefix}/${part}`;
+    const key = `${scope.key}\u0000${prefix}`;
+    add(mainPaths, key);
+    if (server !== null) add(ownPaths, key);
+  }
+  return found;
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -140,19 +149,19 @@ const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "aut
 
 /** Whether a directive restricts who gets an answer. */
 export function protects(directive: EffectiveDirective): boolean {
+  const key = directive.key;
+  // Most lines are neither: no lower-cased copy of their arguments (every line of a large tree is asked).
+  if (!PROTECTING.has(key) && key !== "rewriterule") return false;
   const words = directive.args.map((arg) => arg.toLowerCase());
   // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
-  if (directive.key === "authtype" && words[0] === "none") return false;
-  if (directive.key === "require" && words[0] === "all" && words[1] === "granted") return false;
-  if (directive.key === "allow" && words.includes("all")) return false;
-  if (directive.key === "satisfy" && words[0] === "any") return false;
-  if (PROTECTING.has(directive.key)) return true;
+  if (key === "authtype" && words[0] === "none") return false;
+  if (key === "require" && words[0] === "all" && words[1] === "granted") return false;
+  if (key === "allow" && words.includes("all")) return false;
+  if (key === "satisfy" && words[0] === "any") return false;
+  if (PROTECTING.has(key)) return true;
   // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
-  if (directive.key === "rewriterule") {
-    const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
-    return flags.some((flag) => flag === "f" || flag === "forbidden" || flag === "g" || flag === "gone");
-  }
-  return false;
+  const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
+  return flags.some((flag) => flag === "f" || flag === "forbidden" || flag === "g" || flag === "gone");
 }
 
 export type Widening = "password" | "refusal";
