@@ -44,7 +44,11 @@ function includeChain(config: EffectiveConfig, other: EffectiveConfig, file: str
 }
 
 function normalised(text: string): string {
-  return text.trim().replace(/\s+/g, " ").replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
+  const trimmed = text.trim();
+  // Most lines have single spaces only: no second replace pass, no callback (the lead `<` or `</` lower-cases
+  // to itself, so the whole first word is lower-cased).
+  const spaced = /\s\s|[^\S ]/.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
+  return spaced.replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
 }
 
 /** Directive lines normalised, by text: a tree repeats its lines (every vhost's `Order deny,allow`), and two
@@ -130,16 +134,20 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   const byPlace = new Map<string, LintFinding>();
   for (const { rule, detection } of detections) {
     if (context.legacyBranch(detection.node.guards)) continue;
-    const finding = toFinding(rule, detection, context);
-    const key = `${finding.rule}\u0000${finding.file}\u0000${finding.line}\u0000${finding.column}`;
-    if (!byPlace.has(key)) byPlace.set(key, finding);
+    // The finding's rule and place, known before it is made: a line found twice is made into a finding once.
+    const span = detection.node.span;
+    const key = `${rule.id}\u0000${span.file}\u0000${span.line}\u0000${span.column}`;
+    if (!byPlace.has(key)) byPlace.set(key, toFinding(rule, detection, context));
   }
-  // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads).
+  // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads); looked up once per
+  // finding, not twice per comparison.
   const order = new Map<string, number>();
   for (const file of [...context.source.files, ...context.target.files]) if (!order.has(file)) order.set(file, order.size);
+  const rank = new Map<LintFinding, number>();
+  for (const finding of byPlace.values()) rank.set(finding, order.get(finding.file) ?? Infinity);
   const findings = [...byPlace.values()].sort(
     (a, b) =>
-      (order.get(a.file) ?? Infinity) - (order.get(b.file) ?? Infinity) ||
+      rank.get(a)! - rank.get(b)! ||
       // Most pairs share a file: equal strings compare as 0 without a locale comparison.
       (a.file === b.file ? 0 : a.file.localeCompare(b.file)) ||
       a.line - b.line ||
