@@ -120,6 +120,11 @@ function toFinding(rule: Rule, detection: Detection, context: LintContext): Lint
   };
 }
 
+/** Line and column as one number while both fit exactly (columns to 2^24: 2.4 reads lines up to 16 MB). */
+function placeKey(line: number, column: number): number | string {
+  return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : `${line}:${column}`;
+}
+
 export function lintContextFindings(context: LintContext, rules: readonly Rule[] = RULES): LintFinding[] {
   const detections: Array<{ rule: Rule; detection: Detection }> = [];
   // By id, the first of each as rules.find gives it: the passes own tens of thousands of lines.
@@ -131,21 +136,30 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   }
   for (const rule of rules) for (const detection of rule.detect?.(context) ?? []) detections.push({ rule, detection });
 
-  const byPlace = new Map<string, LintFinding>();
+  // One finding per rule and place (a line found twice, as a macro's body used twice, is reported once): places
+  // by rule, then file, then line and column as one number, not a string key made and hashed per detection.
+  const placed = new Map<string, Map<string, Set<number | string>>>();
+  const made: LintFinding[] = [];
   for (const { rule, detection } of detections) {
     if (context.legacyBranch(detection.node.guards)) continue;
-    // The finding's rule and place, known before it is made: a line found twice is made into a finding once.
     const span = detection.node.span;
-    const key = `${rule.id}\u0000${span.file}\u0000${span.line}\u0000${span.column}`;
-    if (!byPlace.has(key)) byPlace.set(key, toFinding(rule, detection, context));
+    let files = placed.get(rule.id);
+    if (!files) placed.set(rule.id, (files = new Map()));
+    let places = files.get(span.file);
+    if (!places) files.set(span.file, (places = new Set()));
+    const place = placeKey(span.line, span.column);
+    if (places.has(place)) continue;
+    places.add(place);
+    made.push(toFinding(rule, detection, context));
   }
   // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads); looked up once per
   // finding, not twice per comparison.
   const order = new Map<string, number>();
   for (const file of [...context.source.files, ...context.target.files]) if (!order.has(file)) order.set(file, order.size);
   const rank = new Map<LintFinding, number>();
-  for (const finding of byPlace.values()) rank.set(finding, order.get(finding.file) ?? Infinity);
-  const findings = [...byPlace.values()].sort(
+  for (const finding of made) rank.set(finding, order.get(finding.file) ?? Infinity);
+  // Every key of the sort told apart by the dedupe above: the order made does not show through.
+  const findings = made.sort(
     (a, b) =>
       rank.get(a)! - rank.get(b)! ||
       // Most pairs share a file: equal strings compare as 0 without a locale comparison.
