@@ -222,6 +222,15 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     return text;
   };
   const known = new Map<string, AsParsed>();
+  // A node's raw text: a line read before is in `known` already (one lookup, not two); a new one is itself.
+  const internRaw = (text: string): string => known.get(text)?.raw ?? intern(text);
+  // Names are interned, so their lower-cased keys are looked up, not made again for every line.
+  const keys = new Map<string, string>();
+  const keyOf = (name: string): string => {
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = intern(name.toLowerCase())));
+    return key;
+  };
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
@@ -288,25 +297,25 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   function spanOf(logical: LogicalLine, from: number, to: number): Span {
-    const start = logical.positionOf(from);
-    const end = logical.positionOf(Math.max(from, to - 1));
-    return { file: path, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    const last = Math.max(from, to - 1);
+    return { file: path, line: logical.lineAt(from), column: logical.columnAt(from), endLine: logical.lineAt(last), endColumn: logical.columnAt(last) };
   }
 
   function toWords(logical: LogicalLine, words: readonly ReadWord[]): Word[] {
     return words.map((word) => {
-      const at = logical.positionOf(word.start);
+      const line = logical.lineAt(word.start);
+      const column = logical.columnAt(word.start);
       if (word.unterminated) {
         problem(
           "warning",
-          at.line,
-          at.column,
+          line,
+          column,
           `the quote ${word.quote} opened here is never closed; httpd reads the word to the end of the line`,
           `close the quote; a backslash right before a quote (as in "C:\\dir\\") escapes it`,
         );
       }
       const raw = intern(word.raw);
-      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line: at.line, column: at.column };
+      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line, column };
     });
   }
 
@@ -367,8 +376,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
     if (first.unterminated) toWords(logical, [first]);
     const args = toWords(logical, readWords(line, argsStart));
-    const raw = intern(logical.raw);
-    const directive = new ParsedDirective(name, intern(name.toLowerCase()), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
+    const raw = internRaw(logical.raw);
+    const directive = new ParsedDirective(name, keyOf(name), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
     siblings().push(directive);
   }
 
@@ -409,8 +418,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart));
-    const openRaw = intern(logical.raw);
-    const section = new ParsedSection(name, intern(name.toLowerCase()), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
+    const openRaw = internRaw(logical.raw);
+    const section = new ParsedSection(name, keyOf(name), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
     siblings().push(section);
     stack.push({ node: section, line: at.line, column: at.column });
   }

@@ -63,8 +63,14 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
   if (known) return known;
   const walked = walkConfig(config);
   const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
+  // The lines of one section share its array of enclosing sections: their scope is found once.
+  let lastSections: readonly EffectiveSection[] | null = null;
+  let scope: EffectiveSection | null = null;
   for (const entry of walked.directives) {
-    const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    if (entry.sections !== lastSections) {
+      lastSections = entry.sections;
+      scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    }
     const list = index.own.get(scope);
     if (list) list.push(entry);
     else index.own.set(scope, [entry]);
@@ -95,19 +101,20 @@ export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection):
   const mainPaths = byPath.get(null);
   const ownPaths = server === null ? undefined : byPath.get(server);
   const found: WalkedSection[] = [];
-  const add = (paths: Map<string, WalkedSection[]> | undefined, key: string): void => {
-    for (const entry of paths?.get(key) ?? []) if (entry.section !== scope) found.push(entry);
-  };
   // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
   // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
   let prefix = "";
   for (const part of ["", ...path.split("/").filter(Boolean)]) {
     prefix = part === "" ? "/" : prefix === "/" ? `/${part}` : `${prefix}/${part}`;
     const key = `${scope.key}\u0000${prefix}`;
-    add(mainPaths, key);
-    if (server !== null) add(ownPaths, key);
+    addOthers(found, mainPaths?.get(key), scope);
+    if (server !== null) addOthers(found, ownPaths?.get(key), scope);
   }
   return found;
+}
+
+function addOthers(found: WalkedSection[], entries: readonly WalkedSection[] | undefined, scope: EffectiveSection): void {
+  for (const entry of entries ?? []) if (entry.section !== scope) found.push(entry);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -128,7 +135,10 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 
 /** The directives written directly in a section (through the conditional sections the evaluator flattened). */
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  return (scopeIndex(config).own.get(section) ?? []).filter((entry) => keys.includes(entry.directive.key));
+  // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
+  const found: WalkedDirective[] = [];
+  for (const entry of scopeIndex(config).own.get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
+  return found;
 }
 
 /** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
