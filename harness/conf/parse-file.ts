@@ -234,6 +234,14 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
+  // A section's children as an array of its exact length once nothing more joins it: an array grown by push
+  // keeps room for more (17 places for a section of 2 lines), megabytes over a large tree's sections. Made as
+  // each section closes, not by a second walk of the whole tree.
+  const popSection = (): OpenSection => {
+    const open = stack.pop() as OpenSection;
+    open.node.children = open.node.children.slice();
+    return open;
+  };
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
@@ -259,7 +267,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   while (stack.length > 0) {
-    const open = stack.pop() as OpenSection;
+    const open = popSection();
     problem(
       "error",
       open.line,
@@ -278,7 +286,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return {
     path,
-    nodes: exactLists(top),
+    nodes: top.slice(),
     problems,
     lineEnd: split.lineEnd,
     finalLineEnd: split.finalLineEnd,
@@ -478,12 +486,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         );
       }
       // A misspelt close most often means the innermost section ends here.
-      finish(stack.pop() as OpenSection, logical, first);
+      finish(popSection(), logical, first);
       return;
     }
     // The close names an outer section: the sections inside it were never closed.
     while (stack.length - 1 > depth) {
-      const open = stack.pop() as OpenSection;
+      const open = popSection();
       if (depth === macro) {
         problem(
           "warning",
@@ -502,7 +510,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
-    finish(stack.pop() as OpenSection, logical, first);
+    finish(popSection(), logical, first);
   }
 
   function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
@@ -511,22 +519,6 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
-}
-
-/** `nodes` and every section's children as arrays of their exact length: an array grown by push keeps room for
- * more (17 places for a section of 2 lines), and a large tree's sections would keep megabytes of it. */
-function exactLists(nodes: SyntaxNode[]): SyntaxNode[] {
-  // A loop, not recursion: sections nested without end must not overflow the stack (parseFile never throws).
-  const pending: SectionNode[] = [];
-  const enqueue = (list: readonly SyntaxNode[]): void => {
-    for (const node of list) if (node.kind === "section") pending.push(node);
-  };
-  enqueue(nodes);
-  for (let section = pending.pop(); section !== undefined; section = pending.pop()) {
-    section.children = section.children.slice();
-    enqueue(section.children);
-  }
-  return nodes.slice();
 }
 
 function swallowedMessage(from: number, to: number): string {
