@@ -51,23 +51,13 @@ function normalised(text: string): string {
   return spaced.replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
 }
 
-/** Directive lines normalised, by text: a tree repeats its lines (every vhost's `Order deny,allow`), and two
- * regular expressions a finding cost a quarter of a second over 90,000 findings. */
-const NORMALISED = new Map<string, string>();
-function normalisedOf(text: string): string {
-  let known = NORMALISED.get(text);
-  if (known === undefined) {
-    known = normalised(text);
-    // Bounded: a long-running process (a fleet) must not keep every line it ever linted.
-    if (NORMALISED.size >= 10_000) NORMALISED.clear();
-    NORMALISED.set(text, known);
-  }
-  return known;
-}
-
-function fingerprint(rule: string, file: string, sections: readonly string[], directive: string): string {
+/** `normals`: directive lines normalised, by text, for one lint: a tree repeats its lines (every vhost's
+ * `Order deny,allow`), and the regular expressions cost more than the lookup over 90,000 findings. */
+function fingerprint(rule: string, file: string, sections: readonly string[], directive: string, normals: Map<string, string>): string {
+  let normal = normals.get(directive);
+  if (normal === undefined) normals.set(directive, (normal = normalised(directive)));
   // crypto.hash, not createHash: one call, no Hash object per finding.
-  return hash("sha256", [rule, file, ...sections, normalisedOf(directive)].join("\u0000"), "hex").slice(0, 32);
+  return hash("sha256", [rule, file, ...sections, normal].join("\u0000"), "hex").slice(0, 32);
 }
 
 /** A section's label as written, and normalised for fingerprints: made once per section (a vhost's lines all
@@ -94,7 +84,7 @@ function chainOf(context: LintContext, file: string): SourcePlace[] {
   return chain.slice();
 }
 
-function toFinding(rule: Rule, detection: Detection, context: LintContext): LintFinding {
+function toFinding(rule: Rule, detection: Detection, context: LintContext, normals: Map<string, string>): LintFinding {
   const { node } = detection;
   const span = node.span;
   const directive = firstLine(node.kind === "section" ? node.node.openRaw : node.node.raw);
@@ -113,7 +103,7 @@ function toFinding(rule: Rule, detection: Detection, context: LintContext): Lint
     directive,
     message: detection.message,
     fix: detection.fix,
-    fingerprint: fingerprint(rule.id, span.file, labels.map((label) => label.normal), directive),
+    fingerprint: fingerprint(rule.id, span.file, labels.map((label) => label.normal), directive, normals),
     sections,
     includeChain: chainOf(context, span.file),
     related: (detection.related ?? []).map((s) => ({ file: s.file, line: s.line, column: s.column })),
@@ -140,6 +130,7 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   // by rule, then file, then line and column as one number, not a string key made and hashed per detection.
   const placed = new Map<string, Map<string, Set<number | string>>>();
   const made: LintFinding[] = [];
+  const normals = new Map<string, string>();
   for (const { rule, detection } of detections) {
     if (context.legacyBranch(detection.node.guards)) continue;
     const span = detection.node.span;
@@ -150,7 +141,7 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
     const place = placeKey(span.line, span.column);
     if (places.has(place)) continue;
     places.add(place);
-    made.push(toFinding(rule, detection, context));
+    made.push(toFinding(rule, detection, context, normals));
   }
   // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads); looked up once per
   // finding, not twice per comparison.
@@ -183,8 +174,18 @@ export function lintTree(tree: ConfigTree, options: LintContextOptions, rules: r
   const context = lintContext(tree, options);
   const findings = lintContextFindings(context, rules);
   const files = [...new Set([...context.source.files, ...context.target.files, ...accessFilePaths(context)])];
-  const problems = [...context.source.problems, ...context.target.problems.filter((p) => !context.source.problems.includes(p))].filter(
-    (problem, index, all) => all.findIndex((other) => other.file === problem.file && other.line === problem.line && other.message === problem.message) === index,
-  );
+  // The first of each file, line and message, by lookup: a tree with thousands of problems (an undefined
+  // variable on every vhost) made findIndex and includes quadratic.
+  const onSource = new Set(context.source.problems);
+  const seen = new Map<string, Map<number, Set<string>>>();
+  const problems = [...context.source.problems, ...context.target.problems.filter((p) => !onSource.has(p))].filter((problem) => {
+    let lines = seen.get(problem.file);
+    if (!lines) seen.set(problem.file, (lines = new Map()));
+    let messages = lines.get(problem.line);
+    if (!messages) lines.set(problem.line, (messages = new Set()));
+    if (messages.has(problem.message)) return false;
+    messages.add(problem.message);
+    return true;
+  });
   return { findings, files, problems, context };
 }
