@@ -6,7 +6,8 @@
 // result (virtualHosts, listeners, logTargets) — and the process's peak RSS. Targets: load + evaluate of one
 // version < 2 s, peak RSS < 200 MiB. Then lint on the same tree: the lint context (the tree evaluated for 2.2
 // and for the 2.4 target) is built first, and every rule's detect face (lintContextFindings) is timed on it
-// alone. Target: < 1 s after parsing.
+// alone. Target: < 1 s after parsing. Last, the whole of what `lint` runs on that tree, as its command does
+// (loadTree, the target's modules, lintTree: read, evaluate for both versions, every rule): target < 2 s.
 //
 // Each run is a child process (this script with --child), so its peak RSS (resourceUsage().maxRSS) is the
 // model's and not this script's; the median of BENCH_CONF_RUNS runs (5 unless set). One case per version read
@@ -20,6 +21,7 @@ import { BENCH_TREE_SHAPE, writeBenchTree } from "./bench-conf-tree.ts";
 
 const TIME_TARGET_MS = 2_000;
 const LINT_TARGET_MS = 1_000;
+const PIPELINE_TARGET_MS = 2_000;
 const RSS_TARGET_MIB = 200;
 const VERSIONS = ["2.2.34", "2.4.68"];
 /** What <IfModule> sees before the tree's LoadModule lines, as the config command passes it. */
@@ -56,6 +58,48 @@ interface LintChildResult {
   findingsMs: number;
   findingsCpuMs: number;
   findings: number;
+}
+
+interface PipelineChildResult {
+  /** loadTree + targetModules + lintTree, as the lint command runs them on one tree. */
+  totalMs: number;
+  cpuMs: number;
+  /** Time in GC pauses on the main thread (performance entries of type "gc"). */
+  gcMs: number;
+  findings: number;
+  maxRssMiB: number;
+}
+
+/** In the child, `--pipeline`: what `lint TREE` does before it renders (harness/cli/lint-command.ts), timed
+ * whole; JSON on the last line. */
+async function pipelineChild(dir: string): Promise<void> {
+  const { PerformanceObserver } = await import("node:perf_hooks");
+  const { loadTree } = await import("../harness/conf/load-tree.ts");
+  const { lintTree } = await import("../harness/rules/lint-tree.ts");
+  const { defaultTargetModules, targetModules } = await import("../harness/rules/target-modules.ts");
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const tree = await loadTree(dir);
+  const target = await targetModules(defaultTargetModules(tree.layout));
+  const result = lintTree(tree, { defines: [], target });
+  const totalMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  // GC entries are delivered asynchronously: let them arrive before reading the sum.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  const out: PipelineChildResult = {
+    totalMs,
+    cpuMs: (used.user + used.system) / 1000,
+    gcMs,
+    findings: result.findings.length,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  };
+  console.log(JSON.stringify(out));
 }
 
 /** In the child, `--lint`: load the tree, build its lint context, then time the rules on it; JSON on the last line. */
@@ -128,8 +172,9 @@ async function child(dir: string, versions: string[]): Promise<void> {
 }
 
 function runChild(dir: string, versions: ["--lint"]): Promise<LintChildResult>;
+function runChild(dir: string, versions: ["--pipeline"]): Promise<PipelineChildResult>;
 function runChild(dir: string, versions: string[]): Promise<ChildResult>;
-function runChild(dir: string, versions: string[]): Promise<ChildResult | LintChildResult> {
+function runChild(dir: string, versions: string[]): Promise<ChildResult | LintChildResult | PipelineChildResult> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url);
     const proc = spawn(process.execPath, [...(process.env.BENCH_CONF_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", script, "--child", dir, ...versions], {
@@ -140,7 +185,7 @@ function runChild(dir: string, versions: string[]): Promise<ChildResult | LintCh
     proc.on("exit", (code) => {
       const last = out.trim().split("\n").at(-1) ?? "";
       if (code !== 0) reject(new Error(`child ${versions.join(" ")} exited ${code}: ${out.slice(-2000)}`));
-      else resolve(JSON.parse(last) as ChildResult | LintChildResult);
+      else resolve(JSON.parse(last) as ChildResult | LintChildResult | PipelineChildResult);
     });
   });
 }
@@ -228,7 +273,8 @@ export async function benchConf(): Promise<number> {
     console.log(`before load: the child's RSS with the harness's modules imported (node and tsx), before the tree is read`);
     console.log(`problems the evaluator reported (none expected): ${[...new Set(problems)].join(", ")}`);
     console.log(`configuration model: ${misses === 0 ? "all PASS" : `${misses} MISS`}`);
-    return misses + (await benchLint(dir, runs, generated.vhosts));
+    misses += await benchLint(dir, runs, generated.vhosts);
+    return misses + (await benchPipeline(dir, runs, generated.vhosts));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -260,7 +306,23 @@ async function benchLint(dir: string, runs: number, vhosts: number): Promise<num
   return ok ? 0 : 1;
 }
 
+/** The lint command's whole work on the generated tree, one figure against its target; returns the misses. */
+async function benchPipeline(dir: string, runs: number, vhosts: number): Promise<number> {
+  const measured: PipelineChildResult[] = [];
+  for (let run = 0; run < runs; run++) measured.push(await runChild(dir, ["--pipeline"]));
+  const totalMs = median(measured.map((r) => r.totalMs));
+  const ok = totalMs < PIPELINE_TARGET_MS;
+  console.log(`\nlint as the command runs it (loadTree, target modules, lintTree: read, evaluate for 2.2 and 2.4, every rule), median of ${runs} runs:`);
+  console.log(
+    `parse + evaluate + lint, ${vhosts.toLocaleString("en-US")} vhosts: ${totalMs.toFixed(0)} ms (target < ${PIPELINE_TARGET_MS} ms) ${ok ? "PASS" : "MISS"}` +
+      ` (cpu ${median(measured.map((r) => r.cpuMs)).toFixed(0)} ms, GC pauses ${median(measured.map((r) => r.gcMs)).toFixed(0)} ms,` +
+      ` peak RSS ${median(measured.map((r) => r.maxRssMiB)).toFixed(0)} MiB, ${measured[0]!.findings} findings)`,
+  );
+  return ok ? 0 : 1;
+}
+
 const entry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (entry && process.argv[2] === "--child" && process.argv[4] === "--lint") await lintChild(process.argv[3]!);
+else if (entry && process.argv[2] === "--child" && process.argv[4] === "--pipeline") await pipelineChild(process.argv[3]!);
 else if (entry && process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
 else if (entry) await benchConf();

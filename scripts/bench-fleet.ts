@@ -107,7 +107,7 @@ export async function benchFleet(counts: readonly number[] = [100, 1000]): Promi
   const candidate = await ensureRecipeImage(engine, "httpd-2.4");
   const wanted = process.env.HTTPD_BASELINE_IMAGE ?? DEFAULT_BASELINE_IMAGE;
   const baseline = (await imageExists(engine, wanted)) ? wanted : candidate;
-  console.log(`  baseline ${baseline}, candidate ${candidate}; --max-probes ${MAX_PROBES}, the CLI's default concurrency`);
+  console.log(`  baseline ${baseline}, candidate ${candidate}; --max-probes ${MAX_PROBES}, the CLI's default concurrency (sized from the engine)`);
   for (const count of counts) {
     const run = await runFleetChild(count, baseline, candidate);
     const rate = run.configs / run.seconds;

@@ -4,7 +4,6 @@
 // change between neighbours. Each image is observed at most once (all the scenarios on it in one run) and its
 // observations kept; outcomes are compared as the judge compares sides (judge/bisect/outcome-change.ts). Exit
 // status: 0 no change point, 1 a change point, 2 bad input, 3 environment.
-import { availableParallelism } from "node:os";
 import { HarnessError } from "../errors.ts";
 import { consecutivePairs, findFirstChange } from "../judge/bisect/bisect-search.ts";
 import { type BisectResult, imagesAsMatrix, type ObservedImage } from "../judge/bisect/bisect-result.ts";
@@ -58,8 +57,8 @@ export async function runBisectCommand(args: string[]): Promise<number> {
   const names = parseImageList(values.images);
   if (values.format !== "text" && values.format !== "json") throw new HarnessError("HARNESS_USAGE", `--format ${JSON.stringify(values.format)}: use text or json.`, { hint: USAGE });
   const targets = (values.report as string[]).map(parseReportTarget);
-  const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
+  const concurrency = values.concurrency === undefined ? null : Number(values.concurrency);
+  if (concurrency !== null && (!Number.isInteger(concurrency) || concurrency < 1)) throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
   const limit = seconds(values["scenario-time-limit"], "--scenario-time-limit") ?? DEFAULT_SCENARIO_TIME_LIMIT_MS;
   const engines = enginesOption(values.engines);
   // Bad scenario files and config trees stop here, before any container exists.

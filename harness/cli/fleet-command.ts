@@ -3,7 +3,6 @@
 // from an interrupted run's journal. `merge-reports BLOB...` puts shards back together with the same reports a
 // single run writes.
 import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import type { ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
@@ -116,7 +115,7 @@ export async function runFleetCommand(args: string[]): Promise<number> {
   }
   const requests = values.requests;
   if (requests !== "probes" && requests !== "smoke") throw new HarnessError("HARNESS_USAGE", `--requests ${JSON.stringify(requests)}: use probes or smoke.`);
-  const concurrency = positiveInteger(values.concurrency, "--concurrency") ?? Math.max(2, availableParallelism());
+  const concurrency = positiveInteger(values.concurrency, "--concurrency");
   // The images first: a broken matrix file costs nothing.
   const images = await runImages(values);
   const [first, ...more] = images.candidates;

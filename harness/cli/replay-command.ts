@@ -2,7 +2,6 @@
 // the tree, and triaged like any run. The log is read once, as a stream (cli/access-log-input.ts); turning its
 // records into requests, identities and scenarios is pure planning (plan/replay/). Bad lines are counted and the
 // first ones shown, never fatal; a log with no line to replay at all is bad input (HARNESS_ACCESS_LOG, exit 2).
-import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import pc from "picocolors";
 import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
@@ -60,7 +59,7 @@ export async function runReplayCommand(args: string[]): Promise<number> {
   const logFile = positionals[0]!;
   if (values.config === undefined) throw new HarnessError("HARNESS_USAGE", "replay needs --config PATH: the tree the log's server ran", { hint: USAGE });
   const limit = wholeNumber(values.limit, "--limit") ?? DEFAULT_REPLAY_LIMIT;
-  const concurrency = wholeNumber(values.concurrency, "--concurrency") ?? Math.max(2, availableParallelism());
+  const concurrency = wholeNumber(values.concurrency, "--concurrency");
   const targets: ReportTarget[] = (values.report as string[]).map(parseReportTarget);
 
   // The tree is read (and refused when unreadable) before the log, and the log before any engine is asked.

@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { availableParallelism } from "node:os";
 import { HarnessError } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
 import { runHarness } from "../observe/run-harness.ts";
@@ -47,8 +46,9 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     probes: { type: "boolean", default: false },
     engines: { type: "string" },
   });
-  const concurrency = values.concurrency === undefined ? Math.max(2, availableParallelism()) : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
+  // Unset: sized from the engine's CPUs and memory (engine/engine-capacity.ts).
+  const concurrency = values.concurrency === undefined ? null : Number(values.concurrency);
+  if (concurrency !== null && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new HarnessError("HARNESS_USAGE", `--concurrency ${JSON.stringify(values.concurrency)} is not a positive whole number.`);
   }
   // Parsed before anything runs: a bad list is a usage error, exit 2.

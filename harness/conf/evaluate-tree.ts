@@ -15,6 +15,7 @@ import type { ConfigTree } from "./load-tree.ts";
 import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
 import { parseFile, parsedValues } from "./parse-file.ts";
+import { appended } from "./exact-arrays.ts";
 import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNode, Span, SyntaxNode } from "./syntax-tree.ts";
 
 /** Conditional sections some version's core has; on a version without them they are unknown sections. */
@@ -242,8 +243,8 @@ class Evaluation {
       this.#problem("refusal", node.span, `<${node.name}> directive requires additional arguments`);
       return;
     }
-    // concat, not a spread: the array a spread makes keeps room for 17 guards, and every line inside keeps it.
-    if (test(word) !== negated) this.#evaluate(node.children, guards.concat(guardOf(node)), out);
+    // Exact length (appended): every line inside keeps the array.
+    if (test(word) !== negated) this.#evaluate(node.children, appended(guards, guardOf(node)), out);
   }
 
   #ifVersion(node: SectionNode, guards: Guard[], out: EffectiveNode[]): void {
@@ -253,7 +254,7 @@ class Evaluation {
       this.#problem("refusal", node.span, result.error);
       return;
     }
-    if (result.holds) this.#evaluate(node.children, guards.concat(guardOf(node)), out);
+    if (result.holds) this.#evaluate(node.children, appended(guards, guardOf(node)), out);
   }
 
   #include(node: DirectiveNode, args: string[], optional: boolean, guards: Guard[], out: EffectiveNode[]): void {

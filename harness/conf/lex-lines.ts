@@ -124,6 +124,9 @@ export interface LogicalLine {
   trimEnd: number;
   /** Where the character at `index` of `text` is in the file (1-based); `index` may be `text.length`. */
   positionOf(index: number): LinePosition;
+  /** positionOf's line and column apart, without an object: the parser asks for every word and node. */
+  lineAt(index: number): number;
+  columnAt(index: number): number;
   /** The physical line's length of `lastLine` (for spans ending at the end of a line). */
   lastLineLength: number;
   /** Things about the line ends worth telling (a backslash that does not continue, 2.2/2.4 differences). */
@@ -170,14 +173,25 @@ class JoinedLine implements LogicalLine {
   }
 
   positionOf(at: number): LinePosition {
-    const segments = this.#segments;
-    if (segments === null) return { line: this.firstLine, column: at + 1 };
+    return { line: this.lineAt(at), column: this.columnAt(at) };
+  }
+
+  lineAt(at: number): number {
+    return this.#segments === null ? this.firstLine : this.#segmentAt(at).line;
+  }
+
+  columnAt(at: number): number {
+    return this.#segments === null ? at + 1 : at - this.#segmentAt(at).start + 1;
+  }
+
+  #segmentAt(at: number): Segment {
+    const segments = this.#segments as Segment[];
     let segment = segments[0] as Segment;
     for (const candidate of segments) {
       if (candidate.start <= at) segment = candidate;
       else break;
     }
-    return { line: segment.line, column: at - segment.start + 1 };
+    return segment;
   }
 }
 

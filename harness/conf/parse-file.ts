@@ -222,9 +222,26 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     return text;
   };
   const known = new Map<string, AsParsed>();
+  // A node's raw text: a line read before is in `known` already (one lookup, not two); a new one is itself.
+  const internRaw = (text: string): string => known.get(text)?.raw ?? intern(text);
+  // Names are interned, so their lower-cased keys are looked up, not made again for every line.
+  const keys = new Map<string, string>();
+  const keyOf = (name: string): string => {
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = intern(name.toLowerCase())));
+    return key;
+  };
   const top: SyntaxNode[] = [];
   const stack: OpenSection[] = [];
   const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
+  // A section's children as an array of its exact length once nothing more joins it: an array grown by push
+  // keeps room for more (17 places for a section of 2 lines), megabytes over a large tree's sections. Made as
+  // each section closes, not by a second walk of the whole tree.
+  const popSection = (): OpenSection => {
+    const open = stack.pop() as OpenSection;
+    open.node.children = open.node.children.slice();
+    return open;
+  };
 
   for (const logical of joinLogicalLines(split.lines)) {
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
@@ -250,7 +267,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   while (stack.length > 0) {
-    const open = stack.pop() as OpenSection;
+    const open = popSection();
     problem(
       "error",
       open.line,
@@ -269,7 +286,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return {
     path,
-    nodes: exactLists(top),
+    nodes: top.slice(),
     problems,
     lineEnd: split.lineEnd,
     finalLineEnd: split.finalLineEnd,
@@ -288,25 +305,25 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   function spanOf(logical: LogicalLine, from: number, to: number): Span {
-    const start = logical.positionOf(from);
-    const end = logical.positionOf(Math.max(from, to - 1));
-    return { file: path, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    const last = Math.max(from, to - 1);
+    return { file: path, line: logical.lineAt(from), column: logical.columnAt(from), endLine: logical.lineAt(last), endColumn: logical.columnAt(last) };
   }
 
   function toWords(logical: LogicalLine, words: readonly ReadWord[]): Word[] {
     return words.map((word) => {
-      const at = logical.positionOf(word.start);
+      const line = logical.lineAt(word.start);
+      const column = logical.columnAt(word.start);
       if (word.unterminated) {
         problem(
           "warning",
-          at.line,
-          at.column,
+          line,
+          column,
           `the quote ${word.quote} opened here is never closed; httpd reads the word to the end of the line`,
           `close the quote; a backslash right before a quote (as in "C:\\dir\\") escapes it`,
         );
       }
       const raw = intern(word.raw);
-      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line: at.line, column: at.column };
+      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line, column };
     });
   }
 
@@ -367,8 +384,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     }
     if (first.unterminated) toWords(logical, [first]);
     const args = toWords(logical, readWords(line, argsStart));
-    const raw = intern(logical.raw);
-    const directive = new ParsedDirective(name, intern(name.toLowerCase()), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
+    const raw = internRaw(logical.raw);
+    const directive = new ParsedDirective(name, keyOf(name), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
     siblings().push(directive);
   }
 
@@ -409,8 +426,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart));
-    const openRaw = intern(logical.raw);
-    const section = new ParsedSection(name, intern(name.toLowerCase()), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
+    const openRaw = internRaw(logical.raw);
+    const section = new ParsedSection(name, keyOf(name), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
     siblings().push(section);
     stack.push({ node: section, line: at.line, column: at.column });
   }
@@ -469,12 +486,12 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
         );
       }
       // A misspelt close most often means the innermost section ends here.
-      finish(stack.pop() as OpenSection, logical, first);
+      finish(popSection(), logical, first);
       return;
     }
     // The close names an outer section: the sections inside it were never closed.
     while (stack.length - 1 > depth) {
-      const open = stack.pop() as OpenSection;
+      const open = popSection();
       if (depth === macro) {
         problem(
           "warning",
@@ -493,7 +510,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
-    finish(stack.pop() as OpenSection, logical, first);
+    finish(popSection(), logical, first);
   }
 
   function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
@@ -502,22 +519,6 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }
-}
-
-/** `nodes` and every section's children as arrays of their exact length: an array grown by push keeps room for
- * more (17 places for a section of 2 lines), and a large tree's sections would keep megabytes of it. */
-function exactLists(nodes: SyntaxNode[]): SyntaxNode[] {
-  // A loop, not recursion: sections nested without end must not overflow the stack (parseFile never throws).
-  const pending: SectionNode[] = [];
-  const enqueue = (list: readonly SyntaxNode[]): void => {
-    for (const node of list) if (node.kind === "section") pending.push(node);
-  };
-  enqueue(nodes);
-  for (let section = pending.pop(); section !== undefined; section = pending.pop()) {
-    section.children = section.children.slice();
-    enqueue(section.children);
-  }
-  return nodes.slice();
 }
 
 function swallowedMessage(from: number, to: number): string {

@@ -7,16 +7,19 @@ import { planClientNetworks } from "../clients/client-networks.ts";
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
+import { fitsSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { SideObservation } from "./observation.ts";
 import type { ObserveContext } from "./observe-context.ts";
 import { observeSide } from "./observe-side.ts";
+import type { ScenarioLane } from "./scenario-lane.ts";
 import type { ScenarioRun } from "./scenario-run.ts";
 
-export async function observeScenario(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
+/** With a lane, the scenario runs on the lane's network (scenario-lane.ts); without one, on a network of its own. */
+export async function observeScenario(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext, lane?: ScenarioLane): Promise<ScenarioRun> {
   const started = Date.now();
-  const run = await observePlan(scenario, plan, context);
+  const run = await observePlan(scenario, plan, context, lane);
   // Measured after the cleanup, which is part of what a scenario costs.
   return { ...run, durationMs: Date.now() - started };
 }
@@ -65,7 +68,7 @@ export function scenarioTimeLimit(plan: Pick<ScenarioPlan, "timeLimitMs">, conte
   return context.runDeadline === null ? own : Math.max(0, Math.min(own, context.runDeadline - now));
 }
 
-async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext): Promise<ScenarioRun> {
+async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: ObserveContext, lane: ScenarioLane | undefined): Promise<ScenarioRun> {
   const { scope } = context;
   let network: HarnessNetwork | undefined;
   const clientNetworks: HarnessNetwork[] = [];
@@ -77,7 +80,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations: [...observations], skipped: context.skipped, error, durationMs: 0 });
 
   const work = async (): Promise<void> => {
-    network = await createScenarioNetwork(scope, scenario.id);
+    network = lane ? await lane.network() : await createScenarioNetwork(scope, scenario.id);
     const net = network;
     // Clients with fixed addresses or names get networks of their own first, and start before the servers join
     // those networks, so that no server takes an address a client asks for.
@@ -124,9 +127,15 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           ...(plan.serverCertificate.subject === null ? {} : { subject: plan.serverCertificate.subject }),
         })
       : null;
+    // On a lane, servers take the lane's seats, unless one needs a stack of its own: extra networks for
+    // fixed-address clients, IPv6 for a local client, or ports the seats do not publish.
+    const seated = lane !== undefined && clientNetworks.length === 0 && plan.sides.every((side) => !side.localClient && fitsSeat(side.ports));
+    if (lane && !seated) await lane.leaveSeats();
+    const seats = seated ? await Promise.all(plan.sides.map((side) => lane.seat(side.side.id))) : [];
     const results = await Promise.all(
       plan.sides.map((sidePlan, index) =>
         observeSide({
+          seat: seats[index],
           plan: bindAll(sidePlan, values),
           inspection: context.sides[index]!.inspection,
           scenario: scenario.id,
@@ -151,6 +160,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const running = work();
   // Once the deadline wins, the work is abandoned: its containers are removed below, which ends what hangs.
   running.catch(() => undefined);
+  let clean = false;
   try {
     const first = await Promise.race([running.then(() => "done" as const), deadline]);
     if (first === "deadline") {
@@ -160,6 +170,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
         message: `The scenario passed its time limit of ${(limitMs / 1000).toFixed(0)} s; pending: ${pending.describe()}. Its containers were removed.`,
       });
     }
+    clean = true;
     return result(null);
   } catch (error) {
     return result(
@@ -172,7 +183,9 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     stop.abort();
     await Promise.all([...clients.values()].map((c) => c.container.remove()));
     await Promise.all(origins.map((o) => o.container.remove()));
-    if (network) await scope.removeNetwork(network.id);
+    if (lane) {
+      if (!clean) await lane.retire();
+    } else if (network) await scope.removeNetwork(network.id);
     await Promise.all(clientNetworks.map((n) => scope.removeNetwork(n.id)));
   }
 }

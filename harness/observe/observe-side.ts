@@ -13,6 +13,7 @@ import type { GeneratedFile, PlannedRequest, SidePlan } from "../plan/scenario-p
 import { FAMILY_TRAITS } from "../server/family-traits.ts";
 import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
+import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
 import { attributeBatchLines } from "./batch-attribution.ts";
@@ -30,6 +31,8 @@ export interface SideInput {
   clientNetworks?: string[];
   clients: Map<string, StartedClientContainer>;
   serverCertificate: { certificate: string; privateKey: string } | null;
+  /** The lane's seat the server joins (server/server-seat.ts); absent: a network stack of its own. */
+  seat?: ServerSeat | undefined;
   /** Aborted when the scenario passed its time limit: no further request is sent. */
   signal?: AbortSignal;
   /** Told what the side is doing, for the message of a scenario stopped by its time limit. */
@@ -81,6 +84,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     extras: { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup },
     ...(plan.logs ? { logs: plan.logs } : {}),
     ipv6: plan.localClient,
+    ...(input.seat ? { seat: input.seat } : {}),
   });
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
   // the server is removed.

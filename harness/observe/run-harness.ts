@@ -8,6 +8,7 @@ import { RECIPE_PREFIX } from "../engine/image-recipes.ts";
 import { connectEngine, type Engine, openEngine } from "../engine/engine.ts";
 import type { EngineSlot } from "../engine/engine-target.ts";
 import { engineAnswers } from "../engine/engine-alive.ts";
+import { defaultConcurrency, engineSize } from "../engine/engine-capacity.ts";
 import { ensureRecipeImage, imageExists, resolveNamedImage, resolveUserImage } from "../engine/images.ts";
 import { RunScope } from "../engine/run-scope.ts";
 import { sweepAbandoned } from "../engine/sweep.ts";
@@ -19,6 +20,7 @@ import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
 import type { ObserveContext } from "./observe-context.ts";
 import { observeScenario } from "./observe-scenario.ts";
+import { ScenarioLane } from "./scenario-lane.ts";
 import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
 /** Scenarios made on demand, for a caller with many (fleet): none is held for the whole run. `load` is called
@@ -40,8 +42,9 @@ export interface HarnessRunOptions {
   moreCandidateImages?: readonly string[];
   /** Run the candidate alone when the baseline image can be neither found nor pulled. */
   allowMissingBaseline: boolean;
-  /** Scenarios run at once on each engine that names no concurrency of its own. */
-  concurrency: number;
+  /** Scenarios run at once on each engine that names no concurrency of its own; null: sized from each engine's
+   * CPUs and memory (engine/engine-capacity.ts). */
+  concurrency: number | null;
   /** Engines to spread the scenarios over (`--engines`); default: the one the environment names. */
   engines?: readonly EngineSlot[];
   learnNoise: boolean;
@@ -135,19 +138,35 @@ interface Station {
 /** The engines a run uses: those of --engines, or the one the environment names. TESTCONTAINERS_HOST_OVERRIDE
  * names one host for published ports, so it holds for one engine only: with several, each is reached at its
  * own host (engine/engine-host.ts). */
-async function openStations(options: HarnessRunOptions): Promise<Station[]> {
+async function openStations(options: HarnessRunOptions, note: (message: string) => void): Promise<Station[]> {
   const slots = options.engines ?? [];
   const env = slots.length > 1 ? { ...process.env, TESTCONTAINERS_HOST_OVERRIDE: undefined } : process.env;
   const engines = slots.length === 0 ? [await connectEngine()] : await Promise.all(slots.map((slot) => openEngine(slot.target, env)));
-  return engines.map((engine, index) => ({
-    engine,
-    scope: new RunScope(engine),
-    concurrency: slots[index]?.concurrency ?? options.concurrency,
-    context: null,
-    ran: 0,
-    lost: null,
-  }));
+  return Promise.all(
+    engines.map(async (engine, index) => ({
+      engine,
+      scope: new RunScope(engine),
+      concurrency: slots[index]?.concurrency ?? options.concurrency ?? (await sizedConcurrency(engine, note)),
+      context: null,
+      ran: 0,
+      lost: null,
+    })),
+  );
 }
+
+/** What an engine runs at once when nobody said: from its CPUs and memory, said once, so the operator knows. */
+async function sizedConcurrency(engine: Engine, note: (message: string) => void): Promise<number> {
+  const size = await engineSize(engine);
+  if (size === null) {
+    note(`concurrency: ${FALLBACK_CONCURRENCY} scenarios at once on ${engine.target.url} (it did not report its CPUs and memory); --concurrency N sets it`);
+    return FALLBACK_CONCURRENCY;
+  }
+  const concurrency = defaultConcurrency(size);
+  note(`concurrency: ${concurrency} scenarios at once on ${engine.target.url} (${size.cpus} CPUs, ${(size.memoryBytes / 2 ** 30).toFixed(0)} GiB); --concurrency N sets it`);
+  return concurrency;
+}
+
+const FALLBACK_CONCURRENCY = 2;
 
 function mismatch(station: Station, primary: Station, image: string, here: string | null, there: string | null): HarnessError {
   return new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
@@ -205,7 +224,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
   const note = (message: string): void => options.onProgress?.({ kind: "note", message });
-  const stations = await openStations(options);
+  const stations = await openStations(options, note);
   const primary = stations[0]!;
   const disposeAll = (): Promise<void> => Promise.all(stations.map((station) => station.scope.dispose())).then(() => undefined);
   const abort = (): void => void disposeAll();
@@ -306,7 +325,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       woken();
     };
     const stopped = new Promise<null>((resolve) => options.signal?.addEventListener("abort", () => resolve(null), { once: true }));
-    const worker = async (station: Station): Promise<void> => {
+    const worker = async (station: Station, lane: ScenarioLane): Promise<void> => {
       const copyFailed = await Promise.race([provisioning.get(station) ?? null, stopped]);
       if (copyFailed && station.lost === null) {
         station.lost = `could not be given the run's images: ${copyFailed.message.split("\n")[0]}`;
@@ -325,7 +344,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           const run =
             runDeadline !== null && Date.now() >= runDeadline
               ? notStarted(scenario, plan, skipped, options.runTimeLimitMs!)
-              : await observeScenario(scenario, plan, station.context!);
+              : await observeScenario(scenario, plan, station.context!, lane);
           // A scenario that failed may have lost the engine itself: then what it recorded says nothing of the
           // config. With several engines, one that stopped answering after a scenario that did not fail is asked
           // too (its log streams may have been cut short). With another engine left, the scenario goes back to
@@ -355,7 +374,9 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         }
       }
     };
-    const workers = stations.flatMap((station) => Array.from({ length: Math.max(1, Math.min(station.concurrency, total)) }, () => worker(station)));
+    const workers = stations.flatMap((station, at) =>
+      Array.from({ length: Math.max(1, Math.min(station.concurrency, total)) }, (_, slot) => worker(station, new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools))),
+    );
     // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
     const ended = await Promise.allSettled(workers);
     const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");

@@ -64,7 +64,10 @@ function detect(context: LintContext): Detection[] {
   for (const entry of walkConfig(config).byKey.get("allow") ?? []) {
     const scope = innermostScope(entry.sections);
     if (scope === null) continue;
-    scopes.set(scope, [...(scopes.get(scope) ?? []), entry]);
+    // Appended in place: a copy per line is quadratic in a section's Allow lines.
+    const list = scopes.get(scope);
+    if (list) list.push(entry);
+    else scopes.set(scope, [entry]);
   }
   for (const [scope, allows] of scopes) {
     if (satisfiesAny(config, scope)) continue;

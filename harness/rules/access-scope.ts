@@ -63,8 +63,14 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
   if (known) return known;
   const walked = walkConfig(config);
   const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
+  // The lines of one section share its array of enclosing sections: their scope is found once.
+  let lastSections: readonly EffectiveSection[] | null = null;
+  let scope: EffectiveSection | null = null;
   for (const entry of walked.directives) {
-    const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    if (entry.sections !== lastSections) {
+      lastSections = entry.sections;
+      scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    }
     const list = index.own.get(scope);
     if (list) list.push(entry);
     else index.own.set(scope, [entry]);
@@ -90,15 +96,25 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
   const path = plainPath(scope);
   if (path === null) return [];
-  const prefixes = ["/"];
-  const parts = path.split("/").filter(Boolean);
-  for (let count = 1; count <= parts.length; count++) prefixes.push(`/${parts.slice(0, count).join("/")}`);
   const { byPath, serverOf } = scopeIndex(config);
   const server = serverOf.get(scope) ?? null;
-  const servers = server === null ? [null] : [null, server];
-  return [...new Set(prefixes)]
-    .flatMap((prefix) => servers.flatMap((each) => byPath.get(each)?.get(`${scope.key}\u0000${prefix}`) ?? []))
-    .filter((entry) => entry.section !== scope);
+  const mainPaths = byPath.get(null);
+  const ownPaths = server === null ? undefined : byPath.get(server);
+  const found: WalkedSection[] = [];
+  // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
+  // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
+  let prefix = "";
+  for (const part of ["", ...path.split("/").filter(Boolean)]) {
+    prefix = part === "" ? "/" : prefix === "/" ? `/${part}` : `${prefix}/${part}`;
+    const key = `${scope.key}\u0000${prefix}`;
+    addOthers(found, mainPaths?.get(key), scope);
+    if (server !== null) addOthers(found, ownPaths?.get(key), scope);
+  }
+  return found;
+}
+
+function addOthers(found: WalkedSection[], entries: readonly WalkedSection[] | undefined, scope: EffectiveSection): void {
+  for (const entry of entries ?? []) if (entry.section !== scope) found.push(entry);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -119,7 +135,10 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 
 /** The directives written directly in a section (through the conditional sections the evaluator flattened). */
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  return (scopeIndex(config).own.get(section) ?? []).filter((entry) => keys.includes(entry.directive.key));
+  // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
+  const found: WalkedDirective[] = [];
+  for (const entry of scopeIndex(config).own.get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
+  return found;
 }
 
 /** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
@@ -140,19 +159,19 @@ const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "aut
 
 /** Whether a directive restricts who gets an answer. */
 export function protects(directive: EffectiveDirective): boolean {
+  const key = directive.key;
+  // Most lines are neither: no lower-cased copy of their arguments (every line of a large tree is asked).
+  if (!PROTECTING.has(key) && key !== "rewriterule") return false;
   const words = directive.args.map((arg) => arg.toLowerCase());
   // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
-  if (directive.key === "authtype" && words[0] === "none") return false;
-  if (directive.key === "require" && words[0] === "all" && words[1] === "granted") return false;
-  if (directive.key === "allow" && words.includes("all")) return false;
-  if (directive.key === "satisfy" && words[0] === "any") return false;
-  if (PROTECTING.has(directive.key)) return true;
+  if (key === "authtype" && words[0] === "none") return false;
+  if (key === "require" && words[0] === "all" && words[1] === "granted") return false;
+  if (key === "allow" && words.includes("all")) return false;
+  if (key === "satisfy" && words[0] === "any") return false;
+  if (PROTECTING.has(key)) return true;
   // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
-  if (directive.key === "rewriterule") {
-    const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
-    return flags.some((flag) => flag === "f" || flag === "forbidden" || flag === "g" || flag === "gone");
-  }
-  return false;
+  const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
+  return flags.some((flag) => flag === "f" || flag === "forbidden" || flag === "g" || flag === "gone");
 }
 
 export type Widening = "password" | "refusal";

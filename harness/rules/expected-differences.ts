@@ -1,5 +1,5 @@
 // Benign differences between a 2.2 baseline and a 2.4 candidate that hold for every configuration: rules of
-// severity "expected" with only a recognise face. The first six are also what the judge classes while it diffs
+// severity "expected" with only a recognise face. The first seven are also what the judge classes while it diffs
 // (JUDGED_DIFFERENCES, read by judge/known-differences.ts); the others need more than one field's values to be
 // told safely from a regression, so only a run report's attribution claims them.
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
@@ -21,6 +21,19 @@ function configTestWording(value: string | null): string {
 const PUBLISHED_ORIGIN = /^(https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])):\d+/;
 
 const CLOCK: FieldDifference = { id: "clock", field: "header:date", applies: () => true, seed: [], reason: "the Date header is the clock" };
+
+/** A cache's Age counts seconds since it stored the answer; the two sides store and are asked seconds apart. An
+ * Age on one side only (cached against not) is not this. */
+const AGE_SKEW_SECONDS = 10;
+
+const CACHE_AGE: FieldDifference = {
+  id: "cache-age",
+  field: "header:age",
+  applies: (baseline, candidate) =>
+    baseline !== null && candidate !== null && /^\d+$/.test(baseline.trim()) && /^\d+$/.test(candidate.trim()) && Math.abs(Number(baseline) - Number(candidate)) <= AGE_SKEW_SECONDS,
+  seed: [],
+  reason: "a cache's Age header counts seconds from when each side stored the answer",
+};
 
 const VERSION_BANNER: FieldDifference = {
   id: "version-banner",
@@ -74,13 +87,14 @@ export function isStatusPage(body: string): boolean {
 export const STATUS_PAGE_REASON = "a status page (server-status, server-info, balancer-manager) shows each server's own state";
 
 /** What the judge classes on its own, in the order it tries them. */
-export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING];
+export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, CACHE_AGE, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING];
 
 function expectedRule(difference: FieldDifference, title: string): Rule {
   return { id: difference.id, seed: [...difference.seed], title, severity: "expected", recognise: recogniseFieldDifference(difference) };
 }
 
 export const CLOCK_RULE = expectedRule(CLOCK, "the Date header is each server's clock");
+export const CACHE_AGE_RULE = expectedRule(CACHE_AGE, "a cache's Age header counts seconds from when each side stored the answer");
 export const VERSION_BANNER_RULE = expectedRule(VERSION_BANNER, "the Server header names each version");
 export const CONFIG_TEST_WORDING_RULE: Rule = {
   ...expectedRule(CONFIG_TEST_WORDING, "the same config-test and start-up messages worded each version's way (AH00558 for 2.2's \"Could not reliably determine the server's fully qualified domain name\")"),
@@ -245,6 +259,7 @@ export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
 
 export const EXPECTED_RULES: readonly Rule[] = [
   CLOCK_RULE,
+  CACHE_AGE_RULE,
   VERSION_BANNER_RULE,
   CONFIG_TEST_WORDING_RULE,
   PUBLISHED_PORT_RULE,

@@ -69,13 +69,22 @@ function mappingOf(key: string, args: readonly string[], actions: ReadonlySet<st
 
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
-  const directories = new Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>>();
-  for (const section of walkConfig(context.target).sections) {
-    if (section.section.key !== "directory" || section.section.args[0] === "~") continue;
-    const path = (section.section.args[0] ?? "").replace(/\/+$/, "") || "/";
-    const requires = ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []);
-    directories.set(path, [...(directories.get(path) ?? []), ...requires]);
-  }
+  // The Require lines of each <Directory> path, read only when a handler line needs them (most trees have
+  // none, and a large tree has tens of thousands of sections); appended in place, not copied per section.
+  let known: Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>> | null = null;
+  const directories = (): Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>> => {
+    if (known !== null) return known;
+    known = new Map();
+    for (const section of walkConfig(context.target).sections) {
+      if (section.section.key !== "directory" || section.section.args[0] === "~") continue;
+      const path = (section.section.args[0] ?? "").replace(/\/+$/, "") || "/";
+      const requires = ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []);
+      const list = known.get(path);
+      if (list) list.push(...requires);
+      else known.set(path, requires);
+    }
+    return known;
+  };
   const actions = new Set(named(context.source, "Action").map((entry) => entry.directive.args[0]?.toLowerCase() ?? "").filter(Boolean));
   for (const entry of named(context.target, "ScriptAlias", "ScriptAliasMatch", "AddHandler", "SetHandler", "AddType", "AddOutputFilter", "SetOutputFilter")) {
     const mapping = mappingOf(entry.directive.key, entry.directive.args, actions);
@@ -84,7 +93,7 @@ function detect(context: LintContext): Detection[] {
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;
     // Where 2.4 refuses the directory anyway (a fragment outside the stock config's grants), nothing leaks yet.
     const where = entry.directive.key.startsWith("scriptalias") ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
-    const granted = where === undefined ? null : grantedOn24((path) => directories.get(path), context.target.layout === "fragment", context.targetModules.name, where);
+    const granted = where === undefined ? null : grantedOn24((path) => directories().get(path), context.target.layout === "fragment", context.targetModules.name, where);
     found.push(
       granted === false
         ? detection(

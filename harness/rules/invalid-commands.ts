@@ -31,13 +31,12 @@ function owners(rules: readonly Rule[]): { byName: Map<string, Rule[]>; byModule
   return known;
 }
 
-/** The first rule that owns the line (by directive name, then by the 2.4 module it needs) and, through its
- * ownedLine face, takes it; with that face's own words for it. */
-function ownerOf(rules: readonly Rule[], node: EffectiveDirective | EffectiveSection, homes: readonly string[], context: LintContext): { rule: Rule; line: OwnedLine } | undefined {
+/** The rules that may own a line of this name: those owning the name, then those owning one of the 2.4
+ * modules it needs (`homes`), in the rules' order. */
+function candidatesOf(rules: readonly Rule[], key: string, homes: readonly string[]): Rule[] {
   const { byName, byModule } = owners(rules);
   const byHome = homes.flatMap((id) => byModule.get(id) ?? []);
-  const candidates = [...(byName.get(node.key) ?? []), ...(byHome.length === 0 ? [] : rules.filter((rule) => byHome.includes(rule)))];
-  return claim(candidates, node, context);
+  return [...(byName.get(key) ?? []), ...(byHome.length === 0 ? [] : rules.filter((rule) => byHome.includes(rule)))];
 }
 
 function claim(candidates: readonly Rule[], node: EffectiveDirective | EffectiveSection, context: LintContext): { rule: Rule; line: OwnedLine } | undefined {
@@ -62,20 +61,44 @@ function describe(node: EffectiveDirective | EffectiveSection, homes: readonly s
     : { message: `2.4 refuses to start: Invalid command '${name}' (AH00526): no module of httpd has it (a third-party module must be built for 2.4 and loaded)`, fix: `load a 2.4 build of the module that provides ${name}, or remove it` };
 }
 
+/** What a line's name alone decides: nothing when the target loads a module that has it; else the rules that
+ * may own it and the generic rule's words. */
+interface NameVerdict {
+  candidates: Rule[];
+  generic: string;
+  message: string;
+  fix: string;
+}
+
 export function invalidCommands(context: LintContext, rules: readonly Rule[]): OwnedDetection[] {
   const found: OwnedDetection[] = [];
   const { target, loaded, directives } = context;
   const walked = walkConfig(target);
-  const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): void => {
-    if (EVALUATOR_KEYS.has(node.key)) return;
+  // By name as written (describe quotes it), once: a large tree repeats a few dozen names over hundreds of
+  // thousands of lines.
+  const verdicts = new Map<string, NameVerdict | null>();
+  const verdictOf = (node: EffectiveDirective | EffectiveSection): NameVerdict | null => {
+    const name = node.kind === "section" ? `<${node.name}` : node.name;
+    let verdict = verdicts.get(name);
+    if (verdict !== undefined) return verdict;
     const homes24 = directives["2.4"].modulesOf(node.key);
-    if (homes24.some((id) => loaded.target.has(id))) return;
-    const homes22 = directives["2.2"].modulesOf(node.key);
-    // A directive neither line knows, in a tree that loads a module 2.4 has no file for: that module's (V1).
-    const owner = ownerOf(rules, node, homes24.length > 0 ? homes24 : homes22, context);
-    const generic = homes24.length > 0 ? "B4" : homes22.length > 0 ? "removed-directive" : "V1";
-    const { message, fix } = describe(node, homes24, homes22.length > 0);
-    found.push({ rule: owner?.rule.id ?? generic, detection: { node, sections, message: owner?.line.message ?? message, fix: owner?.line.fix !== undefined ? owner.line.fix : fix } });
+    if (EVALUATOR_KEYS.has(node.key) || homes24.some((id) => loaded.target.has(id))) verdict = null;
+    else {
+      const homes22 = directives["2.2"].modulesOf(node.key);
+      // A directive neither line knows, in a tree that loads a module 2.4 has no file for: that module's (V1).
+      const candidates = candidatesOf(rules, node.key, homes24.length > 0 ? homes24 : homes22);
+      const generic = homes24.length > 0 ? "B4" : homes22.length > 0 ? "removed-directive" : "V1";
+      verdict = { candidates, generic, ...describe(node, homes24, homes22.length > 0) };
+    }
+    verdicts.set(name, verdict);
+    return verdict;
+  };
+  const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): void => {
+    const verdict = verdictOf(node);
+    if (verdict === null) return;
+    const owner = claim(verdict.candidates, node, context);
+    const { message, fix } = verdict;
+    found.push({ rule: owner?.rule.id ?? verdict.generic, detection: { node, sections, message: owner?.line.message ?? message, fix: owner?.line.fix !== undefined ? owner.line.fix : fix } });
   };
   for (const entry of walked.directives) consider(entry.directive, entry.sections);
   for (const entry of walked.sections) consider(entry.section, entry.sections);

@@ -55,6 +55,12 @@ function grantingRequire(context: LintContext, scope: EffectiveSection): string 
   return root === null ? null : `the "Require all granted" of the 2.4 stock config's <Directory "${root}">`;
 }
 
+/** The hosts of a section's own Allow or Deny lines (after `from`). A function, not a closure per Satisfy line:
+ * tsx names each closure it makes, a property definition each. */
+function hostsOf(context: LintContext, scope: EffectiveSection, key: string): string[] {
+  return ownDirectives(context.target, scope, key).flatMap((line) => line.directive.args.slice(line.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
+}
+
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
   const source = walkConfig(context.source);
@@ -64,9 +70,7 @@ function detect(context: LintContext): Detection[] {
     if (entry.directive.args[0]?.toLowerCase() !== "any") continue;
     const scope = innermostScope(entry.sections);
     if (scope === null) continue;
-    const lines = (key: string) => ownDirectives(context.target, scope, key);
-    const from = (key: string) => lines(key).flatMap((line) => line.directive.args.slice(line.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
-    const host = hostPolicy(lines("order").at(-1)?.directive.args.join("") ?? "deny,allow", from("allow"), from("deny"));
+    const host = hostPolicy(ownDirectives(context.target, scope, "order").at(-1)?.directive.args.join("") ?? "deny,allow", hostsOf(context, scope, "allow"), hostsOf(context, scope, "deny"));
     if (host.kind === "granted") continue;
     // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives.
     const on22 = sourceByPlace.get(place(entry.directive.span));

@@ -13,6 +13,9 @@ export interface FamilyTraits {
   baseModules: string[];
   /** The line httpd logs when it is ready to serve. */
   readyLog: RegExp;
+  /** A line httpd logs right after the ready line, which the start-up is only over with (or null): waited for
+   * so that on a busy machine it is not taken for the first request's. */
+  afterReadyLog: RegExp | null;
 }
 
 export const FAMILY_TRAITS: Record<Family, FamilyTraits> = {
@@ -21,11 +24,14 @@ export const FAMILY_TRAITS: Record<Family, FamilyTraits> = {
     logDialect: "2.2",
     baseModules: ["log_config", "mime", "dir"],
     readyLog: /resuming normal operations/,
+    afterReadyLog: null,
   },
   "2.4": {
     family: "2.4",
     logDialect: "2.4",
     baseModules: ["mpm_event", "unixd", "authn_core", "authz_core", "log_config", "mime", "dir"],
     readyLog: /resuming normal operations/,
+    // "AH00094: Command line: '...'"
+    afterReadyLog: /AH00094:/,
   },
 };

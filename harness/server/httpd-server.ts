@@ -8,6 +8,7 @@ import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
 import { followScript, logTargets } from "./log-targets.ts";
+import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
 
@@ -39,6 +40,9 @@ export interface ServerLaunch {
   /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
   ipv6?: boolean;
   startupTimeoutMs?: number;
+  /** Join this seat's network namespace (server-seat.ts) instead of `network` and publishing ports of its own;
+   * only for a server without extra networks, IPv6 or ports the seat does not publish. */
+  seat?: ServerSeat;
 }
 
 export interface ServerBoot {
@@ -106,18 +110,19 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const { profile } = inspection;
   const archive = await packBundle([{ path: launch.config.path, content: launch.config.text }, ...launch.files]);
   const publish = [...(launch.ports ?? (launch.listenTls ? [80, 443] : [80]))];
+  const { seat } = launch;
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
     scenario: launch.scenario,
     entrypoint: ["/bin/sh", "-c"],
     command: [startScript(profile, launch.prepare, launch.extras)],
-    publish,
-    network: launch.network,
-    extraNetworks: launch.extraNetworks ?? [],
-    ipv6: launch.ipv6 ?? false,
+    ...(seat
+      ? { joinNetworkOf: seat.containerId }
+      : { publish, network: launch.network, extraNetworks: launch.extraNetworks ?? [], ipv6: launch.ipv6 ?? false }),
     archive,
   });
+  const mappedPort = (port: number): Promise<number> => (seat ? Promise.resolve(seat.published.get(port) ?? 0) : container.mappedPort(port));
   await container.start();
   const targets = launch.logs
     ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
@@ -136,10 +141,13 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   let readFromFiles = false;
   let started = ready >= 0;
   if (started) {
-    // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request.
+    // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request
+    // (a quiet window alone was too short on a busy machine).
+    const afterReady = FAMILY_TRAITS[inspection.version.family].afterReadyLog;
+    if (afterReady) await logs.error.waitForLine((line) => afterReady.test(line), { from: ready, timeoutMs: 1_500 });
     await logs.error.waitForQuiet(150, 1_000);
     // A server listening on loopback addresses only publishes nothing: its ready line is all there is to wait for.
-    if (publish.length > 0) started = await waitForPort(scope.engine.host, await container.mappedPort(publish[0]!), 5_000);
+    if (publish.length > 0) started = await waitForPort(scope.engine.host, await mappedPort(publish[0]!), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);
@@ -163,9 +171,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const startupLines = [...container.stderr.lines.slice(phases.errorLogStart), ...followed, ...exitedLogLines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const published = new Map<number, number>();
-  if (started) for (const port of publish) published.set(port, await container.mappedPort(port));
+  if (started) for (const port of publish) published.set(port, await mappedPort(port));
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
-  const address = started ? await container.ipAddress(launch.network.name).catch(() => null) : null;
+  const address = !started ? null : seat ? seat.address : await container.ipAddress(launch.network.name).catch(() => null);
   return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);
 }
 

@@ -3,7 +3,7 @@
 // in one run and not in the other). This keeps the first and leaves out the second, so a test can compare a single
 // run with merged shards, a resumed run or a run over two engines.
 import type { Verdict } from "../../harness/judge/difference.ts";
-import type { Report } from "../../harness/report/report-model.ts";
+import type { Report, ReportScenario, ReportSideRequest } from "../../harness/report/report-model.ts";
 
 /** Verdicts that say "nothing to fix": which of them a run shows can hang on the clock. */
 function settled(verdict: Verdict): string {
@@ -30,5 +30,36 @@ export function comparableFleet(report: Report): unknown {
       configs: report.fleet.configs.map((c) => ({ id: c.id, path: c.path, verdict: settled(c.verdict), findings: causes(c.findings), sameAs: c.sameAs, error: c.error })),
     },
     causes: report.summary.findings.filter((f) => f.severity !== "expected").map((f) => ({ rule: f.rule, severity: f.severity, configs: [...f.scenarios].sort(), gating: f.gating })),
+  };
+}
+
+/** Error-log messages that the machine's load and the clock decide, not the config: the event MPM's "within
+ * MinSpareThreads of MaxRequestWorkers" (AH10159) when its threads start slowly on a busy machine, and, at
+ * LogLevel debug, a child process starting its threads (AH02471 "start_threads: Using epoll") when the MPM
+ * happens to spawn one while a request is in flight. */
+const LOAD_DRIVEN = new Set(["AH10159", "AH02471"]);
+
+/** One scenario's answers without what time decides: its verdict (settled), error, expectation results, config
+ * tests, and per request and side the outcome, status, transport error and which messages the error log had
+ * (AH... ids, or the event the parser named; how often a message repeats, such as a piped logger restarting,
+ * is the clock's). Bodies and header values are left out: a Date, an uptime or an autoindex's times differ
+ * between any two runs. */
+export function comparableScenario(scenario: ReportScenario): unknown {
+  const side = (request: ReportSideRequest | null) =>
+    request && {
+      outcome: request.outcome,
+      status: request.status,
+      transportError: request.transportError,
+      exit: request.exec?.exitCode ?? null,
+      errorLog: [...new Set(request.errorLog.map((line) => line.code ?? line.event ?? line.level).filter((code) => !LOAD_DRIVEN.has(code ?? "")))].sort(),
+    };
+  const expectations = (result: ReportScenario["expectations"]["baseline"]) => ({ ok: result.ok, stated: result.stated, failures: result.failures.map((f) => `${f.request} ${f.field}`) });
+  return {
+    id: scenario.id,
+    verdict: settled(scenario.verdict),
+    error: scenario.error,
+    expectations: { baseline: expectations(scenario.expectations.baseline), candidate: expectations(scenario.expectations.candidate) },
+    configTest: [scenario.configTest.baseline?.ok ?? null, scenario.configTest.candidate?.ok ?? null],
+    requests: scenario.requests.map((r) => ({ name: r.name, baseline: side(r.baseline), candidate: side(r.candidate) })),
   };
 }

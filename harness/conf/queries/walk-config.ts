@@ -1,6 +1,7 @@
 // Every directive of an evaluated config in httpd's reading order, each with the sections that enclose it. The
 // queries read this flat list instead of each walking the tree, so "which vhost is this in" has one answer.
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../effective-config.ts";
+import { appended } from "../exact-arrays.ts";
 
 export interface WalkedDirective {
   directive: EffectiveDirective;
@@ -43,16 +44,17 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, []]]) };
   let index = 0;
   const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
+    // The lines of one section share its enclosing sections: their server is asked once.
+    const server = inServerContext(sections) ? enclosingVirtualHost(sections) : undefined;
     for (const node of nodes) {
       if (node.kind === "directive") {
         const entry = { directive: node, sections, index: index++ };
         walked.directives.push(entry);
         push(walked.byKey, node.key, entry);
-        if (inServerContext(sections)) push(walked.byServer, enclosingVirtualHost(sections), entry);
+        if (server !== undefined) push(walked.byServer, server, entry);
       } else {
         walked.sections.push({ section: node, sections, index: index++ });
-        // concat, not a spread: a spread's array keeps room for 17 sections, and every line inside keeps it.
-        visit(node.children, sections.concat(node));
+        visit(node.children, appended(sections, node));
       }
     }
   };

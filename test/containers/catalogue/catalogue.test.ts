@@ -1,6 +1,7 @@
-// The whole catalogue on real servers: every scenario must meet what it states for 2.4 on the local 2.4
-// image, and for 2.2 when a 2.2 image is given (HTTPD_BASELINE_IMAGE); otherwise the 2.2 checks are
-// skipped with the reason.
+// The whole catalogue on real servers, at the default concurrency (sized from the engine): every scenario must
+// meet what it states for 2.4 on the local 2.4 image, and for 2.2 when a 2.2 image is given (HTTPD_BASELINE_IMAGE);
+// otherwise the 2.2 checks are skipped with the reason. Then speed never changes an answer: the fast scenarios
+// (no slow clients) run again one at a time and answer as they did.
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { CATALOGUE_DIR } from "../../../harness/cli/catalogue-dir.ts";
 import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
@@ -9,22 +10,28 @@ import { buildScenarioReport } from "../../../harness/report/build-report.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";
 import { loadScenarios } from "../../../harness/scenario/load-scenario.ts";
 import type { Scenario } from "../../../harness/scenario/scenario.ts";
+import { comparableScenario } from "../../helpers/comparable-report.ts";
 
 const scenarios: Scenario[] = await loadScenarios([CATALOGUE_DIR]);
 const reports = new Map<string, ReportScenario>();
 
+async function runCatalogue(only: readonly Scenario[], concurrency: number | null): Promise<Map<string, ReportScenario>> {
+  const images = inject("images");
+  const { runs } = await runHarness({
+    scenarios: [...only],
+    baselineImage: images.baseline ?? "harness-no-baseline-image:2.2",
+    candidateImage: images.candidate,
+    allowMissingBaseline: true,
+    concurrency,
+    learnNoise: true,
+  });
+  return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run))]));
+}
+
 describe("the upgrade catalogue", { timeout: 1_200_000 }, () => {
   beforeAll(async () => {
-    const images = inject("images");
-    const { runs } = await runHarness({
-      scenarios,
-      baselineImage: images.baseline ?? "harness-no-baseline-image:2.2",
-      candidateImage: images.candidate,
-      allowMissingBaseline: true,
-      concurrency: Number(process.env.HARNESS_CATALOGUE_CONCURRENCY ?? 3),
-      learnNoise: true,
-    });
-    for (const run of runs) reports.set(run.scenario.id, buildScenarioReport(judgeScenario(run)));
+    const concurrency = process.env.HARNESS_CATALOGUE_CONCURRENCY ? Number(process.env.HARNESS_CATALOGUE_CONCURRENCY) : null;
+    for (const [id, report] of await runCatalogue(scenarios, concurrency)) reports.set(id, report);
   }, 1_200_000);
 
   describe.each(scenarios.map((s) => [s.id, s] as const))("%s", (id) => {
@@ -44,4 +51,15 @@ describe("the upgrade catalogue", { timeout: 1_200_000 }, () => {
       expect(report.verdict).not.toBe("regression");
     });
   });
+
+  // Slow clients (trickled raw requests) wait out the server's timeouts: half a minute each, and nothing that
+  // concurrency could change about them that the others do not show.
+  const fast = scenarios.filter((s) => s.requests.every((r) => r.trickleMs === null));
+
+  it(`answers the same one at a time as at the default concurrency (${fast.length} fast scenarios)`, async () => {
+    expect(fast.length).toBeGreaterThan(100);
+    const oneAtATime = await runCatalogue(fast, 1);
+    const atDefault = fast.map((s) => comparableScenario(reports.get(s.id)!));
+    expect(fast.map((s) => comparableScenario(oneAtATime.get(s.id)!))).toEqual(atDefault);
+  }, 1_200_000);
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ACCEPT_RANGES_RULE,
   AUTOINDEX_MARKUP_RULE,
+  CACHE_AGE_RULE,
   CLOCK_RULE,
   CONFIG_TEST_WORDING_RULE,
   ERROR_DOCUMENT_WORDING_RULE,
@@ -21,9 +22,10 @@ describe("the expected rules", () => {
     expect(EXPECTED_RULES.map((rule) => [rule.severity, typeof rule.recognise, rule.detect])).toEqual(EXPECTED_RULES.map(() => ["expected", "function", undefined]));
   });
 
-  it("give the judge its six field differences, the ETag one credited to D3", () => {
+  it("give the judge its seven field differences, the ETag one credited to D3", () => {
     expect(JUDGED_DIFFERENCES.map((difference) => [difference.id, difference.seed])).toEqual([
       ["clock", []],
+      ["cache-age", []],
       ["version-banner", []],
       ["etag-without-inode", ["D3"]],
       ["config-test-wording", []],
@@ -101,5 +103,18 @@ describe("the expected rules", () => {
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873", "AH00117"))).toBeNull();
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873\nAH01909", null))).toBeNull();
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(evidence({ field: "errorLog", baseline: "AH01873", candidate: null }))).toBeNull();
+  });
+});
+
+describe("a cache's Age header", () => {
+  const age = (baseline: string | null, candidate: string | null) => CACHE_AGE_RULE.recognise!(evidence({ field: "header:age", baseline, candidate }));
+
+  it("is the clock when both sides cached the answer, seconds apart", () => {
+    expect(age("1", "0")).not.toBeNull();
+  });
+
+  it("is not the clock when one side did not cache it, or the ages are far apart", () => {
+    expect(age("1", null)).toBeNull();
+    expect(age("0", "3600")).toBeNull();
   });
 });
