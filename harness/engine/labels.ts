@@ -26,7 +26,7 @@ export const LABEL_RECIPE_HASH = "io.httpd-upgrade-harness.recipe-hash";
 export const LABEL_OWNER_PID = "io.httpd-upgrade-harness.owner-pid";
 export const LABEL_OWNER_HOST = "io.httpd-upgrade-harness.owner-host";
 
-export type ResourceRole = "server" | "backend" | "client" | "probe" | "lease";
+export type ResourceRole = "server" | "seat" | "backend" | "client" | "probe" | "lease";
 
 /** The default lease, in seconds; HARNESS_LEASE_SECONDS changes it. */
 export const DEFAULT_LEASE_SECONDS = 60;

@@ -30,7 +30,8 @@ export async function takeSeat(
 ): Promise<{ seat: ServerSeat; holder: HarnessContainer }> {
   const holder = await HarnessContainer.create(scope, {
     image: spec.image,
-    role: "server",
+    // Not "server": what looks for a scenario's servers by label finds httpd containers only.
+    role: "seat",
     scenario: spec.label,
     command: ["sleep", "infinity"],
     publish: [...SEAT_PORTS],
