@@ -131,7 +131,8 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
       const engines = `${namedEngineTarget().url}=2,${extra.url}=2`;
       const result = await runCli(["fleet", fleet, ...common(), "--engines", engines, "--report", `json:${json}`]);
       expect(result.stderr).not.toMatch(/internal error/);
-      expect(result.status).toBe(single.status);
+      // On a mismatch, what the run said: an exit 3 under load once left nothing else to go on.
+      expect(result.status, result.stderr.split("\n").filter((line) => !line.startsWith("[")).slice(-15).join("\n")).toBe(single.status);
       const report = JSON.parse(readFileSync(json, "utf8")) as Report;
       expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
       // Both engines ran configs, and every config that ran says where; a copy says where its original ran.
