@@ -52,7 +52,7 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
   it("runs every config and reports each once, the copy as the same tree as its original", () => {
     expect(single.stderr).not.toMatch(/internal error/);
     // Blocking causes (2.4 refuses several samples) fail the run: 1, never 2 or 3.
-    expect(single.status).toBe(1);
+    expect(single.status, [...single.report.scenarios.filter((sc) => sc.error).map((sc) => `${sc.id}: ${sc.error!.code} ${sc.error!.message}`), single.stderr.split("\n").filter((line) => !line.startsWith("[")).slice(-10).join("\n")].join("\n")).toBe(1);
     const { fleet: section } = single.report;
     expect(section).not.toBeNull();
     expect(section!.configs.map((c) => c.path.split("/").at(-1))).toEqual([...SAMPLES, "name-vhosts-web07"].sort());
