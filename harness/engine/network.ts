@@ -95,8 +95,9 @@ async function networkHolder(scope: RunScope, spec: ClientNetworkSpec, error: un
       (spec.subnet !== null && (network.IPAM?.Config ?? []).some((config) => config.Subnet !== undefined && subnetsOverlap(config.Subnet, spec.subnet!.subnet))),
   );
   if (holder === undefined) {
-    // No network explains it: gone since (retry), or the engine's own refusal (no IPv6, a bad subnet).
-    if (/already exists|overlaps/i.test(message)) return { kind: "none" };
+    // No network explains it: gone since (retry), or the engine's own refusal (no IPv6, a bad subnet). Docker
+    // 28 words a clash "conflicts with network ...: networks have overlapping IPv4", older ones "overlaps".
+    if (/already exists|overlaps|have overlapping/i.test(message)) return { kind: "none" };
     return { kind: "foreign", reason: `the engine refused it: ${message.replace(/^\(HTTP code \d+\) [a-z ]+- /, "").trim()}` };
   }
   const what = `network ${holder.Name}`;

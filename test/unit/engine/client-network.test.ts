@@ -61,6 +61,14 @@ describe("createClientNetwork", () => {
     );
   });
 
+  it("tries again when the network the engine says clashes is gone by the time it is looked for (Docker 28's wording)", async () => {
+    const { scope, created } = fakeScope(["(HTTP code 403) unexpected - cannot create network 3c0a (br-3c0a): conflicts with network 47a2 (br-47a2): networks have overlapping IPv4"]);
+    const subnet = { family: 4 as const, subnet: "198.51.100.0/24", gateway: "198.51.100.1" };
+    const network = await createClientNetwork(scope, { name: "n", scenario: "s", subnet, subject: "client outsider at 198.51.100.77" });
+    expect(network.subnet).toBe("198.51.100.0/24");
+    expect(created).toHaveLength(1);
+  });
+
   it("names a network of someone else's whose subnet overlaps", async () => {
     const foreign = { Name: "office-lan", Created: new Date().toISOString(), Labels: {}, IPAM: { Config: [{ Subnet: "10.77.0.0/16" }] } };
     const { scope } = fakeScope(["Pool overlaps with other one on this address space"], [foreign]);
