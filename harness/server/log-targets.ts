@@ -25,6 +25,10 @@ export function logTargets(config: string, serverRoot: string): LogTargets {
   return { errorLog: fileTarget(errorLog, serverRoot), accessLog: fileTarget(accessLog, serverRoot) };
 }
 
+/** How often tail looks at a followed file when it cannot use inotify: well inside the attribution windows
+ * (httpd-server.ts's quiet window, a batch's gap in observe-side.ts). */
+export const POLL_SECONDS = 0.01;
+
 /** The shell that follows log files from their first line, waiting briefly for httpd to create the first. The
  * paths go inside double quotes unescaped so that ${APACHE_LOG_DIR}-style variables expand as httpd expands
  * them. Several files (a tree's per-vhost logs) are followed as one stream of lines, without tail's headers. */
@@ -34,6 +38,11 @@ export function followScript(environment: string, paths: string | readonly strin
     ...(environment ? [environment] : []),
     `f="${list[0]}"`,
     'i=0; while [ ! -f "$f" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done',
-    `exec tail -q -n +1 -F ${list.map((path) => `"${path}"`).join(" ")} 2>/dev/null`,
+    // tail -F waits on inotify; when the engine host's inotify instances run out (128 per user by default, and
+    // every followed log of every container on the host takes one), coreutils' tail silently polls instead,
+    // once a second by default: a line then reached the harness after the request's attribution window and was
+    // lost. Poll every 10 ms in that case (-s is only used without inotify); busybox's -s takes whole seconds.
+    `s=""; tail -s ${POLL_SECONDS} -n 0 /dev/null >/dev/null 2>&1 && s="-s ${POLL_SECONDS}"`,
+    `exec tail -q -n +1 -F $s ${list.map((path) => `"${path}"`).join(" ")} 2>/dev/null`,
   ].join("\n");
 }
