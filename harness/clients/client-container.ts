@@ -35,6 +35,9 @@ export interface ClientContainerContext {
   /** The container's name when a DNS name dictates it (`www` on network `example.com`): global on the engine,
    * so it is claimed (engine/claim.ts): a live run holding it is waited for. */
   containerName?: string | null;
+  /** The harness's own container name for a client several scenarios share (observe/shared-client-networks.ts),
+   * in place of one made from the scenario; not claimed (the run's pool makes it once). */
+  sharedName?: string;
   signal?: AbortSignal;
 }
 
@@ -42,7 +45,7 @@ export async function startClientContainer(scope: RunScope, context: ClientConta
   // Unique per run, scenario and client whatever the scenario id's length (a cut-off id once made two
   // clients of one scenario collide).
   const scenarioKey = createHash("sha256").update(context.scenario).digest("hex").slice(0, 8);
-  const containerName = context.containerName ?? `${scope.runId}-${scenarioKey}-${context.name}`;
+  const containerName = context.containerName ?? context.sharedName ?? `${scope.runId}-${scenarioKey}-${context.name}`;
   const address = context.address ?? undefined;
   const subject = `client ${context.name}${address === undefined ? "" : ` at ${address}`}${context.containerName ? ` as ${containerName}.${context.network}` : ""}`;
   const create = () =>

@@ -25,6 +25,9 @@ export interface ClientNetworkPlan {
   clients: PlacedClient[];
   /** What it is for, in errors: "client office at 10.77.1.5, client www as www.example.com". */
   subject: string;
+  /** Addresses only, no names: nothing of it depends on the scenario, so the scenarios of a run that ask for the
+   * same subnet can share it (observe/shared-client-networks.ts) instead of waiting for each other. */
+  shareable: boolean;
 }
 
 function refuse(message: string): never {
@@ -90,6 +93,7 @@ export function planClientNetworks(clients: ReadonlyArray<Pick<ClientSpec, "name
       name,
       subnet,
       global: parents.length > 0,
+      shareable: subnet !== null && members.every((client) => client.domain === null),
       clients: members.map((client) => ({
         name: client.name,
         address: client.address,

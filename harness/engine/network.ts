@@ -51,6 +51,8 @@ export interface ClientNetworkSpec {
   scenario: string;
   /** A fixed subnet (for clients with addresses); null: the engine's choice. */
   subnet: ClientSubnet | null;
+  /** Where in the subnet the engine picks addresses of its own choice (IPAM's IPRange); absent: anywhere. */
+  engineRange?: string;
   /** For errors: the clients it is made for and what they asked ("client office at 10.77.1.5"). */
   subject: string;
   signal?: AbortSignal;
@@ -68,7 +70,7 @@ export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSp
       Driver: "bridge",
       CheckDuplicate: true,
       EnableIPv6: ipv6,
-      ...(spec.subnet === null ? {} : { IPAM: { Driver: "default", Config: [{ Subnet: spec.subnet.subnet, Gateway: spec.subnet.gateway }] } }),
+      ...(spec.subnet === null ? {} : { IPAM: { Driver: "default", Config: [{ Subnet: spec.subnet.subnet, Gateway: spec.subnet.gateway, ...(spec.engineRange ? { IPRange: spec.engineRange } : {}) }] } }),
       Labels: resourceLabels(scope.runId, "client", spec.scenario),
     });
     await scope.trackNetwork(network.id);

@@ -2,6 +2,7 @@ import type { CertificateAuthority, IssuedClientCertificate } from "../backends/
 import type { RunScope } from "../engine/run-scope.ts";
 import type { PlannedSideInput } from "../plan/plan-scenario.ts";
 import type { SkippedSide } from "./scenario-run.ts";
+import type { SharedClientNetworks } from "./shared-client-networks.ts";
 
 /** What every scenario of one run shares: the engine scope, the sides' images as inspected, the helper
  * images and the run's certificate authority. */
@@ -23,4 +24,7 @@ export interface ObserveContext {
   scenarioTimeLimitMs: number;
   /** When the whole run must end (epoch ms), or null. */
   runDeadline: number | null;
+  /** The run's networks of fixed-address clients on this engine, which scenarios asking for one subnet share;
+   * absent: each scenario makes its own. */
+  sharedClients?: SharedClientNetworks;
 }

@@ -14,6 +14,7 @@ import type { SideObservation } from "./observation.ts";
 import type { ObserveContext } from "./observe-context.ts";
 import { observeSide } from "./observe-side.ts";
 import type { ScenarioLane } from "./scenario-lane.ts";
+import type { SharedNetworkUse } from "./shared-client-networks.ts";
 import type { ScenarioRun } from "./scenario-run.ts";
 
 /** With a lane, the scenario runs on the lane's network (scenario-lane.ts); without one, on a network of its own. */
@@ -72,6 +73,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const { scope } = context;
   let network: HarnessNetwork | undefined;
   const clientNetworks: HarnessNetwork[] = [];
+  /** The client networks and clients this scenario made, removed at its end; shared ones are left instead. */
+  const ownClientNetworks: HarnessNetwork[] = [];
+  const shared: SharedNetworkUse[] = [];
+  const sharedClients = new Map<string, StartedClientContainer>();
   const clients = new Map<string, StartedClientContainer>();
   const origins: StartedOrigin[] = [];
   const observations: SideObservation[] = [];
@@ -86,15 +91,24 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     // those networks, so that no server takes an address a client asks for.
     const specs = scenario.clients.filter((client) => plan.clients.includes(client.name));
     const layout = planClientNetworks(specs, clientNetworkPrefix(scope.runId, scenario.id));
+    const wanted = new Set(plan.clients);
     for (const placed of layout) {
-      clientNetworks.push(
-        await createClientNetwork(scope, { name: placed.name, scenario: scenario.id, subnet: placed.subnet, subject: placed.subject, signal: stop.signal }),
-      );
+      // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
+      if (placed.shareable && context.sharedClients) {
+        const use = await context.sharedClients.join(placed, wanted);
+        shared.push(use);
+        clientNetworks.push(use.network);
+        for (const client of use.clients) sharedClients.set(client.name, client);
+        continue;
+      }
+      const made = await createClientNetwork(scope, { name: placed.name, scenario: scenario.id, subnet: placed.subnet, subject: placed.subject, signal: stop.signal });
+      clientNetworks.push(made);
+      ownClientNetworks.push(made);
     }
     const placement = new Map(layout.flatMap((placed) => placed.clients.map((client) => [client.name, { network: placed.name, client }] as const)));
     const [startedClients, startedOrigins] = await Promise.all([
       allStarted(
-        plan.clients.map((name) => {
+        plan.clients.filter((name) => !sharedClients.has(name)).map((name) => {
           const own = placement.get(name);
           // Recorded as each starts, so that when another fails the finally below removes it before its network.
           return startClientContainer(scope, {
@@ -118,7 +132,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
       ),
     ]);
     origins.push(...startedOrigins);
-    const values = slotValues(net, startedClients, startedOrigins);
+    for (const client of sharedClients.values()) clients.set(client.name, client);
+    const values = slotValues(net, [...startedClients, ...sharedClients.values()], startedOrigins);
     const serverCertificate = plan.serverCertificate
       ? await issueServerCertificate(context.certificates.ca, {
           kind: plan.serverCertificate.kind,
@@ -181,11 +196,12 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   } finally {
     clearTimeout(timer);
     stop.abort();
-    await Promise.all([...clients.values()].map((c) => c.container.remove()));
+    await Promise.all([...clients.values()].filter((c) => !sharedClients.has(c.name)).map((c) => c.container.remove()));
     await Promise.all(origins.map((o) => o.container.remove()));
     if (lane) {
       if (!clean) await lane.retire();
     } else if (network) await scope.removeNetwork(network.id);
-    await Promise.all(clientNetworks.map((n) => scope.removeNetwork(n.id)));
+    await Promise.all(ownClientNetworks.map((n) => scope.removeNetwork(n.id)));
+    await Promise.all(shared.map((use) => use.leave()));
   }
 }

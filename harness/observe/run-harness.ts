@@ -21,6 +21,7 @@ import { inspectImage } from "../server/inspect-image.ts";
 import type { ObserveContext } from "./observe-context.ts";
 import { observeScenario } from "./observe-scenario.ts";
 import { ScenarioLane } from "./scenario-lane.ts";
+import { SharedClientNetworks } from "./shared-client-networks.ts";
 import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
 /** Scenarios made on demand, for a caller with many (fleet): none is held for the whole run. `load` is called
@@ -294,6 +295,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         learnNoise: options.learnNoise,
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
+        sharedClients: new SharedClientNetworks(station.scope, tools),
       };
     }
 

@@ -122,6 +122,18 @@ export function clientSubnet(text: string): ClientSubnet | { problem: string } {
   return { family, subnet, gateway: formatAddress({ family, bytes: isFirst ? last : first }) };
 }
 
+/** Pure: where the engine gives addresses of its own choice on a network several scenarios share, so that the
+ * servers joining it stay clear of the low addresses clients ask for (a network form's .5, the outsider's .77):
+ * the upper half of an IPv4 /24 (10.77.1.128/25), the upper half of an IPv6 subnet's last 16 bits
+ * (2001:db8:77::8000/113; Docker's address allocator refuses ranges of more than 2^63 addresses). */
+export function engineAssignedRange(subnet: ClientSubnet): string {
+  const address = parseAddress(subnet.subnet.split("/")[0] ?? "")!;
+  const prefix = address.family === 4 ? Number(subnet.subnet.split("/")[1]) : 112;
+  const bytes = [...address.bytes];
+  bytes[prefix >> 3] = bytes[prefix >> 3]! | (0x80 >> (prefix & 7));
+  return `${formatAddress({ family: address.family, bytes })}/${prefix + 1}`;
+}
+
 /** Pure: whether two fixed addresses (null: the engine's choice, which fits any) get one subnet. */
 export function sameSubnet(a: string | null, b: string | null): boolean {
   if (a === null || b === null) return true;

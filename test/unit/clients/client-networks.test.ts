@@ -30,14 +30,21 @@ describe("planClientNetworks", () => {
     expect(plan[0]!.subject).toBe("client a at 10.77.1.5, client b at 10.77.1.1");
   });
 
+  it("lets scenarios share a network of addresses only, never one that gives names", () => {
+    expect(planClientNetworks([client("a", "10.77.1.5"), client("d", "2001:db8:77::5")], PREFIX).map((n) => n.shareable)).toEqual([true, true]);
+    expect(planClientNetworks([client("a", "10.77.1.5"), client("b", "10.77.1.6", ".probe.test")], PREFIX).map((n) => n.shareable)).toEqual([false]);
+    expect(planClientNetworks([client("partner", null, ".probe.test")], PREFIX).map((n) => n.shareable)).toEqual([false]);
+  });
+
   it("names a network so that <container>.<network> ends in a client's domain, or is its full name", () => {
     const plan = planClientNetworks([client("partner", null, ".probe.test"), client("www", "10.77.2.9", "www.example.com"), client("mail", null, "mail.example.com")], PREFIX);
     expect(plan).toEqual([
-      { name: `${PREFIX}-n0.probe.test`, subnet: null, global: false, clients: [{ name: "partner", address: null, containerName: null }], subject: "client partner as .probe.test" },
+      { name: `${PREFIX}-n0.probe.test`, subnet: null, global: false, shareable: false, clients: [{ name: "partner", address: null, containerName: null }], subject: "client partner as .probe.test" },
       {
         name: "example.com",
         subnet: { family: 4, subnet: "10.77.2.0/24", gateway: "10.77.2.1" },
         global: true,
+        shareable: false,
         clients: [
           { name: "www", address: "10.77.2.9", containerName: "www" },
           { name: "mail", address: null, containerName: "mail" },

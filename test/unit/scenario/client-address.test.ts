@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   clientAddressProblem,
   clientDomainProblem,
+  type ClientSubnet,
   clientSubnet,
+  engineAssignedRange,
   formatAddress,
   parseAddress,
   sameSubnet,
@@ -81,5 +83,14 @@ describe("the subnet of a client's network", () => {
     expect(subnetsOverlap("2001:db8:77::/64", "2001:db8::/32")).toBe(true);
     expect(subnetsOverlap("2001:db8:77::/64", "10.77.0.0/16")).toBe(false);
     expect(subnetsOverlap("172.17.0.0/16", "172.17.5.5")).toBe(true);
+  });
+});
+
+describe("engineAssignedRange", () => {
+  it("is the upper half of the subnet, clear of the low addresses clients ask for", () => {
+    const range = (address: string): string => engineAssignedRange(clientSubnet(address) as ClientSubnet);
+    expect(range("198.51.100.77")).toBe("198.51.100.128/25");
+    expect(range("10.77.1.1")).toBe("10.77.1.128/25");
+    expect(range("2001:db8:77::5")).toBe("2001:db8:77::8000/113");
   });
 });
