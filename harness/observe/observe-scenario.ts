@@ -3,7 +3,7 @@
 import { issueServerCertificate } from "../backends/certificate-factory.ts";
 import { type StartedOrigin, startOrigin } from "../backends/origin-container.ts";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
-import { planClientNetworks } from "../clients/client-networks.ts";
+import { type ClientNetworkPlan, planClientNetworks } from "../clients/client-networks.ts";
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
@@ -38,6 +38,10 @@ export function slotValues(
   }
   for (const origin of origins) values[`backends.${origin.name}.ip`] = origin.ip;
   return values;
+}
+
+function sharedOrder(placed: ClientNetworkPlan): string {
+  return placed.shareable && placed.subnet ? `${placed.subnet.subnet} ${placed.subnet.gateway}` : "";
 }
 
 /** Like Promise.all, but a failure is thrown only once every start has ended: a client still starting when
@@ -92,7 +96,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     const specs = scenario.clients.filter((client) => plan.clients.includes(client.name));
     const layout = planClientNetworks(specs, clientNetworkPrefix(scope.runId, scenario.id));
     const wanted = new Set(plan.clients);
-    for (const placed of layout) {
+    // Shared networks first, in one order for every scenario: a shared network closed to new scenarios waits for
+    // those on it to finish, so joining in one order keeps two scenarios from waiting on each other.
+    const sharedFirst = [...layout].sort((a, b) => Number(b.shareable) - Number(a.shareable) || sharedOrder(a).localeCompare(sharedOrder(b)));
+    for (const placed of sharedFirst) {
       // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
       if (placed.shareable && context.sharedClients) {
         const use = await context.sharedClients.join(placed, wanted);

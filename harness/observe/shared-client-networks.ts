@@ -12,6 +12,7 @@ import type { ClientNetworkPlan } from "../clients/client-networks.ts";
 import { createClientNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { engineAssignedRange } from "../scenario/client-address.ts";
+import { type Held, SharedHolds } from "./shared-holds.ts";
 
 export interface SharedNetworkUse {
   network: HarnessNetwork;
@@ -21,17 +22,14 @@ export interface SharedNetworkUse {
   leave: () => Promise<void>;
 }
 
-interface Held<T> {
-  value: Promise<T>;
-  users: number;
-}
+/** How long a shared network takes new scenarios: then it is let drain and made again, so that another run on the
+ * engine waiting for the subnet (engine/claim.ts) gets its turn instead of waiting for this whole run. */
+const SHARE_WINDOW_MS = 60_000;
 
 const LABEL = "shared-clients";
 
 export class SharedClientNetworks {
-  readonly #held = new Map<string, Held<unknown>>();
-  /** Removals under way: the next use of the key waits for them (the engine still holds the subnet or address). */
-  readonly #leaving = new Map<string, Promise<void>>();
+  readonly #holds = new SharedHolds();
   /** Makes each container name new: a client that failed to start keeps its name until the run's clean-up. */
   #made = 0;
 
@@ -46,7 +44,7 @@ export class SharedClientNetworks {
     const subnet = placed.subnet!;
     // A network's gateway is part of it: a client asking for .1 gets a network whose gateway is .254.
     const networkKey = `network ${subnet.subnet} gw ${subnet.gateway}`;
-    const network = await this.#take(networkKey, () =>
+    const network = await this.#holds.take(networkKey, SHARE_WINDOW_MS, () =>
       createClientNetwork(this.scope, {
         name: `harness-${this.scope.runId}-s${digest(networkKey)}`.toLowerCase(),
         scenario: LABEL,
@@ -56,77 +54,39 @@ export class SharedClientNetworks {
         subject: placed.subject,
       }),
     );
-    const taken: string[] = [];
+    const made = await network.value;
+    const taken: Array<Held<StartedClientContainer>> = [];
     const leave = async (): Promise<void> => {
-      await Promise.all(taken.map((key) => this.#give<StartedClientContainer>(key, (client) => client.container.remove())));
-      await this.#give<HarnessNetwork>(networkKey, (made) => this.scope.removeNetwork(made.id));
+      await Promise.all(taken.map((held) => this.#holds.give(held, (client) => client.container.remove())));
+      await this.#holds.give(network, (gone) => this.scope.removeNetwork(gone.id));
     };
     try {
       const clients = await Promise.all(
         placed.clients
           .filter((client) => wanted.has(client.name))
           .map(async (client) => {
-            const key = `client ${client.address} on ${networkKey}`;
-            const started = await this.#take(key, () =>
+            const key = `client ${client.address} on ${networkKey} #${network.generation}`;
+            const held = await this.#holds.take(key, null, () =>
               startClientContainer(this.scope, {
                 scenario: LABEL,
-                network: network.name,
+                network: made.name,
                 image: this.toolsImage,
                 name: client.name,
                 address: client.address,
                 sharedName: `${this.scope.runId}-c${digest(key)}-${++this.#made}`,
               }),
             );
-            taken.push(key);
-            return { ...started, name: client.name };
+            taken.push(held);
+            return { ...(await held.value), name: client.name };
           }),
       );
-      return { network, clients, leave };
+      return { network: made, clients, leave };
     } catch (error) {
       await leave();
       throw error;
     }
   }
 
-  async #take<T>(key: string, make: () => Promise<T>): Promise<T> {
-    for (;;) {
-      const leaving = this.#leaving.get(key);
-      if (leaving !== undefined) {
-        await leaving;
-        continue;
-      }
-      let held = this.#held.get(key) as Held<T> | undefined;
-      if (held === undefined) {
-        const made: Held<T> = { value: make(), users: 0 };
-        held = made;
-        this.#held.set(key, made);
-        // What could not be made is not kept: the next scenario tries again.
-        made.value.catch(() => {
-          if (this.#held.get(key) === made) this.#held.delete(key);
-        });
-      }
-      held.users++;
-      try {
-        return await held.value;
-      } catch (error) {
-        held.users--;
-        throw error;
-      }
-    }
-  }
-
-  async #give<T>(key: string, remove: (value: T) => Promise<void>): Promise<void> {
-    const held = this.#held.get(key) as Held<T> | undefined;
-    if (held === undefined) return;
-    held.users--;
-    if (held.users > 0) return;
-    this.#held.delete(key);
-    const removal = held.value.then(remove, () => undefined).finally(() => {
-      if (this.#leaving.get(key) === removal) this.#leaving.delete(key);
-    });
-    this.#leaving.set(key, removal);
-    await removal;
-  }
 }
 
 function digest(text: string): string {

@@ -1,0 +1,69 @@
+// Pure: values that several users hold at once, made by the first and removed by the last: the bookkeeping of
+// observe/shared-client-networks.ts, apart from the engine. A value can be closed to new users after a window
+// (they get a new one, made once the engine lets go of the old, which the maker's own claim waits for); a key
+// whose value is being removed is made again only once the removal is over.
+
+export interface Held<T> {
+  key: string;
+  value: Promise<T>;
+  users: number;
+  since: number;
+  /** Which value of its key this is (one closed to new users is followed by another). */
+  generation: number;
+}
+
+export class SharedHolds {
+  /** What new users join, by key. */
+  readonly #held = new Map<string, Held<unknown>>();
+  /** Removals under way: the next use of the key waits for them. */
+  readonly #leaving = new Map<string, Promise<void>>();
+  #generation = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The held value of `key`, made when there is none (or when the one there has taken users for `windowMs`). */
+  async take<T>(key: string, windowMs: number | null, make: () => Promise<T>): Promise<Held<T>> {
+    for (;;) {
+      const leaving = this.#leaving.get(key);
+      if (leaving !== undefined) {
+        await leaving;
+        continue;
+      }
+      let held = this.#held.get(key) as Held<T> | undefined;
+      // Closed to new users: those on it finish and the last removes it; the next is made at once, and its maker
+      // waits for what the engine still holds (a network's claim waits for the old one, as another run's would).
+      if (held !== undefined && windowMs !== null && this.now() - held.since > windowMs) {
+        this.#held.delete(key);
+        held = undefined;
+      }
+      if (held === undefined) {
+        const made: Held<T> = { key, value: make(), users: 0, since: this.now(), generation: ++this.#generation };
+        held = made;
+        this.#held.set(key, made);
+        // What could not be made is not kept: the next scenario tries again.
+        made.value.catch(() => {
+          if (this.#held.get(key) === made) this.#held.delete(key);
+        });
+      }
+      held.users++;
+      try {
+        await held.value;
+        return held;
+      } catch (error) {
+        held.users--;
+        throw error;
+      }
+    }
+  }
+
+  async give<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
+    held.users--;
+    if (held.users > 0) return;
+    if (this.#held.get(held.key) === held) this.#held.delete(held.key);
+    const removal = held.value.then(remove, () => undefined).finally(() => {
+      if (this.#leaving.get(held.key) === removal) this.#leaving.delete(held.key);
+    });
+    this.#leaving.set(held.key, removal);
+    await removal;
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { SharedHolds } from "../../../harness/observe/shared-holds.ts";
+
+/** A maker that counts what it made and a remover that records what it removed. */
+function ledger() {
+  const made: string[] = [];
+  const removed: string[] = [];
+  return {
+    made,
+    removed,
+    make: (name: string) => async () => {
+      made.push(name);
+      return name;
+    },
+    remove: async (name: string) => {
+      removed.push(name);
+    },
+  };
+}
+
+describe("SharedHolds", () => {
+  it("makes a key's value once for users holding it at once, and the last to give it back removes it", async () => {
+    const holds = new SharedHolds();
+    const book = ledger();
+    const [a, b] = await Promise.all([holds.take("net", null, book.make("one")), holds.take("net", null, book.make("two"))]);
+    expect(book.made).toEqual(["one"]);
+    expect(a).toBe(b);
+    await holds.give(a, book.remove);
+    expect(book.removed).toEqual([]);
+    await holds.give(b, book.remove);
+    expect(book.removed).toEqual(["one"]);
+    // Made again for the next user.
+    const c = await holds.take("net", null, book.make("three"));
+    expect(await c.value).toBe("three");
+  });
+
+  it("makes a key again only once its removal is over", async () => {
+    const holds = new SharedHolds();
+    const order: string[] = [];
+    let finish = (): void => {};
+    const first = await holds.take("net", null, async () => "old");
+    const giving = holds.give(first, () => {
+      order.push("removing old");
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    const next = holds.take("net", null, async () => {
+      order.push("making new");
+      return "new";
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual(["removing old"]);
+    finish();
+    order.push("removed old");
+    await giving;
+    expect(await (await next).value).toBe("new");
+    expect(order).toEqual(["removing old", "removed old", "making new"]);
+  });
+
+  it("closes a value to new users after its window: they get a new one, the old goes when its users leave", async () => {
+    let now = 0;
+    const holds = new SharedHolds(() => now);
+    const book = ledger();
+    const early = await holds.take("net", 60_000, book.make("first"));
+    now = 30_000;
+    expect(await (await holds.take("net", 60_000, book.make("unused"))).value).toBe("first");
+    now = 61_000;
+    const late = await holds.take("net", 60_000, book.make("second"));
+    expect(await late.value).toBe("second");
+    expect(late.generation).toBeGreaterThan(early.generation);
+    await holds.give(early, book.remove);
+    await holds.give(early, book.remove);
+    expect(book.removed).toEqual(["first"]);
+    await holds.give(late, book.remove);
+    expect(book.removed).toEqual(["first", "second"]);
+  });
+
+  it("keeps nothing it could not make: the next user tries again", async () => {
+    const holds = new SharedHolds();
+    const failing = holds.take("net", null, async () => {
+      throw new Error("engine said no");
+    });
+    await expect(failing).rejects.toThrow("engine said no");
+    expect(await (await holds.take("net", null, async () => "made")).value).toBe("made");
+  });
+});
