@@ -176,6 +176,43 @@ describe("clients at fixed addresses and names", { timeout: 300_000 }, () => {
     expect(networks.map((n) => n.Name).filter((name) => name === "example.com")).toEqual([]);
   });
 
+  it("two scenarios asking for one address at once share the run's client there, and their servers stay in the subnet's upper half", async () => {
+    const shared = (id: string): string => `
+id: ${id}
+title: a client at 10.77.4.5 that another scenario of the run asks for too
+server:
+  modules: [authz_host, rewrite, headers]
+  config: |${ECHO}
+    RewriteRule ^ - [E=SERVER_AT:%{SERVER_ADDR}]
+    Header always set X-Server "%{SERVER_AT}e"
+    <Directory "{{server.docroot}}">
+        Require ip 10.77.4.5
+    </Directory>
+  files: { htdocs/index.html: "hello\\n" }
+clients: [{ name: office, address: 10.77.4.5 }]
+requests:
+  # Holds the scenario on the network long enough for the other to join it.
+  - { name: hold, exec: "sleep 2" }
+  - { name: from-office, client: office, path: / }
+`;
+    const { runs } = await runYamlScenarios([shared("fixed-clients-shared-a"), shared("fixed-clients-shared-b")]);
+    const names = new Set<string>();
+    for (const run of runs) {
+      for (const side of sides(run)) {
+        const office = answer(side, "from-office");
+        expect(office).toMatchObject({ status: 200, remote: "10.77.4.5" });
+        names.add(office.host ?? "");
+        const request = side.requests.find((r) => r.name === "from-office")!.outcome;
+        const server = request.kind === "response" ? request.headers.find(([h]) => h.toLowerCase() === "x-server")?.[1] : undefined;
+        expect(Number(/^10\.77\.4\.(\d+)$/.exec(server ?? "")?.[1]), `server at ${server}`).toBeGreaterThanOrEqual(128);
+      }
+    }
+    // One client container answered for both scenarios: the server's reverse lookup of 10.77.4.5 found one name.
+    expect([...names]).toHaveLength(1);
+    expect([...names][0]).toMatch(/^run-.+\.harness-/);
+    await expectNothingLeft();
+  });
+
   it("a subnet that a network of someone else's holds is HARNESS_CLIENT_ADDRESS naming the client and the address", async () => {
     const engine = await connectEngine();
     const foreign = await engine.docker.createNetwork({ Name: `not-harness-${process.pid}`, Driver: "bridge", IPAM: { Config: [{ Subnet: "10.77.3.0/24" }] } });
