@@ -7,7 +7,7 @@
 //     the engine, claimed by engine/claim.ts); names under one domain share that network.
 // A client asking for none of these stays on the scenario network.
 import { HarnessError } from "../errors.ts";
-import { type ClientSubnet, clientSubnet } from "../scenario/client-address.ts";
+import { type ClientSubnet, clientSubnet, engineAssignedRange, subnetsOverlap } from "../scenario/client-address.ts";
 import type { ClientSpec } from "../scenario/scenario.ts";
 
 export interface PlacedClient {
@@ -25,8 +25,9 @@ export interface ClientNetworkPlan {
   clients: PlacedClient[];
   /** What it is for, in errors: "client office at 10.77.1.5, client www as www.example.com". */
   subject: string;
-  /** Addresses only, no names: nothing of it depends on the scenario, so the scenarios of a run that ask for the
-   * same subnet can share it (observe/shared-client-networks.ts) instead of waiting for each other. */
+  /** Addresses only, no names, none where the engine places servers on a shared network (the subnet's upper
+   * half): nothing of it depends on the scenario, so the scenarios of a run that ask for the same subnet can share
+   * it (observe/shared-client-networks.ts) instead of waiting for each other. */
   shareable: boolean;
 }
 
@@ -93,7 +94,10 @@ export function planClientNetworks(clients: ReadonlyArray<Pick<ClientSpec, "name
       name,
       subnet,
       global: parents.length > 0,
-      shareable: subnet !== null && members.every((client) => client.domain === null),
+      // A client in the part where the engine places servers on a shared network could find its address taken.
+      shareable:
+        subnet !== null &&
+        members.every((client) => client.domain === null && (client.address === null || !subnetsOverlap(engineAssignedRange(subnet), client.address))),
       clients: members.map((client) => ({
         name: client.name,
         address: client.address,

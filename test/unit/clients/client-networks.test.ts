@@ -34,6 +34,9 @@ describe("planClientNetworks", () => {
     expect(planClientNetworks([client("a", "10.77.1.5"), client("d", "2001:db8:77::5")], PREFIX).map((n) => n.shareable)).toEqual([true, true]);
     expect(planClientNetworks([client("a", "10.77.1.5"), client("b", "10.77.1.6", ".probe.test")], PREFIX).map((n) => n.shareable)).toEqual([false]);
     expect(planClientNetworks([client("partner", null, ".probe.test")], PREFIX).map((n) => n.shareable)).toEqual([false]);
+    // Where the engine places servers on a shared network: such a client gets a network of its own.
+    expect(planClientNetworks([client("a", "10.77.1.5"), client("b", "10.77.1.200")], PREFIX).map((n) => n.shareable)).toEqual([false]);
+    expect(planClientNetworks([client("d", "2001:db8:77::8001")], PREFIX).map((n) => n.shareable)).toEqual([false]);
   });
 
   it("names a network so that <container>.<network> ends in a client's domain, or is its full name", () => {
