@@ -107,3 +107,13 @@ async function networkHolder(scope: RunScope, spec: ClientNetworkSpec, error: un
   const clash = holder.Name === spec.name ? "has that name" : `has an overlapping subnet (${(holder.IPAM?.Config ?? []).map((c) => c.Subnet).join(", ")})`;
   return { kind: "foreign", reason: `the engine's network ${holder.Name}, not the harness's, ${clash}` };
 }
+
+/** Removes a network whatever is still on it: the containers left (a scenario abandoned at its time limit may
+ * still be starting a server there) are disconnected first, so that the network does not outlive its users and
+ * keep its subnet from the engine. */
+export async function removeNetworkWithEndpoints(scope: RunScope, id: string): Promise<void> {
+  const network = scope.engine.docker.getNetwork(id);
+  const info = (await network.inspect().catch(() => null)) as { Containers?: Record<string, unknown> } | null;
+  await Promise.all(Object.keys(info?.Containers ?? {}).map((container) => network.disconnect({ Container: container, Force: true }).catch(() => undefined)));
+  await scope.removeNetwork(id);
+}

@@ -103,6 +103,11 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
       // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
       if (placed.shareable && context.sharedClients) {
         const use = await context.sharedClients.join(placed, wanted);
+        // Past the time limit, the clean-up below has run already: give it back at once, or it is held for good.
+        if (stop.signal.aborted) {
+          await use.leave();
+          return;
+        }
         shared.push(use);
         clientNetworks.push(use.network);
         for (const client of use.clients) sharedClients.set(client.name, client);

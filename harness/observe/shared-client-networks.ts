@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
 import type { ClientNetworkPlan } from "../clients/client-networks.ts";
-import { createClientNetwork, type HarnessNetwork } from "../engine/network.ts";
+import { createClientNetwork, type HarnessNetwork, removeNetworkWithEndpoints } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { engineAssignedRange } from "../scenario/client-address.ts";
 import { type Held, SharedHolds } from "./shared-holds.ts";
@@ -58,7 +58,8 @@ export class SharedClientNetworks {
     const taken: Array<Held<StartedClientContainer>> = [];
     const leave = async (): Promise<void> => {
       await Promise.all(taken.map((held) => this.#holds.give(held, (client) => client.container.remove())));
-      await this.#holds.give(network, (gone) => this.scope.removeNetwork(gone.id));
+      // Nothing of a live scenario is on it once the last has left.
+      await this.#holds.give(network, (gone) => removeNetworkWithEndpoints(this.scope, gone.id));
     };
     try {
       const clients = await Promise.all(
