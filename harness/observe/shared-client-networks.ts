@@ -61,33 +61,34 @@ export class SharedClientNetworks {
       // Nothing of a live scenario is on it once the last has left.
       await this.#holds.give(network, (gone) => removeNetworkWithEndpoints(this.scope, gone.id));
     };
-    try {
-      const clients = await Promise.all(
-        placed.clients
-          .filter((client) => wanted.has(client.name))
-          .map(async (client) => {
-            const key = `client ${client.address} on ${networkKey} #${network.generation}`;
-            const held = await this.#holds.take(key, null, () =>
-              startClientContainer(this.scope, {
-                scenario: LABEL,
-                network: made.name,
-                image: this.toolsImage,
-                name: client.name,
-                address: client.address,
-                sharedName: `${this.scope.runId}-c${digest(key)}-${++this.#made}`,
-              }),
-            );
-            taken.push(held);
-            return { ...(await held.value), name: client.name };
-          }),
-      );
-      return { network: made, clients, leave };
-    } catch (error) {
+    // Every client's take is let end before a failure is thrown: one still starting would otherwise be held after
+    // the leave below, for good.
+    const starts = await Promise.allSettled(
+      placed.clients
+        .filter((client) => wanted.has(client.name))
+        .map(async (client) => {
+          const key = `client ${client.address} on ${networkKey} #${network.generation}`;
+          const held = await this.#holds.take(key, null, () =>
+            startClientContainer(this.scope, {
+              scenario: LABEL,
+              network: made.name,
+              image: this.toolsImage,
+              name: client.name,
+              address: client.address,
+              sharedName: `${this.scope.runId}-c${digest(key)}-${++this.#made}`,
+            }),
+          );
+          taken.push(held);
+          return { ...(await held.value), name: client.name };
+        }),
+    );
+    const failed = starts.find((start): start is PromiseRejectedResult => start.status === "rejected");
+    if (failed) {
       await leave();
-      throw error;
+      throw failed.reason;
     }
+    return { network: made, clients: starts.map((start) => (start as PromiseFulfilledResult<StartedClientContainer>).value), leave };
   }
-
 }
 
 function digest(text: string): string {
