@@ -407,12 +407,12 @@ function guardOf(node: SectionNode): Guard {
 /** A node parsed from a macro body, moved to the lines the body was written at. */
 function shiftNode<T extends SyntaxNode>(node: T, shift: number): T {
   const span = shiftSpan(node.span, shift);
-  if (node.kind === "directive") return { ...node, span, args: node.args.map((word) => ({ ...word, line: word.line + shift })) };
+  // Words are placed relative to their node: they move with it.
+  if (node.kind === "directive") return { ...node, span };
   if (node.kind === "section") {
     return {
       ...node,
       span,
-      args: node.args.map((word) => ({ ...word, line: word.line + shift })),
       children: node.children.map((child) => shiftNode(child, shift)),
       closeSpan: node.closeSpan === null ? null : shiftSpan(node.closeSpan, shift),
     };

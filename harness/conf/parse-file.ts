@@ -57,19 +57,21 @@ interface AsParsed {
   raw: string;
   head: string;
   values: string[];
+  /** The words the parser gave the node: a node still holding this very array holds what was read. */
+  words: readonly Word[];
 }
 
 class ParsedDirective implements DirectiveNode {
   kind = "directive" as const;
   name: string;
   key: string;
-  args: Word[];
+  args: readonly Word[];
   argsText: string;
   span: Span;
   raw: string;
   readonly #parsed: AsParsed;
 
-  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
+  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
     this.name = name;
     this.key = key;
     this.args = args;
@@ -88,7 +90,7 @@ class ParsedSection implements SectionNode {
   kind = "section" as const;
   name: string;
   key: string;
-  args: Word[];
+  args: readonly Word[];
   argsText: string;
   children: SyntaxNode[] = [];
   span: Span;
@@ -97,7 +99,7 @@ class ParsedSection implements SectionNode {
   closeSpan: Span | null = null;
   readonly #parsed: AsParsed;
 
-  constructor(name: string, key: string, args: Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
+  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
     this.name = name;
     this.key = key;
     this.args = args;
@@ -136,16 +138,13 @@ function asParsedOf(node: DirectiveNode | SectionNode | CommentNode): AsParsed |
 }
 
 const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
+const NO_WORDS: readonly Word[] = Object.freeze([]);
 
-/** `known`: what this file's earlier nodes read as, by raw text. Lines a file repeats (every vhost's
- * `Order allow,deny`) share one record, not one each. */
-function remember(known: Map<string, AsParsed>, raw: string, head: string, args: readonly Word[]): AsParsed {
-  const seen = known.get(raw);
-  if (seen !== undefined && seen.head === head && sameValues(args, seen.values)) return seen;
-  // Frozen: parsedValues hands the array out, shared by every node that reads as it.
-  const record = { raw, head, values: args.length === 0 ? NO_VALUES : (Object.freeze(args.map((arg) => arg.value)) as string[]) };
-  if (seen === undefined) known.set(raw, record);
-  return record;
+/** What a node reads as, `args` frozen: parsedValues hands the values out, and every node that reads the same
+ * (LINE_READINGS) shares the record, its words and its values. */
+function asParsed(raw: string, head: string, args: Word[]): AsParsed {
+  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
+  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args) };
 }
 
 function sameValues(args: readonly Word[], values: readonly string[]): boolean {
@@ -160,7 +159,7 @@ export function parsedValues(node: DirectiveNode | SectionNode): string[] | unde
   const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
-  return raw === seen.raw && node.name === seen.head && sameValues(node.args, seen.values) ? seen.values : undefined;
+  return raw === seen.raw && node.name === seen.head && (node.args === seen.words || sameValues(node.args, seen.values)) ? seen.values : undefined;
 }
 
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by
@@ -176,6 +175,47 @@ export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentN
         : [node.raw, node.text, []];
   return raw === seen.raw && head === seen.head && sameValues(args, seen.values);
 }
+
+/** What a line of one physical line read as, apart from where it is (file, line). */
+interface LineReading {
+  kind: "blank" | "comment" | "directive" | "section";
+  /** The name's lower-cased key (directives and sections). */
+  key: string;
+  argsText: string;
+  /** Columns of the node's first and last character. */
+  column: number;
+  endColumn: number;
+  /** The raw text (the reading's key), the name (a comment's text), the values and the words. */
+  parsed: AsParsed;
+}
+
+/** Lines read before, by raw text, across files and parses: a tree repeats most of its lines (each vhost's
+ * `Order allow,deny`, `</Directory>` aside), and reading one again costs more than a lookup. Two generations of
+ * a bounded size: a line read again moves to the newer one, lines read once age out, so the memory held stays
+ * bounded whatever the tree. Only lines read without a problem are kept, so a reading placed again adds none. */
+class LineReadings {
+  static readonly GENERATION = 20_000;
+  #newer = new Map<string, LineReading>();
+  #older = new Map<string, LineReading>();
+
+  get(raw: string): LineReading | undefined {
+    const newer = this.#newer.get(raw);
+    if (newer !== undefined) return newer;
+    const older = this.#older.get(raw);
+    if (older !== undefined) this.keep(raw, older);
+    return older;
+  }
+
+  keep(raw: string, reading: LineReading): void {
+    if (this.#newer.size >= LineReadings.GENERATION) {
+      this.#older = this.#newer;
+      this.#newer = new Map();
+    }
+    this.#newer.set(raw, reading);
+  }
+}
+
+const LINE_READINGS = new LineReadings();
 
 export function parseFile(path: string, bytes: Buffer): ParsedFile {
   const decoded = decodeFile(bytes);
@@ -212,23 +252,11 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     );
   }
 
-  // A file repeats its words, names and argument texts (every vhost's `Order allow,deny`): one string each,
-  // not a copy per line (a few hundred MB less on a tree of 10,000 vhosts).
-  const strings = new Map<string, string>();
-  const intern = (text: string): string => {
-    const known = strings.get(text);
-    if (known !== undefined) return known;
-    strings.set(text, text);
-    return text;
-  };
-  const known = new Map<string, AsParsed>();
-  // A node's raw text: a line read before is in `known` already (one lookup, not two); a new one is itself.
-  const internRaw = (text: string): string => known.get(text)?.raw ?? intern(text);
-  // Names are interned, so their lower-cased keys are looked up, not made again for every line.
+  // Names' lower-cased keys, looked up rather than made again for every line of a file.
   const keys = new Map<string, string>();
   const keyOf = (name: string): string => {
     let key = keys.get(name);
-    if (key === undefined) keys.set(name, (key = intern(name.toLowerCase())));
+    if (key === undefined) keys.set(name, (key = name.toLowerCase()));
     return key;
   };
   const top: SyntaxNode[] = [];
@@ -309,7 +337,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     return { file: path, line: logical.lineAt(from), column: logical.columnAt(from), endLine: logical.lineAt(last), endColumn: logical.columnAt(last) };
   }
 
-  function toWords(logical: LogicalLine, words: readonly ReadWord[]): Word[] {
+  /** `firstLine`: the node's own first line, which the words' offsets count from. */
+  function toWords(logical: LogicalLine, words: readonly ReadWord[], firstLine: number): Word[] {
     return words.map((word) => {
       const line = logical.lineAt(word.start);
       const column = logical.columnAt(word.start);
@@ -322,21 +351,64 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
           `close the quote; a backslash right before a quote (as in "C:\\dir\\") escapes it`,
         );
       }
-      const raw = intern(word.raw);
-      return { value: word.value === word.raw ? raw : intern(word.value), raw, quote: word.quote, line, column };
+      return { value: word.value, raw: word.raw, quote: word.quote, lineOffset: line - firstLine, column };
     });
   }
 
+  /** A line read before (in any file) without a problem: the same node at this line, nothing read again. */
+  function placeReading(reading: LineReading, logical: LogicalLine): void {
+    const line = logical.firstLine;
+    const span: Span = { file: path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
+    const { parsed } = reading;
+    if (reading.kind === "blank") siblings().push({ kind: "blank", raw: parsed.raw, span });
+    else if (reading.kind === "comment") siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
+    else if (reading.kind === "directive") siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
+    else {
+      const section = new ParsedSection(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed);
+      siblings().push(section);
+      stack.push({ node: section, line, column: reading.column });
+    }
+  }
+
+  /** Keeps what a line of one physical line read as when it cost no problem, for the next line reading the same. */
+  function keepReading(logical: LogicalLine, node: SyntaxNode, problemsBefore: number): void {
+    if (problems.length !== problemsBefore || logical.lastLine !== logical.firstLine || logical.notes.length > 0) return;
+    // A line ending in a backslash reads differently as the file's last line (kept) and before another (dropped).
+    if (/\\\r?$/.test(logical.raw)) return;
+    const { column, endColumn } = node.span;
+    if (node.kind === "blank") {
+      LINE_READINGS.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS } });
+    } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
+      const parsed = asParsedOf(node) as AsParsed;
+      const kind = node.kind;
+      const key = node.kind === "comment" ? "" : node.key;
+      const argsText = node.kind === "comment" ? "" : node.argsText;
+      LINE_READINGS.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed });
+    }
+  }
+
   function readLine(logical: LogicalLine): void {
+    const reading = logical.lastLine === logical.firstLine ? LINE_READINGS.get(logical.raw) : undefined;
+    if (reading !== undefined) return placeReading(reading, logical);
+    const problemsBefore = problems.length;
+    const before = siblings().length;
+    const depth = stack.length;
+    readNewLine(logical);
+    // One node more at the same depth, or a section opened: the line made exactly that node.
+    const made = stack.length === depth + 1 ? (stack[depth] as OpenSection).node : stack.length === depth && siblings().length === before + 1 ? siblings()[before] : undefined;
+    if (made !== undefined) keepReading(logical, made, problemsBefore);
+  }
+
+  function readNewLine(logical: LogicalLine): void {
     const { text, trimStart, trimEnd } = logical;
     if (trimStart >= trimEnd) {
-      siblings().push({ kind: "blank", raw: intern(logical.raw), span: wholeSpan(logical) });
+      siblings().push({ kind: "blank", raw: logical.raw, span: wholeSpan(logical) });
       return;
     }
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
       const commentText = line.slice(trimStart + 1);
-      const comment = new ParsedComment(commentText, logical.raw, spanOf(logical, trimStart, trimEnd), remember(known, logical.raw, commentText, []));
+      const comment = new ParsedComment(commentText, logical.raw, spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
       siblings().push(comment);
       // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
       // a multi-line SSLRequire line by line, backslashes kept).
@@ -372,7 +444,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     let argsStart = first.end;
     while (argsStart < line.length && isConfSpace(line[argsStart])) argsStart++;
     const rest = line.slice(argsStart);
-    const name = intern(first.value);
+    const name = first.value;
 
     if (name.startsWith("</")) {
       closeSection(logical, first, name, argsStart);
@@ -382,15 +454,16 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
       openSection(logical, first, name, line, argsStart);
       return;
     }
-    if (first.unterminated) toWords(logical, [first]);
-    const args = toWords(logical, readWords(line, argsStart));
-    const raw = internRaw(logical.raw);
-    const directive = new ParsedDirective(name, keyOf(name), args, intern(rest), spanOf(logical, trimStart, trimEnd), raw, remember(known, raw, name, args));
+    const nodeLine = logical.lineAt(trimStart);
+    if (first.unterminated) toWords(logical, [first], nodeLine);
+    const args = toWords(logical, readWords(line, argsStart), nodeLine);
+    const parsed = asParsed(logical.raw, name, args);
+    const directive = new ParsedDirective(name, keyOf(name), parsed.words, rest, spanOf(logical, trimStart, trimEnd), logical.raw, parsed);
     siblings().push(directive);
   }
 
   function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
-    const name = intern(word.endsWith(">") ? word.slice(1, -1) : word.slice(1));
+    const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
     const at = logical.positionOf(first.start);
     if (name === "") {
       // httpd would open a section named "<" and then refuse it as an unknown command; opening one here would
@@ -425,9 +498,9 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     let trimmedEnd = argsEnd;
     while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart));
-    const openRaw = internRaw(logical.raw);
-    const section = new ParsedSection(name, keyOf(name), args, intern(argsText), spanOf(logical, first.start, logical.trimEnd), openRaw, remember(known, openRaw, name, args));
+    const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
+    const parsed = asParsed(logical.raw, name, args);
+    const section = new ParsedSection(name, keyOf(name), parsed.words, argsText, spanOf(logical, first.start, logical.trimEnd), logical.raw, parsed);
     siblings().push(section);
     stack.push({ node: section, line: at.line, column: at.column });
   }
@@ -515,7 +588,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
 
   function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
     const closeSpan = spanOf(logical, first.start, first.end);
-    open.node.closeRaw = intern(logical.raw);
+    open.node.closeRaw = logical.raw;
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }

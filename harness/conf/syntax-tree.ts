@@ -13,14 +13,18 @@ export interface Span {
 }
 
 /** One argument as httpd reads it (ap_getword_conf): `value` is what httpd sees after taking the quotes and
- * the escaped quote characters away; `raw` is the text as written. */
+ * the escaped quote characters away; `raw` is the text as written. Its place is relative to its node, so that
+ * every line reading the same (each vhost's `Order allow,deny`) shares one frozen array of words: the parser
+ * hands them out read-only. */
 export interface Word {
-  value: string;
-  raw: string;
-  quote: '"' | "'" | null;
-  /** Where the word starts (line, column), for findings that point at one argument. */
-  line: number;
-  column: number;
+  readonly value: string;
+  readonly raw: string;
+  readonly quote: '"' | "'" | null;
+  /** Lines below the node's own first line (its span's `line`) where the word starts: 0 on a line of its own,
+   * more in a line continued with backslashes. */
+  readonly lineOffset: number;
+  /** The column (1-based) the word starts at on that line. */
+  readonly column: number;
 }
 
 export interface DirectiveNode {
@@ -29,7 +33,7 @@ export interface DirectiveNode {
   name: string;
   /** Lower-cased name, for lookups. */
   key: string;
-  args: Word[];
+  args: readonly Word[];
   /** Everything after the name, continuation lines joined as httpd joins them (RAW_ARGS directives). */
   argsText: string;
   span: Span;
@@ -42,7 +46,7 @@ export interface SectionNode {
   /** `VirtualHost` for `<VirtualHost *:80>`. */
   name: string;
   key: string;
-  args: Word[];
+  args: readonly Word[];
   argsText: string;
   children: SyntaxNode[];
   /** From `<` of the opening line to `>` of the closing one (or the end of the file when unclosed). */

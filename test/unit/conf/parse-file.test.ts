@@ -42,11 +42,11 @@ describe("parseFile: directives and words", () => {
     expect(values("Listen 80 # the web\n")).toEqual([["80", "#", "the", "web"]]);
   });
 
-  it("gives each word its line and column, the quote included", () => {
+  it("gives each word its line (below the node's own) and column, the quote included", () => {
     const [node] = directives(`Foo  "a b"\tc\n`);
-    expect(node?.args.map((arg) => [arg.raw, arg.quote, arg.line, arg.column])).toEqual([
-      ['"a b"', '"', 1, 6],
-      ["c", null, 1, 12],
+    expect(node?.args.map((arg) => [arg.raw, arg.quote, arg.lineOffset, arg.column])).toEqual([
+      ['"a b"', '"', 0, 6],
+      ["c", null, 0, 12],
     ]);
   });
 });
@@ -65,9 +65,9 @@ describe("parseFile: continuation lines", () => {
     const file = parse("Foo a \\\n    b\\\nc\nBar\n");
     const [foo, bar] = only(file.nodes, "directive");
     expect(foo?.argsText).toBe("a     bc");
-    expect(foo?.args.map((arg) => [arg.value, arg.line, arg.column])).toEqual([
-      ["a", 1, 5],
-      ["bc", 2, 5],
+    expect(foo?.args.map((arg) => [arg.value, arg.lineOffset, arg.column])).toEqual([
+      ["a", 0, 5],
+      ["bc", 1, 5],
     ]);
     expect(foo?.raw).toBe("Foo a \\\n    b\\\nc");
     expect(foo?.span).toMatchObject({ line: 1, endLine: 3, endColumn: 1 });

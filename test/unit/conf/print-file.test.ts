@@ -15,7 +15,7 @@ function heads(nodes: readonly SyntaxNode[]): (DirectiveNode | SectionNode)[] {
   );
 }
 const argValues = (node: DirectiveNode | SectionNode): string[] => node.args.map((arg) => arg.value);
-const word = (value: string): Word => ({ value, raw: "", quote: null, line: 0, column: 0 });
+const word = (value: string): Word => ({ value, raw: "", quote: null, lineOffset: 0, column: 0 });
 
 // ---- generated configuration text -------------------------------------------------------------------------
 

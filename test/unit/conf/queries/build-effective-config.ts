@@ -5,12 +5,13 @@ import type { EffectiveConfig, EffectiveNode, EffectiveSection, LayoutId } from 
 import type { Span, Word } from "../../../../harness/conf/syntax-tree.ts";
 import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
 
-function words(text: string, line: number, offset: number): Word[] {
+/** One line's words: every node here is one line, so the words are on the node's own line (offset 0). */
+function words(text: string, offset: number): Word[] {
   const found: Word[] = [];
   const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
   for (const match of text.matchAll(pattern)) {
     const quote = match[1] !== undefined ? '"' : match[2] !== undefined ? "'" : null;
-    found.push({ value: match[1] ?? match[2] ?? match[3]!, raw: match[0], quote, line, column: offset + match.index + 1 });
+    found.push({ value: match[1] ?? match[2] ?? match[3]!, raw: match[0], quote, lineOffset: 0, column: offset + match.index + 1 });
   }
   return found;
 }
@@ -55,7 +56,7 @@ export function effectiveConfig(text: string, options: BuildOptions = {}): Effec
     if (open) {
       const name = open[1]!;
       const argsText = (open[2] ?? "").trim();
-      const args = words(argsText, line, column + name.length + 1);
+      const args = words(argsText, column + name.length + 1);
       const section: EffectiveSection = {
         kind: "section", name, key: name.toLowerCase(), args: args.map((w) => w.value), span, guards: [], children: [],
         node: {
@@ -69,7 +70,7 @@ export function effectiveConfig(text: string, options: BuildOptions = {}): Effec
     }
     const name = /^\S+/.exec(trimmed)![0];
     const argsText = trimmed.slice(name.length).trim();
-    const args = words(argsText, line, column + name.length + (trimmed.length - name.length - argsText.length));
+    const args = words(argsText, column + name.length + (trimmed.length - name.length - argsText.length));
     stack.at(-1)!.children.push({
       kind: "directive", name, key: name.toLowerCase(), args: args.map((w) => w.value), span, guards: [],
       node: { kind: "directive", name, key: name.toLowerCase(), args, argsText, span, raw: rawLine },

@@ -20,11 +20,11 @@ const directive = (name: string): DirectiveNode | undefined =>
 describe("torture: continuation.conf", () => {
   it("joins a list over three lines, keeping each line's indentation as spaces between words", () => {
     const node = directive("AddOutputFilterByType");
-    expect(node?.args.map((arg) => [arg.value, arg.line, arg.column])).toEqual([
-      ["DEFLATE", 1, 23],
-      ["text/html", 1, 31],
-      ["text/css", 2, 5],
-      ["application/javascript", 3, 2],
+    expect(node?.args.map((arg) => [arg.value, arg.lineOffset, arg.column])).toEqual([
+      ["DEFLATE", 0, 23],
+      ["text/html", 0, 31],
+      ["text/css", 1, 5],
+      ["application/javascript", 2, 2],
     ]);
     expect(node?.raw).toBe("AddOutputFilterByType DEFLATE text/html \\\n    text/css \\\n\tapplication/javascript");
     expect(node?.span).toMatchObject({ line: 1, column: 1, endLine: 3, endColumn: 23 });
