@@ -14,7 +14,7 @@ import { expandInclude, indexTree, serverRootRelative, statServerPath, treePathO
 import type { ConfigTree } from "./load-tree.ts";
 import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
-import { parseFile, parsedValues } from "./parse-file.ts";
+import { evaluatedOf, keepEvaluated, parseFile, parsedValues } from "./parse-file.ts";
 import { appended } from "./exact-arrays.ts";
 import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNode, Span, SyntaxNode } from "./syntax-tree.ts";
 
@@ -38,6 +38,27 @@ interface Macro {
 
 // Parsing is pure: one parse per file content serves every version evaluated.
 const parseCache = new WeakMap<Buffer, Map<string, ParsedFile>>();
+
+/** The effective node an evaluation last made of a syntax node (kept in the node, parse-file.ts keepEvaluated).
+ * Effective nodes are never changed once made, so when an evaluation makes one that reads the same (the same
+ * args, guards and children), it takes the one made before: lint evaluates every tree for 2.2 and for 2.4, and
+ * most lines read the same on both, so the second view costs a comparison per line instead of a copy of the whole
+ * tree (27 MB on 10,000 vhosts). Nothing may rely on two views holding different objects; the rules compare
+ * views by place, not identity. */
+function madeBefore(node: DirectiveNode | SectionNode): EffectiveNode | undefined {
+  return evaluatedOf(node) as EffectiveNode | undefined;
+}
+
+/** Guards by the section they come from: the same section gives the same guard object, so guard chains compare
+ * by identity. */
+const guardsBySection = new WeakMap<SectionNode, Guard>();
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The parse evaluateTree used for a file (by the name it was read by): its nodes are the very objects the
  * effective config's `node` fields point at, so a rewrite can find them. Treat it as read-only: it is shared. */
@@ -196,9 +217,15 @@ class Evaluation {
   /** A method, not a closure made per directive: tsx (esbuild keepNames) names each closure it makes, a call
    * each, and 10,000 vhosts make a quarter of a million. */
   #keep(node: DirectiveNode, args: string[], guards: Guard[], out: EffectiveNode[]): void {
-    const directive: EffectiveDirective = { kind: "directive", name: node.name, key: node.key, args, span: node.span, node, guards };
     const use = this.#macroUses.at(-1);
+    const before = madeBefore(node);
+    if (before !== undefined && before.kind === "directive" && before.viaMacro === use && sameItems(before.args, args) && sameItems(before.guards, guards)) {
+      out.push(before);
+      return;
+    }
+    const directive: EffectiveDirective = { kind: "directive", name: node.name, key: node.key, args, span: node.span, node, guards };
     if (use !== undefined) directive.viaMacro = use;
+    keepEvaluated(node, directive);
     out.push(directive);
   }
 
@@ -225,13 +252,25 @@ class Evaluation {
     }
     const args = this.#resolvedArgs(node);
     const children: EffectiveNode[] = [];
-    const section: EffectiveSection = { kind: "section", name: node.name, key: node.key, args, span: node.span, node, guards, children };
     const use = this.#macroUses.at(-1);
-    if (use !== undefined) section.viaMacro = use;
-    out.push(section);
     this.#evaluate(node.children, guards, children);
+    const before = madeBefore(node);
+    if (
+      before !== undefined &&
+      before.kind === "section" &&
+      before.viaMacro === use &&
+      sameItems(before.args, args) &&
+      sameItems(before.guards, guards) &&
+      sameItems(before.children, children)
+    ) {
+      out.push(before);
+      return;
+    }
     // Exact length: an array grown by push keeps room for more, megabytes over 10,000 vhosts' sections.
-    section.children = children.slice();
+    const section: EffectiveSection = { kind: "section", name: node.name, key: node.key, args, span: node.span, node, guards, children: children.slice() };
+    if (use !== undefined) section.viaMacro = use;
+    keepEvaluated(node, section);
+    out.push(section);
   }
 
   /** <IfModule>, <IfDefine>, <IfFile>: `!` negates; a section that does not hold is skipped unread (soaked). */
@@ -401,7 +440,9 @@ class Evaluation {
 
 /** The condition as written (before ${VAR}), as Guard documents it. */
 function guardOf(node: SectionNode): Guard {
-  return { name: node.name, condition: node.argsText.trim(), span: node.span };
+  let guard = guardsBySection.get(node);
+  if (guard === undefined) guardsBySection.set(node, (guard = { name: node.name, condition: node.argsText.trim(), span: node.span }));
+  return guard;
 }
 
 /** A node parsed from a macro body, moved to the lines the body was written at. */

@@ -70,6 +70,7 @@ class ParsedDirective implements DirectiveNode {
   span: Span;
   raw: string;
   readonly #parsed: AsParsed;
+  #evaluated: object | undefined = undefined;
 
   constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
     this.name = name;
@@ -83,6 +84,16 @@ class ParsedDirective implements DirectiveNode {
 
   static parsedOf(node: object): AsParsed | undefined {
     return #parsed in node ? (node as ParsedDirective).#parsed : undefined;
+  }
+
+  static evaluatedOf(node: object): object | undefined {
+    return #evaluated in node ? (node as ParsedDirective).#evaluated : undefined;
+  }
+
+  static setEvaluated(node: object, value: object): boolean {
+    if (!(#evaluated in node)) return false;
+    (node as ParsedDirective).#evaluated = value;
+    return true;
   }
 }
 
@@ -98,6 +109,7 @@ class ParsedSection implements SectionNode {
   closeRaw: string | null = null;
   closeSpan: Span | null = null;
   readonly #parsed: AsParsed;
+  #evaluated: object | undefined = undefined;
 
   constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
     this.name = name;
@@ -111,6 +123,16 @@ class ParsedSection implements SectionNode {
 
   static parsedOf(node: object): AsParsed | undefined {
     return #parsed in node ? (node as ParsedSection).#parsed : undefined;
+  }
+
+  static evaluatedOf(node: object): object | undefined {
+    return #evaluated in node ? (node as ParsedSection).#evaluated : undefined;
+  }
+
+  static setEvaluated(node: object, value: object): boolean {
+    if (!(#evaluated in node)) return false;
+    (node as ParsedSection).#evaluated = value;
+    return true;
   }
 }
 
@@ -160,6 +182,19 @@ export function parsedValues(node: DirectiveNode | SectionNode): string[] | unde
   if (seen === undefined) return undefined;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
   return raw === seen.raw && node.name === seen.head && (node.args === seen.words || sameValues(node.args, seen.values)) ? seen.values : undefined;
+}
+
+/** What the evaluator last made of a node parseFile made (evaluate-tree.ts keeps it, to share what reads the same
+ * between two evaluations): a private slot of the node, as `#parsed` is, since a WeakMap by node costs far more
+ * over hundreds of thousands of nodes. Undefined for a node parseFile did not make, or not evaluated yet. */
+export function evaluatedOf(node: DirectiveNode | SectionNode): object | undefined {
+  return node.kind === "directive" ? ParsedDirective.evaluatedOf(node) : ParsedSection.evaluatedOf(node);
+}
+
+/** Keeps `value` in the node's slot; a node parseFile did not make (a copy, a node a rewrite built) keeps nothing. */
+export function keepEvaluated(node: DirectiveNode | SectionNode, value: object): void {
+  if (node.kind === "directive") ParsedDirective.setEvaluated(node, value);
+  else ParsedSection.setEvaluated(node, value);
 }
 
 /** Whether `node` still holds what the parser read from its raw text: yes, no, or unknown (not made by

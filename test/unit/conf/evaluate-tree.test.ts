@@ -410,3 +410,70 @@ describe("envvars", () => {
     expect(config.problems).toEqual([]);
   });
 });
+
+describe("two evaluations of one tree", () => {
+  const files = {
+    "conf/httpd.conf": [
+      "LoadModule version_module modules/mod_version.so",
+      "ServerName example.test",
+      "ErrorLog ${LOGS}/error.log",
+      "<VirtualHost *:80>",
+      "  ServerName a.example.test",
+      "  <Directory /srv/a>",
+      "    Order allow,deny",
+      "  </Directory>",
+      "</VirtualHost>",
+      "<VirtualHost *:80>",
+      "  ServerName b.example.test",
+      "  <IfVersion >= 2.4>",
+      "    Require all granted",
+      "  </IfVersion>",
+      "</VirtualHost>",
+      "",
+    ].join("\n"),
+  };
+  const tree = memoryTree(files);
+  const options = { defines: [], builtinModules: ["core.c", "mod_so.c"] };
+  const on22 = evaluateTree(tree, { ...options, version: V22, environment: { LOGS: "/var/log/a" } });
+  const on24 = evaluateTree(tree, { ...options, version: V24, environment: { LOGS: "/var/log/b" } });
+
+  test("share the nodes that read the same on both versions, and each view keeps its own reading", () => {
+    expect(lines(on22.nodes)).toEqual([
+      "LoadModule version_module modules/mod_version.so",
+      "ServerName example.test",
+      "ErrorLog /var/log/a/error.log",
+      "<VirtualHost *:80>",
+      "ServerName a.example.test",
+      "<Directory /srv/a>",
+      "Order allow,deny",
+      "<VirtualHost *:80>",
+      "ServerName b.example.test",
+    ]);
+    expect(lines(on24.nodes)).toEqual([
+      "LoadModule version_module modules/mod_version.so",
+      "ServerName example.test",
+      "ErrorLog /var/log/b/error.log",
+      "<VirtualHost *:80>",
+      "ServerName a.example.test",
+      "<Directory /srv/a>",
+      "Order allow,deny",
+      "<VirtualHost *:80>",
+      "ServerName b.example.test",
+      "Require all granted",
+    ]);
+    // Same reading, same object: the first vhost whole, the lines around.
+    expect(on24.nodes[1]).toBe(on22.nodes[1]);
+    expect(on24.nodes[3]).toBe(on22.nodes[3]);
+    // A line whose ${VAR} reads differently, and a section whose content differs, are each view's own.
+    expect(on24.nodes[2]).not.toBe(on22.nodes[2]);
+    expect(on24.nodes[4]).not.toBe(on22.nodes[4]);
+    const [vhost22, vhost24] = [on22.nodes[4], on24.nodes[4]];
+    expect(vhost22?.kind === "section" && vhost24?.kind === "section" && vhost24.children[0] === vhost22.children[0]).toBe(true);
+  });
+
+  test("a third evaluation like the first gives the first's reading, not the second's", () => {
+    const again = evaluateTree(tree, { ...options, version: V22, environment: { LOGS: "/var/log/a" } });
+    expect(lines(again.nodes)).toEqual(lines(on22.nodes));
+    expect(again.nodes[2]?.kind === "directive" && again.nodes[2].args).toEqual(["/var/log/a/error.log"]);
+  });
+});
