@@ -60,8 +60,8 @@ export function splitWords(line: string): string[] {
     } else {
       const start = i;
       while (i < line.length && !isConfSpace(line[i])) i++;
-      // substring_conf without a quote: only `\\` is an escape.
-      words.push(line.slice(start, i).replace(/\\\\/g, "\\"));
+      // substring_conf without a quote: only `\\` is an escape (unescapeWord copies only a word holding one).
+      words.push(unescapeWord(line.slice(start, i), null));
     }
   }
 }

@@ -199,56 +199,63 @@ const BACKSLASH = 92;
 
 export function joinLogicalLines(lines: readonly PhysicalLine[]): LogicalLine[] {
   const out: LogicalLine[] = [];
-  let index = 0;
-  while (index < lines.length) {
-    const first = index;
-    let segments: Segment[] | null = null;
-    let notes = NO_NOTES;
-    let text = "";
-    let raw = "";
-    for (;;) {
-      const line = lines[index] as PhysicalLine;
-      const body = line.body;
-      if (index > first) {
-        (segments ??= [{ start: 0, line: (lines[first] as PhysicalLine).number }]).push({ start: text.length, line: line.number });
-        raw += (lines[index - 1] as PhysicalLine).eol + line.text;
-      } else {
-        raw = line.text;
-      }
-      const endsInBackslash = body.charCodeAt(body.length - 1) === BACKSLASH;
-      const continues = line.eol !== "" && endsInBackslash;
-      if (continues) {
-        text += body.slice(0, -1);
-        if (body.charCodeAt(body.length - 2) === BACKSLASH) {
-          if (notes === NO_NOTES) notes = [];
-          notes.push({
-            line: line.number,
-            column: body.length - 1,
-            message:
-              "this line ends in two backslashes: httpd 2.4 continues it on the next line (dropping one " +
-              "backslash), httpd 2.2 does not continue it (and also drops one)",
-          });
-        }
-      } else {
-        text += body;
-        // Only a line holding a backslash can have one followed by whitespace at its end.
-        const spaced = line.eol !== "" && body.includes("\\") ? /\\[ \t\v\f]+$/.exec(body) : null;
-        if (spaced !== null) {
-          if (notes === NO_NOTES) notes = [];
-          notes.push({
-            line: line.number,
-            column: spaced.index + 1,
-            message:
-              "a backslash followed by whitespace does not continue the line in httpd; the backslash is read " +
-              "as an ordinary character",
-          });
-        }
-      }
-      index++;
-      if (!continues || index >= lines.length) break;
-    }
-    const last = lines[index - 1] as PhysicalLine;
-    out.push(new JoinedLine((lines[first] as PhysicalLine).number, last.number, raw, text, last.body.length, notes, segments));
+  for (let index = 0; index < lines.length; ) {
+    const line = logicalLineAt(lines, index);
+    out.push(line);
+    index += line.lastLine - line.firstLine + 1;
   }
   return out;
+}
+
+/** The logical line starting at physical line `first` (an index into `lines`); the next one starts
+ * `lastLine - firstLine + 1` lines further. */
+export function logicalLineAt(lines: readonly PhysicalLine[], first: number): LogicalLine {
+  let index = first;
+  let segments: Segment[] | null = null;
+  let notes = NO_NOTES;
+  let text = "";
+  let raw = "";
+  for (;;) {
+    const line = lines[index] as PhysicalLine;
+    const body = line.body;
+    if (index > first) {
+      (segments ??= [{ start: 0, line: (lines[first] as PhysicalLine).number }]).push({ start: text.length, line: line.number });
+      raw += (lines[index - 1] as PhysicalLine).eol + line.text;
+    } else {
+      raw = line.text;
+    }
+    const endsInBackslash = body.charCodeAt(body.length - 1) === BACKSLASH;
+    const continues = line.eol !== "" && endsInBackslash;
+    if (continues) {
+      text += body.slice(0, -1);
+      if (body.charCodeAt(body.length - 2) === BACKSLASH) {
+        if (notes === NO_NOTES) notes = [];
+        notes.push({
+          line: line.number,
+          column: body.length - 1,
+          message:
+            "this line ends in two backslashes: httpd 2.4 continues it on the next line (dropping one " +
+            "backslash), httpd 2.2 does not continue it (and also drops one)",
+        });
+      }
+    } else {
+      text += body;
+      // Only a line holding a backslash can have one followed by whitespace at its end.
+      const spaced = line.eol !== "" && body.includes("\\") ? /\\[ \t\v\f]+$/.exec(body) : null;
+      if (spaced !== null) {
+        if (notes === NO_NOTES) notes = [];
+        notes.push({
+          line: line.number,
+          column: spaced.index + 1,
+          message:
+            "a backslash followed by whitespace does not continue the line in httpd; the backslash is read " +
+            "as an ordinary character",
+        });
+      }
+    }
+    index++;
+    if (!continues || index >= lines.length) break;
+  }
+  const last = lines[index - 1] as PhysicalLine;
+  return new JoinedLine((lines[first] as PhysicalLine).number, last.number, raw, text, last.body.length, notes, segments);
 }

@@ -16,7 +16,7 @@
 // The section problems use httpd's own words; `httpd -t` on 2.2.34 and 2.4.68 gives the same for a missing `>`, a
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
-import { decodeFile, joinLogicalLines, splitLines, type LogicalLine } from "./lex-lines.ts";
+import { decodeFile, logicalLineAt, splitLines, type LogicalLine, type PhysicalLine } from "./lex-lines.ts";
 import { isConfSpace, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
@@ -306,7 +306,19 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     return open;
   };
 
-  for (const logical of joinLogicalLines(split.lines)) {
+  const lines = split.lines;
+  for (let index = 0; index < lines.length; ) {
+    // A line read before is placed from its physical line alone: no logical line is made for it. A line that
+    // continues onto the next is never among those kept (keepReading), so it is read below.
+    const physical = lines[index] as PhysicalLine;
+    const reading = LINE_READINGS.get(physical.text);
+    if (reading !== undefined) {
+      placeReading(reading, physical.number);
+      index++;
+      continue;
+    }
+    const logical = logicalLineAt(lines, index);
+    index += logical.lastLine - logical.firstLine + 1;
     for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines are short enough not to be measured.
     if (logical.text.length * 3 > shortLineLimit && Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
@@ -391,8 +403,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   /** A line read before (in any file) without a problem: the same node at this line, nothing read again. */
-  function placeReading(reading: LineReading, logical: LogicalLine): void {
-    const line = logical.firstLine;
+  function placeReading(reading: LineReading, line: number): void {
     const span: Span = { file: path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
     if (reading.kind === "blank") siblings().push({ kind: "blank", raw: parsed.raw, span });
@@ -408,6 +419,8 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   /** Keeps what a line of one physical line read as when it cost no problem, for the next line reading the same. */
   function keepReading(logical: LogicalLine, node: SyntaxNode, problemsBefore: number): void {
     if (problems.length !== problemsBefore || logical.lastLine !== logical.firstLine || logical.notes.length > 0) return;
+    // A long line has a warning of its own, given before the line is read (and not when it is placed).
+    if (logical.text.length * 3 > shortLineLimit) return;
     // A line ending in a backslash reads differently as the file's last line (kept) and before another (dropped).
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
@@ -423,8 +436,6 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
   }
 
   function readLine(logical: LogicalLine): void {
-    const reading = logical.lastLine === logical.firstLine ? LINE_READINGS.get(logical.raw) : undefined;
-    if (reading !== undefined) return placeReading(reading, logical);
     const problemsBefore = problems.length;
     const before = siblings().length;
     const depth = stack.length;
