@@ -3,8 +3,10 @@
 // links are only recorded, resolved inside the tree (relative ones against their directory, absolute ones
 // through the layout's mount), and a link leading out of the tree is kept as such so the evaluator can say so
 // when the config uses that path.
-import type { Stats } from "node:fs";
-import { lstat, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
+// Read with the synchronous calls: a tree is a thousand small files at most, read once before anything else
+// runs, and each asynchronous read is four thread-pool round trips (open, stat, read, close) that cost three
+// times the reading itself (10,000 vhosts in 1,031 files: ~250 ms with fs/promises, ~70 ms so).
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { basename, join, posix, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { detectLayout } from "./detect-layout.ts";
@@ -44,17 +46,20 @@ interface Walked {
 export async function loadTree(hostPath: string, options: LoadOptions = {}): Promise<ConfigTree> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const origin = resolve(hostPath);
-  const rootInfo = await stat(origin).catch((error: NodeJS.ErrnoException) => {
-    throw new HarnessError("HARNESS_CONFIG_FILE", `cannot read the configuration at ${hostPath}: ${describe(error)}`, {
+  let rootInfo: Stats;
+  try {
+    rootInfo = statSync(origin);
+  } catch (error) {
+    throw new HarnessError("HARNESS_CONFIG_FILE", `cannot read the configuration at ${hostPath}: ${describe(error as NodeJS.ErrnoException)}`, {
       cause: error,
       position: { file: hostPath, line: 1, column: 1 },
       hint: "give the path of an Apache configuration directory (such as /etc/apache2) or of one config file",
     });
-  });
+  }
   const singleFile = !rootInfo.isDirectory();
   const problems: ConfProblem[] = [];
   // The operator named this path; a link there is theirs to give. Links below it are never followed.
-  const root = await realpath(origin);
+  const root = realpathSync(origin);
 
   const walked: Walked = { files: [], directories: new Set([""]), links: [] };
   if (singleFile) {
@@ -62,21 +67,13 @@ export async function loadTree(hostPath: string, options: LoadOptions = {}): Pro
     checkSize(hostPath, rootInfo.size, limits);
     walked.files.push({ path: basename(origin), host: root, mode: rootInfo.mode & 0o7777 });
   } else {
-    await walk(root, "", walked, limits, hostPath);
+    walk(root, "", walked, limits, hostPath);
   }
 
-  // Read in parallel (a large tree has a thousand files; one at a time, each read waits on the last), then kept
-  // in the walk's order, as before.
-  const read = await inBatches(walked.files, READ_CONCURRENCY, (file) =>
-    readFile(file.host).then(
-      (bytes) => ({ bytes }),
-      (error: unknown) => ({ error }),
-    ),
-  );
   const files = new Map<string, Buffer>();
   const modes = new Map<string, number>();
-  for (const [at, file] of walked.files.entries()) {
-    const outcome = read[at] as { bytes: Buffer } | { error: unknown };
+  for (const file of walked.files) {
+    const outcome = readOutcome(file.host);
     if ("bytes" in outcome) {
       files.set(file.path, outcome.bytes);
       modes.set(file.path, file.mode);
@@ -114,51 +111,33 @@ export async function loadTree(hostPath: string, options: LoadOptions = {}): Pro
   return { source, layout: detected.layout, mainFile: detected.mainFile, problems, serverRoot: detected.serverRoot };
 }
 
-/** Files read at once: enough to keep the disk and libuv's threads busy, few enough to stay under a file limit. */
-const READ_CONCURRENCY = 32;
-
-/** `work` on every item, at most `limit` at a time; the results in the items' order. */
-async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await work(items[at] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+function readOutcome(host: string): { bytes: Buffer } | { error: unknown } {
+  try {
+    return { bytes: readFileSync(host) };
+  } catch (error) {
+    return { error };
+  }
 }
 
-async function walk(hostDir: string, treeDir: string, walked: Walked, limits: LoadLimits, origin: string): Promise<void> {
-  const entries = await readdir(hostDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    throw configFileError(join(origin, treeDir), `cannot list the directory: ${describe(error)}`, "make the directory readable by the user running the harness");
-  });
+function walk(hostDir: string, treeDir: string, walked: Walked, limits: LoadLimits, origin: string): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(hostDir, { withFileTypes: true });
+  } catch (error) {
+    throw configFileError(join(origin, treeDir), `cannot list the directory: ${describe(error as NodeJS.ErrnoException)}`, "make the directory readable by the user running the harness");
+  }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // The links' targets and the files' sizes asked for in parallel, then taken in name order as before (an error
-  // is thrown where the walk reaches it).
-  const looked = await inBatches(entries, READ_CONCURRENCY, (entry) => {
-    const host = join(hostDir, entry.name);
-    const asked = entry.isSymbolicLink() ? readlink(host) : !entry.isDirectory() && entry.isFile() ? lstat(host) : Promise.resolve(null);
-    return (asked as Promise<string | Stats | null>).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
-  });
-  for (const [at, entry] of entries.entries()) {
+  for (const entry of entries) {
     const treePath = treeDir === "" ? entry.name : `${treeDir}/${entry.name}`;
     const host = join(hostDir, entry.name);
-    const outcome = looked[at] as { value: string | Stats | null } | { error: unknown };
-    if (!("value" in outcome)) throw outcome.error;
     if (entry.isSymbolicLink()) {
-      walked.links.push({ path: treePath, target: outcome.value as string });
+      walked.links.push({ path: treePath, target: readlinkSync(host) });
       tooMany(walked, limits, origin);
     } else if (entry.isDirectory()) {
       walked.directories.add(treePath);
-      await walk(host, treePath, walked, limits, origin);
+      walk(host, treePath, walked, limits, origin);
     } else if (entry.isFile()) {
-      const info = outcome.value as Stats;
+      const info = lstatSync(host);
       checkSize(join(origin, treePath), info.size, limits);
       walked.files.push({ path: treePath, host, mode: info.mode & 0o7777 });
       tooMany(walked, limits, origin);

@@ -9,8 +9,8 @@ import { httpdVersion } from "../../../harness/versions/httpd-version.ts";
 // Every path the loader touches on the host, to show it never leaves the tree it was given.
 const touched: string[] = [];
 const read: string[] = [];
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const real = await importOriginal<typeof import("node:fs/promises")>();
+vi.mock("node:fs", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs")>();
   const record =
     <A extends unknown[], R>(fn: (path: string, ...rest: A) => R) =>
     (path: string, ...rest: A): R => {
@@ -19,15 +19,15 @@ vi.mock("node:fs/promises", async (importOriginal) => {
     };
   return {
     ...real,
-    readFile: record((path: string, ...rest: unknown[]) => {
+    readFileSync: record((path: string, ...rest: unknown[]) => {
       read.push(path);
-      return (real.readFile as (path: string, ...rest: unknown[]) => Promise<Buffer>)(path, ...rest);
+      return (real.readFileSync as (path: string, ...rest: unknown[]) => Buffer)(path, ...rest);
     }),
-    readdir: record(real.readdir as (path: string, ...rest: unknown[]) => Promise<unknown>),
-    lstat: record(real.lstat as (path: string, ...rest: unknown[]) => Promise<unknown>),
-    stat: record(real.stat as (path: string, ...rest: unknown[]) => Promise<unknown>),
-    readlink: record(real.readlink as (path: string, ...rest: unknown[]) => Promise<string>),
-    realpath: record(real.realpath as (path: string, ...rest: unknown[]) => Promise<string>),
+    readdirSync: record(real.readdirSync as (path: string, ...rest: unknown[]) => unknown),
+    lstatSync: record(real.lstatSync as (path: string, ...rest: unknown[]) => unknown),
+    statSync: record(real.statSync as (path: string, ...rest: unknown[]) => unknown),
+    readlinkSync: record(real.readlinkSync as (path: string, ...rest: unknown[]) => string),
+    realpathSync: record(real.realpathSync as (path: string, ...rest: unknown[]) => string),
   };
 });
 
