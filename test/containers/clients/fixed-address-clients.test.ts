@@ -213,6 +213,42 @@ requests:
     await expectNothingLeft();
   });
 
+  it("two runs on one engine asking for one address take turns on its subnet, each with a client of its own", async () => {
+    const wanting = (id: string): string => `
+id: ${id}
+title: a client at 10.77.5.5 that a scenario of another run on the same engine asks for too
+server:
+  modules: [authz_host, rewrite, headers]
+  config: |${ECHO}
+    <Directory "{{server.docroot}}">
+        Require ip 10.77.5.5
+    </Directory>
+  files: { htdocs/index.html: "hello\\n" }
+clients: [{ name: office, address: 10.77.5.5 }]
+requests:
+  # Holds the subnet long enough for the other run to find it taken.
+  - { name: hold, exec: "sleep 2" }
+  - { name: from-office, client: office, path: / }
+`;
+    // Two harness runs at once, as two CI jobs on one engine: an engine holds one network per subnet, so one run
+    // waits in its claim until the other's shared network there is gone.
+    const [first, second] = await Promise.all([
+      runYamlScenarios([wanting("fixed-clients-two-runs-a")]),
+      runYamlScenarios([wanting("fixed-clients-two-runs-b")]),
+    ]);
+    const names = new Set<string>();
+    for (const { runs } of [first, second]) {
+      for (const side of sides(runs[0]!)) {
+        const office = answer(side, "from-office");
+        expect(office).toMatchObject({ status: 200, remote: "10.77.5.5" });
+        names.add((office.host ?? "").replace(/^run-([^-]+-[^-]+)-.*$/, "$1"));
+      }
+    }
+    // Each run's client answered its own scenario: two runs' names, not one shared across runs.
+    expect(names.size).toBe(2);
+    await expectNothingLeft();
+  });
+
   it("a subnet that a network of someone else's holds is HARNESS_CLIENT_ADDRESS naming the client and the address", async () => {
     const engine = await connectEngine();
     const foreign = await engine.docker.createNetwork({ Name: `not-harness-${process.pid}`, Driver: "bridge", IPAM: { Config: [{ Subnet: "10.77.3.0/24" }] } });
