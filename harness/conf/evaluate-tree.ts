@@ -14,7 +14,7 @@ import { expandInclude, indexTree, serverRootRelative, statServerPath, treePathO
 import type { ConfigTree } from "./load-tree.ts";
 import { substituteMacroLine } from "./macro-substitution.ts";
 import { ModuleSet } from "./module-identity.ts";
-import { evaluatedOf, keepEvaluated, parseFile, parsedValues } from "./parse-file.ts";
+import { evaluatedOf, keepEvaluated, LineReadings, parseFile, parsedValues } from "./parse-file.ts";
 import { appended } from "./exact-arrays.ts";
 import type { ConfProblem, DirectiveNode, ParsedFile, ProblemSeverity, SectionNode, Span, SyntaxNode } from "./syntax-tree.ts";
 
@@ -62,11 +62,11 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
 
 /** The parse evaluateTree used for a file (by the name it was read by): its nodes are the very objects the
  * effective config's `node` fields point at, so a rewrite can find them. Treat it as read-only: it is shared. */
-export function parseCached(path: string, bytes: Buffer): ParsedFile {
+export function parseCached(path: string, bytes: Buffer, readings?: LineReadings): ParsedFile {
   let byPath = parseCache.get(bytes);
   if (!byPath) parseCache.set(bytes, (byPath = new Map()));
   let parsed = byPath.get(path);
-  if (!parsed) byPath.set(path, (parsed = parseFile(path, bytes)));
+  if (!parsed) byPath.set(path, (parsed = parseFile(path, bytes, readings)));
   return parsed;
 }
 
@@ -100,6 +100,9 @@ class Evaluation {
   readonly #bytesByName = new Map<string, Buffer>();
   readonly #macroUses: MacroUse[] = [];
   readonly #environment: Record<string, string>;
+  /** The lines this evaluation has read, shared by the files it parses: the vhosts of a tree repeat their lines
+   * across files. */
+  readonly #lineReadings = new LineReadings();
   #serverRoot: string;
 
   constructor(tree: ConfigTree, options: EvaluateOptions) {
@@ -154,7 +157,7 @@ class Evaluation {
    *  link, the link's own path, not its target's
    *  @param resolved the tree file it is */
   #readFile(path: string, resolved: string, bytes: Buffer, guards: Guard[], out: EffectiveNode[]): void {
-    const parsed = parseCached(path, bytes);
+    const parsed = parseCached(path, bytes, this.#lineReadings);
     this.#files.push(path);
     this.#bytesByName.set(path, bytes);
     if (!this.#filesWithProblemsCarried.has(path)) {
@@ -386,7 +389,7 @@ class Evaluation {
       return this.#problem("refusal", node.span, `macro '${name}' used with ${values.length} arguments instead of ${macro.params.length}`);
     }
     const text = macro.lines.map((line) => substituteMacroLine(line, macro.params, values)).join("\n");
-    const parsed = parseFile(macro.file, Buffer.from(text, "utf8"));
+    const parsed = parseFile(macro.file, Buffer.from(text, "utf8"), this.#lineReadings);
     const shift = macro.firstLine - 1;
     for (const problem of parsed.problems) this.#problems.push({ ...problem, line: problem.line + shift });
     this.#macroUses.push({ name, span: node.span });

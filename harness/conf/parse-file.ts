@@ -163,7 +163,7 @@ const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
 const NO_WORDS: readonly Word[] = Object.freeze([]);
 
 /** What a node reads as, `args` frozen: parsedValues hands the values out, and every node that reads the same
- * (LINE_READINGS) shares the record, its words and its values. */
+ * (LineReadings) shares the record, its words and its values. */
 function asParsed(raw: string, head: string, args: Word[]): AsParsed {
   if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
   return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args) };
@@ -224,12 +224,14 @@ interface LineReading {
   parsed: AsParsed;
 }
 
-/** Lines read before, by raw text, across files and parses: a tree repeats most of its lines (each vhost's
- * `Order allow,deny`, `</Directory>` aside), and reading one again costs more than a lookup. Two generations of
- * a bounded size: a line read again moves to the newer one, lines read once age out, so the memory held stays
- * bounded whatever the tree. Only lines read without a problem are kept, so a reading placed again adds none. */
-class LineReadings {
-  static readonly GENERATION = 20_000;
+/** Lines read before, by raw text: a tree repeats most of its lines (each vhost's `Order allow,deny`), and
+ * reading one again costs more than a lookup. One per parse of a file unless the caller gives one to share
+ * across the files of a tree (evaluate-tree.ts, one per evaluation): never longer-lived than that, since its
+ * strings are slices of the files' texts and would keep them alive. Two generations of a bounded size: a line
+ * read again moves to the newer one, lines read once age out. Only lines read without a problem are kept, so a
+ * reading placed again adds none. */
+export class LineReadings {
+  static readonly GENERATION = 10_000;
   #newer = new Map<string, LineReading>();
   #older = new Map<string, LineReading>();
 
@@ -250,9 +252,7 @@ class LineReadings {
   }
 }
 
-const LINE_READINGS = new LineReadings();
-
-export function parseFile(path: string, bytes: Buffer): ParsedFile {
+export function parseFile(path: string, bytes: Buffer, readings: LineReadings = new LineReadings()): ParsedFile {
   const decoded = decodeFile(bytes);
   if (decoded.binary) return binaryFile(path, decoded.text);
   const split = splitLines(decoded.text);
@@ -311,7 +311,7 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     // A line read before is placed from its physical line alone: no logical line is made for it. A line that
     // continues onto the next is never among those kept (keepReading), so it is read below.
     const physical = lines[index] as PhysicalLine;
-    const reading = LINE_READINGS.get(physical.text);
+    const reading = readings.get(physical.text);
     if (reading !== undefined) {
       placeReading(reading, physical.number);
       index++;
@@ -425,13 +425,13 @@ export function parseFile(path: string, bytes: Buffer): ParsedFile {
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      LINE_READINGS.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS } });
+      readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS } });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
       const key = node.kind === "comment" ? "" : node.key;
       const argsText = node.kind === "comment" ? "" : node.argsText;
-      LINE_READINGS.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed });
+      readings.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed });
     }
   }
 
