@@ -227,28 +227,20 @@ interface LineReading {
 /** Lines read before, by raw text: a tree repeats most of its lines (each vhost's `Order allow,deny`), and
  * reading one again costs more than a lookup. One per parse of a file unless the caller gives one to share
  * across the files of a tree (evaluate-tree.ts, one per evaluation): never longer-lived than that, since its
- * strings are slices of the files' texts and would keep them alive. Two generations of a bounded size: a line
- * read again moves to the newer one, lines read once age out. Only lines read without a problem are kept, so a
- * reading placed again adds none. */
+ * strings are slices of the files' texts and would keep them alive. Bounded: when full it starts again empty
+ * (the lines a tree repeats come back within a vhost; a second map of older lines cost every new line a second
+ * lookup). Only lines read without a problem are kept, so a reading placed again adds none. */
 export class LineReadings {
-  static readonly GENERATION = 10_000;
-  #newer = new Map<string, LineReading>();
-  #older = new Map<string, LineReading>();
+  static readonly LIMIT = 10_000;
+  readonly #readings = new Map<string, LineReading>();
 
   get(raw: string): LineReading | undefined {
-    const newer = this.#newer.get(raw);
-    if (newer !== undefined) return newer;
-    const older = this.#older.get(raw);
-    if (older !== undefined) this.keep(raw, older);
-    return older;
+    return this.#readings.get(raw);
   }
 
   keep(raw: string, reading: LineReading): void {
-    if (this.#newer.size >= LineReadings.GENERATION) {
-      this.#older = this.#newer;
-      this.#newer = new Map();
-    }
-    this.#newer.set(raw, reading);
+    if (this.#readings.size >= LineReadings.LIMIT) this.#readings.clear();
+    this.#readings.set(raw, reading);
   }
 }
 
