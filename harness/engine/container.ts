@@ -210,14 +210,25 @@ export class HarnessContainer {
   /** Runs a long-lived command inside the container (tail -F of a log file) and collects its stdout as
    * lines, until the command or the container ends. */
   async follow(command: string[]): Promise<LineStream> {
-    const lines = new LineStream();
+    return (await this.followPair(command)).stdout;
+  }
+
+  /** Runs a long-lived command and collects its stdout and its stderr as two streams of lines. */
+  async followPair(command: string[]): Promise<{ stdout: LineStream; stderr: LineStream }> {
+    const lines = { stdout: new LineStream(), stderr: new LineStream() };
     const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
     const stream = await exec.start({ hijack: true, stdin: false });
     const out = new PassThrough();
-    this.scope.engine.docker.modem.demuxStream(stream, out, new PassThrough());
-    out.pipe(lines.sink);
-    stream.on("end", () => out.end());
-    stream.on("error", () => out.end());
+    const err = new PassThrough();
+    this.scope.engine.docker.modem.demuxStream(stream, out, err);
+    out.pipe(lines.stdout.sink);
+    err.pipe(lines.stderr.sink);
+    const end = (): void => {
+      out.end();
+      err.end();
+    };
+    stream.on("end", end);
+    stream.on("error", end);
     return lines;
   }
 

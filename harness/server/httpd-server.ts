@@ -7,7 +7,7 @@ import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
-import { followScript, logTargets } from "./log-targets.ts";
+import { followPairScript, followScript, logTargets } from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
@@ -127,10 +127,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const targets = launch.logs
     ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
     : logTargets(launch.config.text, profile.serverRoot);
-  const logs = {
-    error: await followOr(container, profile.environment, targets.errorLog, container.stderr),
-    access: await followOr(container, profile.environment, targets.accessLog, container.stdout),
-  };
+  const logs = await followLogs(container, profile.environment, targets);
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
   // A followed log file does not end when httpd exits; the container's own stderr does.
@@ -175,6 +172,28 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
   const address = !started ? null : seat ? seat.address : await container.ipAddress(launch.network.name).catch(() => null);
   return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);
+}
+
+/** The server's error and access logs as streams of lines: both files followed by one exec when the config
+ * writes both to files, else each followed alone or read from the container's own stream. */
+async function followLogs(
+  container: HarnessContainer,
+  environment: string,
+  targets: { errorLog: string | readonly string[] | null; accessLog: string | readonly string[] | null },
+): Promise<{ error: LineStream; access: LineStream }> {
+  if (targets.errorLog !== null && targets.accessLog !== null) {
+    try {
+      const { stdout, stderr } = await container.followPair(["/bin/sh", "-c", followPairScript(environment, targets.errorLog, targets.accessLog)]);
+      return { error: stdout, access: stderr };
+    } catch {
+      // The container is already gone (a failed config test): its own streams hold what there is.
+      return { error: container.stderr, access: container.stdout };
+    }
+  }
+  return {
+    error: await followOr(container, environment, targets.errorLog, container.stderr),
+    access: await followOr(container, environment, targets.accessLog, container.stdout),
+  };
 }
 
 /** Follows a log file inside the container, or keeps the given stream when the config logs to the streams

@@ -34,15 +34,35 @@ export const POLL_SECONDS = 0.01;
  * them. Several files (a tree's per-vhost logs) are followed as one stream of lines, without tail's headers. */
 export function followScript(environment: string, paths: string | readonly string[]): string {
   const list = typeof paths === "string" ? [paths] : paths;
+  return [...(environment ? [environment] : []), WAIT_FOR_FILE, POLL_IF_NEEDED, `wait_for "${list[0]}"`, `exec ${tailOf(list)}`].join("\n");
+}
+
+/** One shell that follows a server's error log on its stdout and its access log on its stderr: one exec per
+ * server instead of two (an exec costs the engine tens of milliseconds of CPU; a fleet starts two servers per
+ * config). Each file has a tail of its own, so each stream holds its own file's lines as they are written. */
+export function followPairScript(environment: string, errorPaths: string | readonly string[], accessPaths: string | readonly string[]): string {
+  const errors = typeof errorPaths === "string" ? [errorPaths] : errorPaths;
+  const access = typeof accessPaths === "string" ? [accessPaths] : accessPaths;
   return [
     ...(environment ? [environment] : []),
-    `f="${list[0]}"`,
-    'i=0; while [ ! -f "$f" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done',
-    // tail -F waits on inotify; when the engine host's inotify instances run out (128 per user by default, and
-    // every followed log of every container on the host takes one), coreutils' tail silently polls instead,
-    // once a second by default: a line then reached the harness after the request's attribution window and was
-    // lost. Poll every 10 ms in that case (-s is only used without inotify); busybox's -s takes whole seconds.
-    `s=""; tail -s ${POLL_SECONDS} -n 0 /dev/null >/dev/null 2>&1 && s="-s ${POLL_SECONDS}"`,
-    `exec tail -q -n +1 -F $s ${list.map((path) => `"${path}"`).join(" ")} 2>/dev/null`,
+    WAIT_FOR_FILE,
+    POLL_IF_NEEDED,
+    // The exec's stderr kept as fd 3 for the access tail, whose own errors go nowhere.
+    "exec 3>&2",
+    `( wait_for "${errors[0]}"; exec ${tailOf(errors)} ) &`,
+    `wait_for "${access[0]}"`,
+    `exec ${tailOf(access)} 1>&3`,
   ].join("\n");
+}
+
+const WAIT_FOR_FILE = 'wait_for() { i=0; while [ ! -f "$1" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done; }';
+
+// tail -F waits on inotify; when the engine host's inotify instances run out (128 per user by default, and every
+// followed log of every container on the host takes one), coreutils' tail silently polls instead, once a second
+// by default: a line then reached the harness after the request's attribution window and was lost. Poll every
+// 10 ms in that case (-s is only used without inotify); busybox's -s takes whole seconds.
+const POLL_IF_NEEDED = `s=""; tail -s ${POLL_SECONDS} -n 0 /dev/null >/dev/null 2>&1 && s="-s ${POLL_SECONDS}"`;
+
+function tailOf(paths: readonly string[]): string {
+  return `tail -q -n +1 -F $s ${paths.map((path) => `"${path}"`).join(" ")} 2>/dev/null`;
 }

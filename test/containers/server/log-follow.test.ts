@@ -10,16 +10,18 @@ import { HarnessContainer } from "../../../harness/engine/container.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import type { LineStream } from "../../../harness/engine/line-stream.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
-import { followScript } from "../../../harness/server/log-targets.ts";
+import { followPairScript, followScript } from "../../../harness/server/log-targets.ts";
 
 const UID = "4242";
 const asUser = (script: string): string[] => ["setpriv", `--reuid=${UID}`, `--regid=${UID}`, "--clear-groups", "/bin/sh", "-c", script];
 const LOG = "/tmp/follow/error_log";
+const ACCESS = "/tmp/follow/access_log";
 
-/** Writes five lines 200 ms apart, each its write time in ms, and gives how late each reached the harness. */
-async function latencies(container: HarnessContainer, stream: LineStream): Promise<number[]> {
+/** Writes five lines 200 ms apart to `file`, each its write time in ms, and gives how late each reached the
+ * harness. */
+async function latencies(container: HarnessContainer, stream: LineStream, file = LOG): Promise<number[]> {
   const from = stream.count;
-  await container.exec(asUser(`for i in 1 2 3 4 5; do echo "$(($(date +%s%N) / 1000000))" >> ${LOG}; sleep 0.2; done`));
+  await container.exec(asUser(`for i in 1 2 3 4 5; do echo "$(($(date +%s%N) / 1000000))" >> ${file}; sleep 0.2; done`));
   await stream.waitForLine(() => true, { from: from + 4, timeoutMs: 5_000 });
   return stream.lines.slice(from).map((line, index) => stream.arrivals[from + index]! - Number(line));
 }
@@ -32,7 +34,7 @@ describe("following a log file without inotify", { timeout: 120_000 }, () => {
     scope = new RunScope(await connectEngine());
     container = await HarnessContainer.create(scope, { image: inject("images").candidate, role: "server", scenario: "log-follow", entrypoint: ["sleep"], command: ["infinity"] });
     await container.start();
-    await container.exec(["sh", "-c", `mkdir -p /tmp/follow && touch ${LOG} && chown -R ${UID} /tmp/follow`]);
+    await container.exec(["sh", "-c", `mkdir -p /tmp/follow && touch ${LOG} ${ACCESS} && chown -R ${UID} /tmp/follow`]);
     // Take every inotify instance this uid may have: idle followers of another file.
     await container.exec(asUser("for i in $(seq 200); do tail -F /etc/hostname >/dev/null 2>&1 & done; sleep 0.5"));
   });
@@ -55,5 +57,19 @@ describe("following a log file without inotify", { timeout: 120_000 }, () => {
     // A request's error lines are taken 120 ms after its access line, followed the same way: what matters is that
     // neither log waits for a poll of a second. The engine's stream latency is in this figure, hence the margin.
     expect(Math.max(...late), `latencies ${late.join(", ")} ms`).toBeLessThan(300);
+  });
+
+  it("follows an error log and an access log in one exec, each file's lines in a stream of its own, at once", async () => {
+    const { stdout: errors, stderr: access } = await container.followPair(asUser(followPairScript("", LOG, ACCESS)));
+    await Promise.all([errors.waitForQuiet(300, 2_000), access.waitForQuiet(300, 2_000)]);
+    const [errorsBefore, accessBefore] = [errors.count, access.count];
+    const lateErrors = await latencies(container, errors, LOG);
+    const lateAccess = await latencies(container, access, ACCESS);
+    // Each stream got its own file's five lines and none of the other's.
+    expect(errors.count - errorsBefore).toBe(5);
+    expect(access.count - accessBefore).toBe(5);
+    // Polling once a second would make the latest of each file's five lines at least ~600 ms late (see above);
+    // ten lines on a loaded machine get a wider margin than the single file's 300 ms.
+    expect(Math.max(...lateErrors, ...lateAccess), `latencies ${[...lateErrors, ...lateAccess].join(", ")} ms`).toBeLessThan(500);
   });
 });
