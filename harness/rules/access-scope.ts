@@ -63,17 +63,18 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
   if (known) return known;
   const walked = walkConfig(config);
   const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
-  // The lines of one section share its array of enclosing sections: their scope is found once.
+  // The lines of one section share its array of enclosing sections: their scope and its list are found once.
   let lastSections: readonly EffectiveSection[] | null = null;
-  let scope: EffectiveSection | null = null;
+  let list: WalkedDirective[] = [];
   for (const entry of walked.directives) {
     if (entry.sections !== lastSections) {
       lastSections = entry.sections;
-      scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const known = index.own.get(scope);
+      if (known) list = known;
+      else index.own.set(scope, (list = []));
     }
-    const list = index.own.get(scope);
-    if (list) list.push(entry);
-    else index.own.set(scope, [entry]);
+    list.push(entry);
   }
   for (const entry of walked.sections) {
     const server = entry.sections.find((section) => section.key === "virtualhost") ?? null;
@@ -141,12 +142,41 @@ export function ownDirectives(config: EffectiveConfig, section: EffectiveSection
   return found;
 }
 
+/** Whether a section has a directive of `key` (a lower-case name) written in it that passes `test` (any, without
+ * one). No list made: the access rules ask this for every scope of tens of thousands of lines. */
+export function hasOwn(config: EffectiveConfig, section: EffectiveSection | null, key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
+  for (const entry of scopeIndex(config).own.get(section) ?? []) if (entry.directive.key === key && (test === undefined || test(entry.directive))) return true;
+  return false;
+}
+
+/** Whether a directive of `key` passing `test` is in effect where a line sits: written in the sections around it,
+ * its server's context (its <VirtualHost>'s or the main server's), or a section above its own by path (the
+ * scopes of mergedScopes). The sections around the line are asked first: in a large tree they answer most often,
+ * and then the sections above by path are never looked up. */
+export function inEffect(config: EffectiveConfig, sections: readonly EffectiveSection[], key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
+  for (let index = sections.length - 1; index >= 0; index--) {
+    const section = sections[index]!;
+    if (SCOPES.has(section.key) && hasOwn(config, section, key, test)) return true;
+  }
+  const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
+  if ((vhost !== null && hasOwn(config, vhost, key, test)) || hasOwn(config, null, key, test)) return true;
+  const own = innermostScope(sections);
+  if (own === null) return false;
+  for (const entry of sectionsAbove(config, own)) {
+    const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    if ((theirs === null || theirs === vhost) && hasOwn(config, entry.section, key, test)) return true;
+  }
+  return false;
+}
+
+function notNone(directive: EffectiveDirective): boolean {
+  return directive.args[0]?.toLowerCase() !== "none";
+}
+
 /** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
  * above it by path, or in server context. */
 export function authTypeInScope(config: EffectiveConfig, entry: { sections: readonly EffectiveSection[] }): boolean {
-  const vhost = entry.sections.find((section) => section.key === "virtualhost") ?? null;
-  const scopes = new Set<EffectiveSection | null>([null, vhost, ...mergedScopes(config, entry.sections)]);
-  return [...scopes].some((scope) => ownDirectives(config, scope, "authtype").some((auth) => auth.directive.args[0]?.toLowerCase() !== "none"));
+  return inEffect(config, entry.sections, "authtype", notNone);
 }
 
 /** `mod_rewrite.c` or `rewrite_module` (an <IfModule> condition) as a module id. */

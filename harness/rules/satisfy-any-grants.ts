@@ -14,7 +14,7 @@
 //   then AH01630).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, wideningClaim } from "./access-scope.ts";
+import { inEffect, innermostScope, ownDirectives, requireLine, sectionsAbove, wideningClaim } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
@@ -70,14 +70,12 @@ function detect(context: LintContext): Detection[] {
     if (entry.directive.args[0]?.toLowerCase() !== "any") continue;
     const scope = innermostScope(entry.sections);
     if (scope === null) continue;
+    // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives. Asked before
+    // the host lines are read: in a large tree nearly every Satisfy Any sits beside a Require valid-user.
+    const on22 = sourceByPlace.get(place(entry.directive.span));
+    if (on22 === undefined || inEffect(context.source, on22.sections, "require")) continue;
     const host = hostPolicy(ownDirectives(context.target, scope, "order").at(-1)?.directive.args.join("") ?? "deny,allow", hostsOf(context, scope, "allow"), hostsOf(context, scope, "deny"));
     if (host.kind === "granted") continue;
-    // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives.
-    const on22 = sourceByPlace.get(place(entry.directive.span));
-    if (on22 === undefined) continue;
-    const vhost22 = on22.sections.find((section) => section.key === "virtualhost") ?? null;
-    const scopes22 = new Set([null, vhost22, ...mergedScopes(context.source, on22.sections)]);
-    if ([...scopes22].some((section) => ownDirectives(context.source, section, "require").length > 0)) continue;
     const grant = grantingRequire(context, scope);
     if (grant === null) continue;
     found.push(
