@@ -187,17 +187,22 @@ export function moduleOfCondition(word: string): string {
 // Lines that keep clients out: host rules, authentication, SSL requirements, rewrite refusals.
 const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authuserfile", "authgroupfile", "authdbmuserfile", "authdbmgroupfile", "authbasicprovider", "authdigestprovider", "authldapurl", "sslrequiressl", "sslrequire", "sslverifyclient"]);
 
+function isAll(word: string): boolean {
+  return word.toLowerCase() === "all";
+}
+
 /** Whether a directive restricts who gets an answer. */
 export function protects(directive: EffectiveDirective): boolean {
   const key = directive.key;
   // Most lines are neither: no lower-cased copy of their arguments (every line of a large tree is asked).
   if (!PROTECTING.has(key) && key !== "rewriterule") return false;
-  const words = directive.args.map((arg) => arg.toLowerCase());
-  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
-  if (key === "authtype" && words[0] === "none") return false;
-  if (key === "require" && words[0] === "all" && words[1] === "granted") return false;
-  if (key === "allow" && words.includes("all")) return false;
-  if (key === "satisfy" && words[0] === "any") return false;
+  const args = directive.args;
+  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any. The
+  // words asked one by one, no lower-cased copy of them all: a large tree has a hundred thousand such lines.
+  if (key === "authtype" && args[0]?.toLowerCase() === "none") return false;
+  if (key === "require" && args[0]?.toLowerCase() === "all" && args[1]?.toLowerCase() === "granted") return false;
+  if (key === "allow" && args.some(isAll)) return false;
+  if (key === "satisfy" && args[0]?.toLowerCase() === "any") return false;
   if (PROTECTING.has(key)) return true;
   // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
   const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());
