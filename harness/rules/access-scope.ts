@@ -48,12 +48,14 @@ interface ScopeIndex {
    * the main server's). */
   own: Map<EffectiveSection | null, WalkedDirective[]>;
   /** Plain-path <Directory> and <Location> sections by their <VirtualHost> (null: the main server's), then by
-   * kind and path: a section merges with the main server's and its own server's only, and 10,000 vhosts may each
-   * have a <Directory> of the same path. */
-  byPath: Map<EffectiveSection | null, Map<string, WalkedSection[]>>;
+   * kind, then by path: a section merges with the main server's and its own server's only, and 10,000 vhosts may
+   * each have a <Directory> of the same path. */
+  byPath: ByPath;
   /** Each section's <VirtualHost> (null: the main server). */
   serverOf: Map<EffectiveSection, EffectiveSection | null>;
 }
+
+type ByPath = Map<EffectiveSection | null, Map<string, Map<string, WalkedSection[]>>>;
 
 const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
 
@@ -81,12 +83,13 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
     index.serverOf.set(entry.section, server);
     const path = plainPath(entry.section);
     if (path === null) continue;
-    const key = `${entry.section.key}\u0000${path}`;
-    let paths = index.byPath.get(server);
-    if (!paths) index.byPath.set(server, (paths = new Map()));
-    const list = paths.get(key);
+    let kinds = index.byPath.get(server);
+    if (!kinds) index.byPath.set(server, (kinds = new Map()));
+    let paths = kinds.get(entry.section.key);
+    if (!paths) kinds.set(entry.section.key, (paths = new Map()));
+    const list = paths.get(path);
     if (list) list.push(entry);
-    else paths.set(key, [entry]);
+    else paths.set(path, [entry]);
   }
   indexes.set(config, index);
   return index;
@@ -95,21 +98,49 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
 /** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), of the main
  * server and of `scope`'s own virtual host, nearest last. */
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
+  const { byPath, serverOf } = scopeIndex(config);
+  return above(byPath, serverOf, scope);
+}
+
+/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. */
+export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
+  const found: WalkedSection[] = [];
+  for (const entry of sectionsAbove(config, scope)) if (hasOwn(config, entry.section, key)) found.push(entry);
+  return found;
+}
+
+function above(byPath: ByPath, serverOf: ScopeIndex["serverOf"], scope: EffectiveSection): WalkedSection[] {
+  const server = serverOf.get(scope) ?? null;
+  const mainPaths = byPath.get(null)?.get(scope.key);
+  const ownPaths = server === null ? undefined : byPath.get(server)?.get(scope.key);
+  // Neither server has a section of this kind: no path taken apart.
+  if (mainPaths === undefined && ownPaths === undefined) return [];
   const path = plainPath(scope);
   if (path === null) return [];
-  const { byPath, serverOf } = scopeIndex(config);
-  const server = serverOf.get(scope) ?? null;
-  const mainPaths = byPath.get(null);
-  const ownPaths = server === null ? undefined : byPath.get(server);
   const found: WalkedSection[] = [];
   // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
   // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
-  let prefix = "";
-  for (const part of ["", ...path.split("/").filter(Boolean)]) {
-    prefix = part === "" ? "/" : prefix === "/" ? `/${part}` : `${prefix}/${part}`;
-    const key = `${scope.key}\u0000${prefix}`;
-    addOthers(found, mainPaths?.get(key), scope);
-    if (server !== null) addOthers(found, ownPaths?.get(key), scope);
+  for (const prefix of prefixes(path)) {
+    addOthers(found, mainPaths?.get(prefix), scope);
+    if (server !== null) addOthers(found, ownPaths?.get(prefix), scope);
+  }
+  return found;
+}
+
+/** "/", then the path's non-empty parts joined one more at a time: "/srv", "/srv/www", ... An absolute path
+ * without "//" (nearly every one) gives them as slices of itself, with no array of parts. */
+function prefixes(path: string): string[] {
+  const found = ["/"];
+  if (path.startsWith("/") && !path.includes("//")) {
+    for (let slash = path.indexOf("/", 1); slash > 0; slash = path.indexOf("/", slash + 1)) found.push(path.slice(0, slash));
+    if (path !== "/") found.push(path);
+    return found;
+  }
+  let prefix = "/";
+  for (const part of path.split("/")) {
+    if (part === "") continue;
+    prefix = prefix === "/" ? `/${part}` : `${prefix}/${part}`;
+    found.push(prefix);
   }
   return found;
 }
