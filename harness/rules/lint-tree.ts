@@ -11,6 +11,7 @@ import { accessFileDetections, accessFilePaths } from "./access-files.ts";
 import { invalidCommands } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
+import { placeKey } from "./places.ts";
 import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
 import { targetRefusals } from "./target-refusals.ts";
 
@@ -43,12 +44,16 @@ function includeChain(config: EffectiveConfig, other: EffectiveConfig, file: str
   return chain;
 }
 
+/** Trimmed, each run of white space one space, the first word (with its lead `<` or `</`) lower-cased. */
 function normalised(text: string): string {
   const trimmed = text.trim();
-  // Most lines have single spaces only: no second replace pass, no callback (the lead `<` or `</` lower-cases
-  // to itself, so the whole first word is lower-cased).
+  // Most lines have single spaces only: no second replace pass. After it, a space ends the first word.
   const spaced = /\s\s|[^\S ]/.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
-  return spaced.replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
+  // Sliced, not a replace with a callback: the lead `<` or `</` lower-cases to itself.
+  const end = spaced.indexOf(" ");
+  const word = end < 0 ? spaced : spaced.slice(0, end);
+  const lower = word.toLowerCase();
+  return lower === word ? spaced : lower + spaced.slice(word.length);
 }
 
 /** A line as findings quote it (its first line) and as fingerprints read it (normalised). */
@@ -64,18 +69,6 @@ interface Path {
   normals: string;
 }
 
-/** A section's label as written, and normalised for fingerprints: made once per section (a vhost's lines all
- * share its sections). */
-const LABELS = new WeakMap<EffectiveSection, { label: string; normal: string }>();
-function labelOf(section: EffectiveSection): { label: string; normal: string } {
-  let known = LABELS.get(section);
-  if (!known) {
-    const label = sectionLabel(section);
-    known = { label, normal: normalised(label) };
-    LABELS.set(section, known);
-  }
-  return known;
-}
 
 /** What one lint makes once and every finding it concerns shares (findings are read, never changed in place,
  * past this module: their arrays may be shared). On a 10,000-vhost tree 90,000 findings come from a few dozen
@@ -84,6 +77,8 @@ class Shared {
   /** By a line's raw text: a tree repeats its lines (every vhost's `Order deny,allow`), and the regular
    * expressions cost more than the lookup. */
   readonly #quoted = new Map<string, Quoted>();
+  /** Section labels normalised, by label: 10,000 vhosts may all be `<VirtualHost *:80>`. */
+  readonly #labels = new Map<string, string>();
   /** By the walk's array of enclosing sections, which all lines of one section share. */
   readonly #paths = new WeakMap<readonly EffectiveSection[], Path>();
   readonly #chains = new Map<string, SourcePlace[]>();
@@ -111,9 +106,11 @@ class Shared {
       const labels: string[] = [];
       let normals = "";
       for (const section of sections) {
-        const label = labelOf(section);
-        labels.push(label.label);
-        normals += `\u0000${label.normal}`;
+        const label = sectionLabel(section);
+        let normal = this.#labels.get(label);
+        if (normal === undefined) this.#labels.set(label, (normal = normalised(label)));
+        labels.push(label);
+        normals += `\u0000${normal}`;
       }
       known = { labels, normals };
       this.#paths.set(sections, known);
@@ -167,11 +164,6 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
     includeChain: shared.chain(span.file),
     related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),
   };
-}
-
-/** Line and column as one number while both fit exactly (columns to 2^24: 2.4 reads lines up to 16 MB). */
-function placeKey(line: number, column: number): number | string {
-  return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : `${line}:${column}`;
 }
 
 /** Within one file: line, column, severity, rule. */
@@ -244,9 +236,18 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   // Sorted together, in the order made: names localeCompare finds equal keep the order one sort of all gave.
   if (findings.length < made.length) for (const finding of made.filter((finding) => !read.has(finding.file)).sort(unread)) findings.push(finding);
 
-  // The same directive twice in one section path: the second keeps a fingerprint of its own.
-  const seen = new Map<string, number>();
+  // The same directive twice in one section path: the second keeps a fingerprint of its own. Counted by file
+  // (a fingerprint hashes its file: equal ones share it), in small maps; a file's findings come together.
+  const byFileSeen = new Map<string, Map<string, number>>();
+  let file: string | undefined;
+  let seen = new Map<string, number>();
   for (const finding of findings) {
+    if (finding.file !== file) {
+      file = finding.file;
+      const known = byFileSeen.get(file);
+      if (known) seen = known;
+      else byFileSeen.set(file, (seen = new Map()));
+    }
     const count = seen.get(finding.fingerprint) ?? 0;
     seen.set(finding.fingerprint, count + 1);
     if (count > 0) finding.fingerprint = `${finding.fingerprint}:${count + 1}`;

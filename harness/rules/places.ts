@@ -1,6 +1,6 @@
 // A line of one view found again in the other by its place (file, line, column): the 2.2 and 2.4 views are
 // evaluated apart, so a place is what their lines have in common. Keyed by file, then by line and column as one
-// number: no string made and hashed per line (rules ask this of tens of thousands of lines).
+// small integer: no string made and hashed per line (rules ask this of tens of thousands of lines).
 
 export interface Place {
   file: string;
@@ -8,9 +8,10 @@ export interface Place {
   column: number;
 }
 
-/** Line and column as one number while both fit exactly (columns to 2^24: 2.4 reads lines up to 16 MB). */
+/** Line and column as one integer while it stays a small one (lines to 2^20, columns to 2^10: below 2^30, so
+ * V8 keeps it unboxed, no heap number per key); else a string (a line indented a thousand columns). */
 export function placeKey(line: number, column: number): number | string {
-  return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : `${line}:${column}`;
+  return column < 2 ** 10 && line < 2 ** 20 ? line * 2 ** 10 + column : `${line}:${column}`;
 }
 
 export class PlaceMap<T> {
