@@ -8,7 +8,7 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { sectionLabel } from "../conf/queries/walk-config.ts";
 import type { LintFinding, SourcePlace } from "./finding.ts";
 import { accessFileDetections, accessFilePaths } from "./access-files.ts";
-import { invalidCommands } from "./invalid-commands.ts";
+import { invalidCommandLines } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
 import { placeKey } from "./places.ts";
@@ -81,6 +81,9 @@ class Shared {
   readonly #labels = new Map<string, string>();
   /** By the walk's array of enclosing sections, which all lines of one section share. */
   readonly #paths = new WeakMap<readonly EffectiveSection[], Path>();
+  /** The last path asked: detections come in reading order, and a section's lines share its array. */
+  #lastSections: readonly EffectiveSection[] | undefined;
+  #lastPath: Path | undefined;
   readonly #chains = new Map<string, SourcePlace[]>();
   /** A copy per rule, not per finding: findings do not hand out the rule's own array. */
   readonly #seeds = new Map<Rule, string[]>();
@@ -101,6 +104,7 @@ class Shared {
   }
 
   path(sections: readonly EffectiveSection[]): Path {
+    if (sections === this.#lastSections) return this.#lastPath!;
     let known = this.#paths.get(sections);
     if (!known) {
       const labels: string[] = [];
@@ -115,6 +119,8 @@ class Shared {
       known = { labels, normals };
       this.#paths.set(sections, known);
     }
+    this.#lastSections = sections;
+    this.#lastPath = known;
     return known;
   }
 
@@ -213,8 +219,10 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   // By id, the first of each as rules.find gives it: the passes own tens of thousands of lines.
   const byId = new Map<string, Rule>();
   for (const rule of rules) if (!byId.has(rule.id)) byId.set(rule.id, rule);
-  for (const pass of [invalidCommands(context, rules), targetRefusals(context, rules), accessFileDetections(context, rules)]) {
-    for (const owned of pass) {
+  // Each pass read as it goes (the invalid-command pass a line at a time), in the same order as before.
+  const passes = [() => invalidCommandLines(context, rules), () => targetRefusals(context, rules), () => accessFileDetections(context, rules)];
+  for (const pass of passes) {
+    for (const owned of pass()) {
       const rule = byId.get(owned.rule) ?? ruleById(owned.rule);
       if (rule) add(rule, owned.detection);
     }
@@ -241,7 +249,9 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   const byFileSeen = new Map<string, Map<string, number>>();
   let file: string | undefined;
   let seen = new Map<string, number>();
-  for (const finding of findings) {
+  // An index loop: once over 90,000 findings, mostly unoptimised (for-of makes an iterator result each).
+  for (let at = 0; at < findings.length; at++) {
+    const finding = findings[at]!;
     if (finding.file !== file) {
       file = finding.file;
       const known = byFileSeen.get(file);

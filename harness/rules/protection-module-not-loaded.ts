@@ -37,7 +37,10 @@ function droppedGuard(guards: readonly Guard[], context: LintContext, dropped: M
 function detect(context: LintContext): Detection[] {
   const byGuard = new Map<string, { entries: Array<{ directive: EffectiveDirective; sections: Detection["sections"] }>; module: string; guard: Guard; password: boolean }>();
   const dropped = new Map<string, string | null>();
-  for (const entry of walkConfig(context.source).directives) {
+  const directives = walkConfig(context.source).directives;
+  // An index loop: run once over every line, mostly unoptimised, where for-of makes an iterator result per line.
+  for (let at = 0; at < directives.length; at++) {
+    const entry = directives[at]!;
     // The guards first: most lines of a tree have none, and then what they are does not matter.
     if (entry.directive.guards.length === 0) continue;
     const found = droppedGuard(entry.directive.guards, context, dropped);
@@ -52,7 +55,9 @@ function detect(context: LintContext): Detection[] {
   // A fallback for the module's absence (`<IfModule !X>` with access rules of its own, read by 2.4) keeps
   // the place protected: not this rule's.
   const fallbacks = new Set<string>();
-  for (const entry of walkConfig(context.target).directives) {
+  const targetDirectives = walkConfig(context.target).directives;
+  for (let at = 0; at < targetDirectives.length; at++) {
+    const entry = targetDirectives[at]!;
     for (const guard of entry.directive.guards) {
       if (guard.name.toLowerCase() !== "ifmodule" || !guard.condition.trim().startsWith("!") || !protects(entry.directive)) continue;
       fallbacks.add(moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1")));

@@ -39,8 +39,11 @@ export const S8: Rule = {
     if (options.some((entry) => legacyFormat(entry.directive.args))) return [];
     const fix = "<IfVersion >= 2.4>\n    SSLOptions +LegacyDNStringFormat\n</IfVersion>";
     const uses: Detection[] = [];
-    // A loop, and a substring test before the expression: every argument of every line is asked.
-    for (const entry of walkConfig(config).directives) {
+    // An index loop (run once, mostly unoptimised: for-of would make an iterator result per line), and a
+    // substring test before the expression: every argument of every line is asked.
+    const directives = walkConfig(config).directives;
+    for (let at = 0; at < directives.length; at++) {
+      const entry = directives[at]!;
       if (entry.directive.key === "ssloptions" || !entry.directive.args.some(namesDnVariable)) continue;
       uses.push(detection(entry, `${DN_VARIABLE.exec(entry.directive.args.join(" "))![0]} is "CN=...,O=...,C=..." on 2.4 where 2.2 gave "/C=.../O=.../CN=...": what this line compares or passes on changes`, fix));
     }
