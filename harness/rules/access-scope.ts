@@ -43,84 +43,80 @@ function plainPath(section: EffectiveSection): string | null {
   return path.replace(/\/+$/, "") || "/";
 }
 
-interface ScopeIndex {
-  /** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null:
-   * the main server's). */
-  own: Map<EffectiveSection | null, WalkedDirective[]>;
+/** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null: the
+ * main server's). */
+type OwnIndex = Map<EffectiveSection | null, WalkedDirective[]>;
+
+interface PathIndex {
   /** Plain-path <Directory> and <Location> sections by their <VirtualHost> (null: the main server's), then by
-   * kind, then by path: a section merges with the main server's and its own server's only, and 10,000 vhosts may
-   * each have a <Directory> of the same path. */
-  byPath: ByPath;
+   * path, both kinds in one list (a path rarely has both): a section merges with the main server's and its own
+   * server's only, and 10,000 vhosts may each have a <Directory> of the same path. One map per server, no key
+   * string made per prefix looked up. */
+  byPath: Map<EffectiveSection | null, Map<string, WalkedSection[]>>;
   /** Each section's <VirtualHost> (null: the main server). */
   serverOf: Map<EffectiveSection, EffectiveSection | null>;
 }
 
-type ByPath = Map<EffectiveSection | null, Map<string, Map<string, WalkedSection[]>>>;
+// Built once per config, each on first use (a view whose sections no rule asks about by path has no path index):
+// the rules ask per section, and a fleet config has thousands of sections.
+const ownIndexes = new WeakMap<EffectiveConfig, OwnIndex>();
+const pathIndexes = new WeakMap<EffectiveConfig, PathIndex>();
 
-const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
-
-// Built once per config: the rules ask per section, and a fleet config has thousands of sections.
-function scopeIndex(config: EffectiveConfig): ScopeIndex {
-  const known = indexes.get(config);
+function ownIndex(config: EffectiveConfig): OwnIndex {
+  const known = ownIndexes.get(config);
   if (known) return known;
   const walked = walkConfig(config);
-  const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
+  const index: OwnIndex = new Map();
   // The lines of one section share its array of enclosing sections: their scope and its list are found once.
   let lastSections: readonly EffectiveSection[] | null = null;
   let list: WalkedDirective[] = [];
-  // Index loops, not for-of, over every line and section: this runs once, mostly before the optimising
-  // compiler steps in, and unoptimised for-of makes an iterator result per element (20 MB on a large tree).
+  // An index loop, not for-of, over every line: this runs once, mostly before the optimising compiler steps
+  // in, and unoptimised for-of makes an iterator result per element (20 MB on a large tree).
   for (let at = 0; at < walked.directives.length; at++) {
     const entry = walked.directives[at]!;
     if (entry.sections !== lastSections) {
       lastSections = entry.sections;
       const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
-      const known = index.own.get(scope);
+      const known = index.get(scope);
       if (known) list = known;
-      else index.own.set(scope, (list = []));
+      else index.set(scope, (list = []));
     }
     list.push(entry);
   }
+  ownIndexes.set(config, index);
+  return index;
+}
+
+function pathIndex(config: EffectiveConfig): PathIndex {
+  const known = pathIndexes.get(config);
+  if (known) return known;
+  const walked = walkConfig(config);
+  const index: PathIndex = { byPath: new Map(), serverOf: new Map() };
   for (let at = 0; at < walked.sections.length; at++) {
     const entry = walked.sections[at]!;
     const server = entry.sections.find((section) => section.key === "virtualhost") ?? null;
     index.serverOf.set(entry.section, server);
     const path = plainPath(entry.section);
     if (path === null) continue;
-    let kinds = index.byPath.get(server);
-    if (!kinds) index.byPath.set(server, (kinds = new Map()));
-    let paths = kinds.get(entry.section.key);
-    if (!paths) kinds.set(entry.section.key, (paths = new Map()));
+    let paths = index.byPath.get(server);
+    if (!paths) index.byPath.set(server, (paths = new Map()));
     const list = paths.get(path);
     if (list) list.push(entry);
     else paths.set(path, [entry]);
   }
-  indexes.set(config, index);
+  pathIndexes.set(config, index);
   return index;
 }
 
 /** The plain <Directory> or <Location> sections whose path contains `scope`'s (itself excluded), of the main
  * server and of `scope`'s own virtual host, nearest last. */
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
-  const { byPath, serverOf } = scopeIndex(config);
-  return above(byPath, serverOf, scope);
-}
-
-/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. */
-export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
-  const found: WalkedSection[] = [];
-  for (const entry of sectionsAbove(config, scope)) if (hasOwn(config, entry.section, key)) found.push(entry);
-  return found;
-}
-
-function above(byPath: ByPath, serverOf: ScopeIndex["serverOf"], scope: EffectiveSection): WalkedSection[] {
-  const server = serverOf.get(scope) ?? null;
-  const mainPaths = byPath.get(null)?.get(scope.key);
-  const ownPaths = server === null ? undefined : byPath.get(server)?.get(scope.key);
-  // Neither server has a section of this kind: no path taken apart.
-  if (mainPaths === undefined && ownPaths === undefined) return [];
   const path = plainPath(scope);
   if (path === null) return [];
+  const { byPath, serverOf } = pathIndex(config);
+  const server = serverOf.get(scope) ?? null;
+  const mainPaths = byPath.get(null);
+  const ownPaths = server === null ? undefined : byPath.get(server);
   const found: WalkedSection[] = [];
   // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
   // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
@@ -128,6 +124,13 @@ function above(byPath: ByPath, serverOf: ScopeIndex["serverOf"], scope: Effectiv
     addOthers(found, mainPaths?.get(prefix), scope);
     if (server !== null) addOthers(found, ownPaths?.get(prefix), scope);
   }
+  return found;
+}
+
+/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. */
+export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
+  const found: WalkedSection[] = [];
+  for (const entry of sectionsAbove(config, scope)) if (hasOwn(config, entry.section, key)) found.push(entry);
   return found;
 }
 
@@ -149,8 +152,9 @@ function prefixes(path: string): string[] {
   return found;
 }
 
+/** The sections of `scope`'s kind among `entries`, but `scope` itself. */
 function addOthers(found: WalkedSection[], entries: readonly WalkedSection[] | undefined, scope: EffectiveSection): void {
-  for (const entry of entries ?? []) if (entry.section !== scope) found.push(entry);
+  for (const entry of entries ?? []) if (entry.section !== scope && entry.section.key === scope.key) found.push(entry);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -173,14 +177,14 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
   // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
   const found: WalkedDirective[] = [];
-  for (const entry of scopeIndex(config).own.get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
+  for (const entry of ownIndex(config).get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
   return found;
 }
 
 /** Whether a section has a directive of `key` (a lower-case name) written in it that passes `test` (any, without
  * one). No list made: the access rules ask this for every scope of tens of thousands of lines. */
 export function hasOwn(config: EffectiveConfig, section: EffectiveSection | null, key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
-  for (const entry of scopeIndex(config).own.get(section) ?? []) if (entry.directive.key === key && (test === undefined || test(entry.directive))) return true;
+  for (const entry of ownIndex(config).get(section) ?? []) if (entry.directive.key === key && (test === undefined || test(entry.directive))) return true;
   return false;
 }
 
