@@ -21,26 +21,38 @@
 // Refuted: `Satisfy Any` kept beside Require valid-user and a Require ip of another address, with Order
 // deny,allow / Deny from all: 401 without and 200 with credentials on both.
 import type { EffectiveSection } from "../conf/effective-config.ts";
-import { walkConfig } from "../conf/queries/walk-config.ts";
+import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
 import { authTypeInScope, governingFindings, HOST_PROVIDERS, ownDirectives, requireLine, widening, innermostScope } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { writtenFor24 } from "./default-anchor.ts";
+import { type Place, PlaceMap } from "./places.ts";
 import type { Detection, Rule } from "./rule.ts";
 
 const AUTHZ_CONTAINERS = new Set(["requireany", "requireall", "requirenone"]);
 
-function place(span: { file: string; line: number; column: number }): string {
-  return `${span.file}\u0000${span.line}\u0000${span.column}`;
+/** Lines 2.2 reads too, by place: a Require under <IfModule mod_authz_core.c> is only 2.4's and means what it
+ * says. Made on first use: most trees' Require lines name users, and then neither part of the rule asks. */
+class Read22 {
+  #places: PlaceMap<WalkedDirective> | undefined;
+  readonly #context: LintContext;
+
+  constructor(context: LintContext) {
+    this.#context = context;
+  }
+
+  has(place: Place): boolean {
+    this.#places ??= PlaceMap.of(walkConfig(this.#context.source).byKey.get("require") ?? [], (entry) => entry.directive.span);
+    return this.#places.has(place);
+  }
 }
 
 function detect(context: LintContext): Detection[] {
-  // Lines 2.2 reads too: a Require under <IfModule mod_authz_core.c> is only 2.4's and means what it says.
-  const read22 = new Set((walkConfig(context.source).byKey.get("require") ?? []).map((entry) => place(entry.directive.span)));
+  const read22 = new Read22(context);
   const found: Detection[] = [];
   for (const entry of walkConfig(context.target).byKey.get("require") ?? []) {
     const line = requireLine(entry.directive);
-    if (line === null || !HOST_PROVIDERS.has(line.provider) || !read22.has(place(entry.directive.span))) continue;
+    if (line === null || !HOST_PROVIDERS.has(line.provider) || !read22.has(entry.directive.span)) continue;
     // Inside <RequireAny>/<RequireAll>/<RequireNone>, 2.4's own containers (2.2 refuses them at start), the line
     // is combined as written: no 2.2 reading, no implicit <RequireAny>.
     if (entry.sections.some((section) => AUTHZ_CONTAINERS.has(section.key))) continue;
@@ -83,25 +95,30 @@ function detect(context: LintContext): Detection[] {
 
 /** A granting Require only 2.4 reads (under <IfModule mod_authz_core.c>), in a section whose users' Require
  * (its own, or a <Limit> inside it) 2.2 enforced: on 2.4 the lines form an implicit <RequireAny>. */
-function only24BesideUsers(context: LintContext, read22: ReadonlySet<string>): Detection[] {
+function only24BesideUsers(context: LintContext, read22: Read22): Detection[] {
   const found: Detection[] = [];
   const requires = walkConfig(context.target).byKey.get("require") ?? [];
+  // The granting host lines only 2.4 reads, first: without one (most trees) no users' lines are gathered.
+  const granting: Array<{ entry: WalkedDirective; scope: EffectiveSection }> = [];
+  for (const entry of requires) {
+    const line = requireLine(entry.directive);
+    if (line === null || line.negated || !HOST_PROVIDERS.has(line.provider) || read22.has(entry.directive.span)) continue;
+    if (line.provider === "all" && line.args[0]?.toLowerCase() !== "granted") continue;
+    const scope = innermostScope(entry.sections);
+    if (scope !== null) granting.push({ entry, scope });
+  }
+  if (granting.length === 0) return found;
   // Users' Require lines 2.2 enforced, by the section they apply to (a <Limit> counts as its section's).
   const usersBySection = new Map<EffectiveSection, typeof requires>();
   for (const other of requires) {
     const theirs = requireLine(other.directive);
-    if (theirs === null || HOST_PROVIDERS.has(theirs.provider) || !read22.has(place(other.directive.span))) continue;
+    if (theirs === null || HOST_PROVIDERS.has(theirs.provider) || !read22.has(other.directive.span)) continue;
     const own = innermostScope(other.sections);
     const section = own !== null && (own.key === "limit" || own.key === "limitexcept") ? innermostScope(other.sections.slice(0, other.sections.indexOf(own))) : own;
     if (section === null) continue;
     usersBySection.set(section, [...(usersBySection.get(section) ?? []), other]);
   }
-  for (const entry of requires) {
-    const line = requireLine(entry.directive);
-    if (line === null || line.negated || !HOST_PROVIDERS.has(line.provider) || read22.has(place(entry.directive.span))) continue;
-    if (line.provider === "all" && line.args[0]?.toLowerCase() !== "granted") continue;
-    const scope = innermostScope(entry.sections);
-    if (scope === null) continue;
+  for (const { entry, scope } of granting) {
     const users = usersBySection.get(scope) ?? [];
     if (users.length === 0) continue;
     const text = entry.directive.node.raw.trim();

@@ -13,13 +13,14 @@
 //     configs: /statgraph-status/ and its server-status Location from 127.0.0.1: 200 on 2.2.34, 403 on 2.4.68.
 // Refuted as a difference: fixtures case a1 (Directory Order deny,allow / Deny from all + Location Require ip):
 // 403 on both (2.4 AH01797).
-import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
+import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
-import { governingFindings, innermostScope, ownDirectives, requireLine, sectionsAbove } from "./access-scope.ts";
+import { governingFindings, hasOwn, innermostScope, ownDirectives, requireLine, sectionsAboveWith } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import { recordsWithCode } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
+import { PlaceMap } from "./places.ts";
 import type { Detection, Rule } from "./rule.ts";
 import { stockGrantedRoot } from "./stock-access.ts";
 
@@ -30,8 +31,12 @@ function requireForm(config: EffectiveConfig, scope: EffectiveSection): string {
   return render(hostPolicy(lines("order").at(-1)?.directive.args.join("") ?? "deny,allow", from("allow"), from("deny")));
 }
 
+function isAny(directive: EffectiveDirective): boolean {
+  return directive.args[0]?.toLowerCase() === "any";
+}
+
 function satisfiesAny(config: EffectiveConfig, scope: EffectiveSection | null): boolean {
-  return ownDirectives(config, scope, "satisfy").some((entry) => entry.directive.args[0]?.toLowerCase() === "any");
+  return hasOwn(config, scope, "satisfy", isAny);
 }
 
 function deniesAll(config: EffectiveConfig, scope: EffectiveSection): boolean {
@@ -46,9 +51,8 @@ function deniesAll(config: EffectiveConfig, scope: EffectiveSection): boolean {
  * <Directory /> around a fragment); null when none. */
 function deniedAbove(context: LintContext, scope: EffectiveSection): string | null {
   const config = context.target;
-  const above = sectionsAbove(config, scope);
   // The nearest one with a Require decides (a nearer `Require all granted` overrides <Directory />).
-  const withRequire = above.filter((entry) => ownDirectives(config, entry.section, "require").length > 0);
+  const withRequire = sectionsAboveWith(config, scope, "require");
   const nearest = withRequire.sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (nearest !== undefined) return deniesAll(config, nearest.section) ? `<Directory ${nearest.section.args[0]}> (line ${nearest.section.span.line})` : null;
   if (config.layout === "fragment" && scope.key === "directory" && stockGrantedRoot(context.targetModules.name, scope.args[0] ?? "") === null) return "<Directory /> of the 2.4 stock httpd.conf";
@@ -59,7 +63,8 @@ function detect(context: LintContext): Detection[] {
   const config = context.target;
   const found: Detection[] = [];
   // A Require 2.2 reads too is rule A3's (2.2 takes it for a user requirement); here only 2.4's own lines.
-  const read22 = new Set((walkConfig(context.source).byKey.get("require") ?? []).map((entry) => `${entry.directive.span.file}:${entry.directive.span.line}:${entry.directive.span.column}`));
+  // Made when a section first has a Require: most sections with Allow lines have none.
+  let read22: PlaceMap<WalkedDirective> | undefined;
   const scopes = new Map<EffectiveSection, WalkedDirective[]>();
   for (const entry of walkConfig(config).byKey.get("allow") ?? []) {
     const scope = innermostScope(entry.sections);
@@ -73,7 +78,8 @@ function detect(context: LintContext): Detection[] {
     if (satisfiesAny(config, scope)) continue;
     const first = allows[0]!;
     const requires = ownDirectives(config, scope, "require");
-    const only24 = requires.filter((entry) => !read22.has(`${entry.directive.span.file}:${entry.directive.span.line}:${entry.directive.span.column}`));
+    if (requires.length > 0) read22 ??= PlaceMap.of(walkConfig(context.source).byKey.get("require") ?? [], (entry) => entry.directive.span);
+    const only24 = requires.filter((entry) => !read22!.has(entry.directive.span));
     // `Require all granted` beside host lines is the usual dual-syntax port: both checks pass where the host
     // lines admit, the same as 2.2 (real servers: 403 on both for a refused client, 200 for an admitted one).
     const grantsAll = only24.every((entry) => {

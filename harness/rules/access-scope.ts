@@ -43,51 +43,68 @@ function plainPath(section: EffectiveSection): string | null {
   return path.replace(/\/+$/, "") || "/";
 }
 
-interface ScopeIndex {
-  /** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null:
-   * the main server's). */
-  own: Map<EffectiveSection | null, WalkedDirective[]>;
+/** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null: the
+ * main server's). */
+type OwnIndex = Map<EffectiveSection | null, WalkedDirective[]>;
+
+interface PathIndex {
   /** Plain-path <Directory> and <Location> sections by their <VirtualHost> (null: the main server's), then by
-   * kind and path: a section merges with the main server's and its own server's only, and 10,000 vhosts may each
-   * have a <Directory> of the same path. */
+   * path, both kinds in one list (a path rarely has both): a section merges with the main server's and its own
+   * server's only, and 10,000 vhosts may each have a <Directory> of the same path. One map per server, no key
+   * string made per prefix looked up. */
   byPath: Map<EffectiveSection | null, Map<string, WalkedSection[]>>;
   /** Each section's <VirtualHost> (null: the main server). */
   serverOf: Map<EffectiveSection, EffectiveSection | null>;
 }
 
-const indexes = new WeakMap<EffectiveConfig, ScopeIndex>();
+// Built once per config, each on first use (a view whose sections no rule asks about by path has no path index):
+// the rules ask per section, and a fleet config has thousands of sections.
+const ownIndexes = new WeakMap<EffectiveConfig, OwnIndex>();
+const pathIndexes = new WeakMap<EffectiveConfig, PathIndex>();
 
-// Built once per config: the rules ask per section, and a fleet config has thousands of sections.
-function scopeIndex(config: EffectiveConfig): ScopeIndex {
-  const known = indexes.get(config);
+function ownIndex(config: EffectiveConfig): OwnIndex {
+  const known = ownIndexes.get(config);
   if (known) return known;
   const walked = walkConfig(config);
-  const index: ScopeIndex = { own: new Map(), byPath: new Map(), serverOf: new Map() };
-  // The lines of one section share its array of enclosing sections: their scope is found once.
+  const index: OwnIndex = new Map();
+  // The lines of one section share its array of enclosing sections: their scope and its list are found once.
   let lastSections: readonly EffectiveSection[] | null = null;
-  let scope: EffectiveSection | null = null;
-  for (const entry of walked.directives) {
+  let list: WalkedDirective[] = [];
+  // An index loop, not for-of, over every line: this runs once, mostly before the optimising compiler steps
+  // in, and unoptimised for-of makes an iterator result per element (20 MB on a large tree).
+  for (let at = 0; at < walked.directives.length; at++) {
+    const entry = walked.directives[at]!;
     if (entry.sections !== lastSections) {
       lastSections = entry.sections;
-      scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const known = index.get(scope);
+      if (known) list = known;
+      else index.set(scope, (list = []));
     }
-    const list = index.own.get(scope);
-    if (list) list.push(entry);
-    else index.own.set(scope, [entry]);
+    list.push(entry);
   }
-  for (const entry of walked.sections) {
+  ownIndexes.set(config, index);
+  return index;
+}
+
+function pathIndex(config: EffectiveConfig): PathIndex {
+  const known = pathIndexes.get(config);
+  if (known) return known;
+  const walked = walkConfig(config);
+  const index: PathIndex = { byPath: new Map(), serverOf: new Map() };
+  for (let at = 0; at < walked.sections.length; at++) {
+    const entry = walked.sections[at]!;
     const server = entry.sections.find((section) => section.key === "virtualhost") ?? null;
     index.serverOf.set(entry.section, server);
     const path = plainPath(entry.section);
     if (path === null) continue;
-    const key = `${entry.section.key}\u0000${path}`;
     let paths = index.byPath.get(server);
     if (!paths) index.byPath.set(server, (paths = new Map()));
-    const list = paths.get(key);
+    const list = paths.get(path);
     if (list) list.push(entry);
-    else paths.set(key, [entry]);
+    else paths.set(path, [entry]);
   }
-  indexes.set(config, index);
+  pathIndexes.set(config, index);
   return index;
 }
 
@@ -96,25 +113,48 @@ function scopeIndex(config: EffectiveConfig): ScopeIndex {
 export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection): WalkedSection[] {
   const path = plainPath(scope);
   if (path === null) return [];
-  const { byPath, serverOf } = scopeIndex(config);
+  const { byPath, serverOf } = pathIndex(config);
   const server = serverOf.get(scope) ?? null;
   const mainPaths = byPath.get(null);
   const ownPaths = server === null ? undefined : byPath.get(server);
   const found: WalkedSection[] = [];
   // Loops, not a flatMap of prefixes: the access rules ask for tens of thousands of sections in a large tree.
   // Each prefix longer than the one before, so none repeats: "/", "/srv", "/srv/www", ...
-  let prefix = "";
-  for (const part of ["", ...path.split("/").filter(Boolean)]) {
-    prefix = part === "" ? "/" : prefix === "/" ? `/${part}` : `${prefix}/${part}`;
-    const key = `${scope.key}\u0000${prefix}`;
-    addOthers(found, mainPaths?.get(key), scope);
-    if (server !== null) addOthers(found, ownPaths?.get(key), scope);
+  for (const prefix of prefixes(path)) {
+    addOthers(found, mainPaths?.get(prefix), scope);
+    if (server !== null) addOthers(found, ownPaths?.get(prefix), scope);
   }
   return found;
 }
 
+/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. */
+export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
+  const found: WalkedSection[] = [];
+  for (const entry of sectionsAbove(config, scope)) if (hasOwn(config, entry.section, key)) found.push(entry);
+  return found;
+}
+
+/** "/", then the path's non-empty parts joined one more at a time: "/srv", "/srv/www", ... An absolute path
+ * without "//" (nearly every one) gives them as slices of itself, with no array of parts. */
+function prefixes(path: string): string[] {
+  const found = ["/"];
+  if (path.startsWith("/") && !path.includes("//")) {
+    for (let slash = path.indexOf("/", 1); slash > 0; slash = path.indexOf("/", slash + 1)) found.push(path.slice(0, slash));
+    if (path !== "/") found.push(path);
+    return found;
+  }
+  let prefix = "/";
+  for (const part of path.split("/")) {
+    if (part === "") continue;
+    prefix = prefix === "/" ? `/${part}` : `${prefix}/${part}`;
+    found.push(prefix);
+  }
+  return found;
+}
+
+/** The sections of `scope`'s kind among `entries`, but `scope` itself. */
 function addOthers(found: WalkedSection[], entries: readonly WalkedSection[] | undefined, scope: EffectiveSection): void {
-  for (const entry of entries ?? []) if (entry.section !== scope) found.push(entry);
+  for (const entry of entries ?? []) if (entry.section !== scope && entry.section.key === scope.key) found.push(entry);
 }
 
 /** The sections whose configuration merges into a line's: the ones around it, and the <Directory> or <Location>
@@ -137,16 +177,45 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
   // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
   const found: WalkedDirective[] = [];
-  for (const entry of scopeIndex(config).own.get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
+  for (const entry of ownIndex(config).get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
   return found;
+}
+
+/** Whether a section has a directive of `key` (a lower-case name) written in it that passes `test` (any, without
+ * one). No list made: the access rules ask this for every scope of tens of thousands of lines. */
+export function hasOwn(config: EffectiveConfig, section: EffectiveSection | null, key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
+  for (const entry of ownIndex(config).get(section) ?? []) if (entry.directive.key === key && (test === undefined || test(entry.directive))) return true;
+  return false;
+}
+
+/** Whether a directive of `key` passing `test` is in effect where a line sits: written in the sections around it,
+ * its server's context (its <VirtualHost>'s or the main server's), or a section above its own by path (the
+ * scopes of mergedScopes). The sections around the line are asked first: in a large tree they answer most often,
+ * and then the sections above by path are never looked up. */
+export function inEffect(config: EffectiveConfig, sections: readonly EffectiveSection[], key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
+  for (let index = sections.length - 1; index >= 0; index--) {
+    const section = sections[index]!;
+    if (SCOPES.has(section.key) && hasOwn(config, section, key, test)) return true;
+  }
+  const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
+  if ((vhost !== null && hasOwn(config, vhost, key, test)) || hasOwn(config, null, key, test)) return true;
+  const own = innermostScope(sections);
+  if (own === null) return false;
+  for (const entry of sectionsAbove(config, own)) {
+    const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    if ((theirs === null || theirs === vhost) && hasOwn(config, entry.section, key, test)) return true;
+  }
+  return false;
+}
+
+function notNone(directive: EffectiveDirective): boolean {
+  return directive.args[0]?.toLowerCase() !== "none";
 }
 
 /** Whether 2.2 asks for a password where this line sits: an AuthType in its own section, one around it, one
  * above it by path, or in server context. */
 export function authTypeInScope(config: EffectiveConfig, entry: { sections: readonly EffectiveSection[] }): boolean {
-  const vhost = entry.sections.find((section) => section.key === "virtualhost") ?? null;
-  const scopes = new Set<EffectiveSection | null>([null, vhost, ...mergedScopes(config, entry.sections)]);
-  return [...scopes].some((scope) => ownDirectives(config, scope, "authtype").some((auth) => auth.directive.args[0]?.toLowerCase() !== "none"));
+  return inEffect(config, entry.sections, "authtype", notNone);
 }
 
 /** `mod_rewrite.c` or `rewrite_module` (an <IfModule> condition) as a module id. */
@@ -157,17 +226,22 @@ export function moduleOfCondition(word: string): string {
 // Lines that keep clients out: host rules, authentication, SSL requirements, rewrite refusals.
 const PROTECTING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authuserfile", "authgroupfile", "authdbmuserfile", "authdbmgroupfile", "authbasicprovider", "authdigestprovider", "authldapurl", "sslrequiressl", "sslrequire", "sslverifyclient"]);
 
+function isAll(word: string): boolean {
+  return word.toLowerCase() === "all";
+}
+
 /** Whether a directive restricts who gets an answer. */
 export function protects(directive: EffectiveDirective): boolean {
   const key = directive.key;
   // Most lines are neither: no lower-cased copy of their arguments (every line of a large tree is asked).
   if (!PROTECTING.has(key) && key !== "rewriterule") return false;
-  const words = directive.args.map((arg) => arg.toLowerCase());
-  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any.
-  if (key === "authtype" && words[0] === "none") return false;
-  if (key === "require" && words[0] === "all" && words[1] === "granted") return false;
-  if (key === "allow" && words.includes("all")) return false;
-  if (key === "satisfy" && words[0] === "any") return false;
+  const args = directive.args;
+  // Lines that open rather than restrict: AuthType None, Require all granted, Allow from all, Satisfy Any. The
+  // words asked one by one, no lower-cased copy of them all: a large tree has a hundred thousand such lines.
+  if (key === "authtype" && args[0]?.toLowerCase() === "none") return false;
+  if (key === "require" && args[0]?.toLowerCase() === "all" && args[1]?.toLowerCase() === "granted") return false;
+  if (key === "allow" && args.some(isAll)) return false;
+  if (key === "satisfy" && args[0]?.toLowerCase() === "any") return false;
   if (PROTECTING.has(key)) return true;
   // RewriteRule PATTERN SUBSTITUTION [F] / [forbidden] / [G] / [gone] refuses.
   const flags = (directive.args[2] ?? "").replace(/^\[|\]$/g, "").split(",").map((flag) => flag.trim().toLowerCase());

@@ -8,9 +8,10 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { sectionLabel } from "../conf/queries/walk-config.ts";
 import type { LintFinding, SourcePlace } from "./finding.ts";
 import { accessFileDetections, accessFilePaths } from "./access-files.ts";
-import { invalidCommands } from "./invalid-commands.ts";
+import { invalidCommandLines } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
+import { placeKey } from "./places.ts";
 import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
 import { targetRefusals } from "./target-refusals.ts";
 
@@ -43,58 +44,119 @@ function includeChain(config: EffectiveConfig, other: EffectiveConfig, file: str
   return chain;
 }
 
+/** Trimmed, each run of white space one space, the first word (with its lead `<` or `</`) lower-cased. */
 function normalised(text: string): string {
   const trimmed = text.trim();
-  // Most lines have single spaces only: no second replace pass, no callback (the lead `<` or `</` lower-cases
-  // to itself, so the whole first word is lower-cased).
+  // Most lines have single spaces only: no second replace pass. After it, a space ends the first word.
   const spaced = /\s\s|[^\S ]/.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
-  return spaced.replace(/^(<?\/?)(\S+)/, (_, lead: string, name: string) => lead + name.toLowerCase());
+  // Sliced, not a replace with a callback: the lead `<` or `</` lower-cases to itself.
+  const end = spaced.indexOf(" ");
+  const word = end < 0 ? spaced : spaced.slice(0, end);
+  const lower = word.toLowerCase();
+  return lower === word ? spaced : lower + spaced.slice(word.length);
 }
 
-/** `normals`: directive lines normalised, by text, for one lint: a tree repeats its lines (every vhost's
- * `Order deny,allow`), and the regular expressions cost more than the lookup over 90,000 findings. */
-function fingerprint(rule: string, file: string, sections: readonly string[], directive: string, normals: Map<string, string>): string {
-  let normal = normals.get(directive);
-  if (normal === undefined) normals.set(directive, (normal = normalised(directive)));
-  // crypto.hash, not createHash: one call, no Hash object per finding.
-  return hash("sha256", [rule, file, ...sections, normal].join("\u0000"), "hex").slice(0, 32);
+/** A line as findings quote it (its first line) and as fingerprints read it (normalised). */
+interface Quoted {
+  directive: string;
+  normal: string;
 }
 
-/** A section's label as written, and normalised for fingerprints: made once per section (a vhost's lines all
- * share its sections). */
-const LABELS = new WeakMap<EffectiveSection, { label: string; normal: string }>();
-function labelOf(section: EffectiveSection): { label: string; normal: string } {
-  let known = LABELS.get(section);
-  if (!known) {
-    const label = sectionLabel(section);
-    known = { label, normal: normalised(label) };
-    LABELS.set(section, known);
+/** A section path as findings show it (labels as written) and as fingerprints read it (each label normalised,
+ * each after a NUL, as the fingerprint's text joins them). */
+interface Path {
+  labels: string[];
+  normals: string;
+}
+
+
+/** What one lint makes once and every finding it concerns shares (findings are read, never changed in place,
+ * past this module: their arrays may be shared). On a 10,000-vhost tree 90,000 findings come from a few dozen
+ * distinct lines, one section path per vhost, one include chain per file and a handful of rules. */
+class Shared {
+  /** By a line's raw text: a tree repeats its lines (every vhost's `Order deny,allow`), and the regular
+   * expressions cost more than the lookup. */
+  readonly #quoted = new Map<string, Quoted>();
+  /** Section labels normalised, by label: 10,000 vhosts may all be `<VirtualHost *:80>`. */
+  readonly #labels = new Map<string, string>();
+  /** By the walk's array of enclosing sections, which all lines of one section share. */
+  readonly #paths = new WeakMap<readonly EffectiveSection[], Path>();
+  /** The last path asked: detections come in reading order, and a section's lines share its array. */
+  #lastSections: readonly EffectiveSection[] | undefined;
+  #lastPath: Path | undefined;
+  readonly #chains = new Map<string, SourcePlace[]>();
+  /** A copy per rule, not per finding: findings do not hand out the rule's own array. */
+  readonly #seeds = new Map<Rule, string[]>();
+  readonly #context: LintContext;
+
+  constructor(context: LintContext) {
+    this.#context = context;
   }
-  return known;
+
+  quoted(raw: string): Quoted {
+    let known = this.#quoted.get(raw);
+    if (!known) {
+      const directive = firstLine(raw);
+      known = { directive, normal: normalised(directive) };
+      this.#quoted.set(raw, known);
+    }
+    return known;
+  }
+
+  path(sections: readonly EffectiveSection[]): Path {
+    if (sections === this.#lastSections) return this.#lastPath!;
+    let known = this.#paths.get(sections);
+    if (!known) {
+      const labels: string[] = [];
+      let normals = "";
+      for (const section of sections) {
+        const label = sectionLabel(section);
+        let normal = this.#labels.get(label);
+        if (normal === undefined) this.#labels.set(label, (normal = normalised(label)));
+        labels.push(label);
+        normals += `\u0000${normal}`;
+      }
+      known = { labels, normals };
+      this.#paths.set(sections, known);
+    }
+    this.#lastSections = sections;
+    this.#lastPath = known;
+    return known;
+  }
+
+  /** The Include lines that reached a file: every finding of a file shares its file's chain. */
+  chain(file: string): SourcePlace[] {
+    let chain = this.#chains.get(file);
+    if (!chain) this.#chains.set(file, (chain = includeChain(this.#context.source, this.#context.target, file)));
+    return chain;
+  }
+
+  seed(rule: Rule): string[] {
+    let seed = this.#seeds.get(rule);
+    if (!seed) this.#seeds.set(rule, (seed = [...rule.seed]));
+    return seed;
+  }
 }
 
-/** Include chains by file, per context: every finding of a file shares its file's chain (90,000 findings of a
- * 10,000-vhost tree walk a few thousand chains). */
-const CHAINS = new WeakMap<LintContext, Map<string, SourcePlace[]>>();
-function chainOf(context: LintContext, file: string): SourcePlace[] {
-  let chains = CHAINS.get(context);
-  if (!chains) CHAINS.set(context, (chains = new Map()));
-  let chain = chains.get(file);
-  if (!chain) chains.set(file, (chain = includeChain(context.source, context.target, file)));
-  return chain.slice();
+/** Stable across moved lines: the rule, the file, the section path and the line, normalised, NUL-separated.
+ * crypto.hash, not createHash: one call, no Hash object per finding. */
+function fingerprint(rule: string, file: string, path: Path, quoted: Quoted): string {
+  return hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "hex").slice(0, 32);
 }
 
-function toFinding(rule: Rule, detection: Detection, context: LintContext, normals: Map<string, string>): LintFinding {
+const NOTHING_RELATED: SourcePlace[] = [];
+
+function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFinding {
   const { node } = detection;
   const span = node.span;
-  const directive = firstLine(node.kind === "section" ? node.node.openRaw : node.node.raw);
-  const labels = detection.sections.map(labelOf);
-  const sections = labels.map((label) => label.label);
+  const quoted = shared.quoted(node.kind === "section" ? node.node.openRaw : node.node.raw);
+  const directive = quoted.directive;
+  const path = shared.path(detection.sections);
   return {
     rule: rule.id,
     severity: detection.severity ?? rule.severity,
     security: rule.security ?? false,
-    seed: [...rule.seed],
+    seed: shared.seed(rule),
     file: span.file,
     line: span.line,
     column: span.column,
@@ -103,66 +165,99 @@ function toFinding(rule: Rule, detection: Detection, context: LintContext, norma
     directive,
     message: detection.message,
     fix: detection.fix,
-    fingerprint: fingerprint(rule.id, span.file, labels.map((label) => label.normal), directive, normals),
-    sections,
-    includeChain: chainOf(context, span.file),
-    related: (detection.related ?? []).map((s) => ({ file: s.file, line: s.line, column: s.column })),
+    fingerprint: fingerprint(rule.id, span.file, path, quoted),
+    sections: path.labels,
+    includeChain: shared.chain(span.file),
+    related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),
   };
 }
 
-/** Line and column as one number while both fit exactly (columns to 2^24: 2.4 reads lines up to 16 MB). */
-function placeKey(line: number, column: number): number | string {
-  return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : `${line}:${column}`;
+/** Within one file: line, column, severity, rule. */
+function inFile(a: LintFinding, b: LintFinding): number {
+  return a.line - b.line || a.column - b.column || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.rule.localeCompare(b.rule);
+}
+
+/** Among files no view reads (rank Infinity): by file name, then as within one file. */
+function unread(a: LintFinding, b: LintFinding): number {
+  // Most pairs share a file: equal strings compare as 0 without a locale comparison.
+  return (a.file === b.file ? 0 : a.file.localeCompare(b.file)) || inFile(a, b);
 }
 
 export function lintContextFindings(context: LintContext, rules: readonly Rule[] = RULES): LintFinding[] {
-  const detections: Array<{ rule: Rule; detection: Detection }> = [];
+  // One finding per rule and place (a line found twice, as a macro's body used twice, is reported once): places
+  // by rule, then file, then line and column as one number, not a string key made and hashed per detection.
+  // Findings go straight into their file's list (the sort below is by file first), in the order made.
+  const placed = new Map<string, Map<string, Set<number | string>>>();
+  const byFile = new Map<string, LintFinding[]>();
+  const made: LintFinding[] = [];
+  const shared = new Shared(context);
+  // Detections come in runs of one rule and one file: the last lookup is kept.
+  let lastRule = "";
+  let lastFile = "";
+  let lastPlaces: Set<number | string> | undefined;
+  let lastList: LintFinding[] | undefined;
+  const add = (rule: Rule, detection: Detection): void => {
+    if (context.legacyBranch(detection.node.guards)) return;
+    const span = detection.node.span;
+    if (lastPlaces === undefined || rule.id !== lastRule || span.file !== lastFile) {
+      let files = placed.get(rule.id);
+      if (!files) placed.set(rule.id, (files = new Map()));
+      lastPlaces = files.get(span.file);
+      if (!lastPlaces) files.set(span.file, (lastPlaces = new Set()));
+      lastList = byFile.get(span.file);
+      if (!lastList) byFile.set(span.file, (lastList = []));
+      lastRule = rule.id;
+      lastFile = span.file;
+    }
+    const place = placeKey(span.line, span.column);
+    if (lastPlaces.has(place)) return;
+    lastPlaces.add(place);
+    const finding = toFinding(rule, detection, shared);
+    lastList!.push(finding);
+    made.push(finding);
+  };
   // By id, the first of each as rules.find gives it: the passes own tens of thousands of lines.
   const byId = new Map<string, Rule>();
   for (const rule of rules) if (!byId.has(rule.id)) byId.set(rule.id, rule);
-  for (const owned of [...invalidCommands(context, rules), ...targetRefusals(context, rules), ...accessFileDetections(context, rules)]) {
-    const rule = byId.get(owned.rule) ?? ruleById(owned.rule);
-    if (rule) detections.push({ rule, detection: owned.detection });
+  // Each pass read as it goes (the invalid-command pass a line at a time), in the same order as before.
+  const passes = [() => invalidCommandLines(context, rules), () => targetRefusals(context, rules), () => accessFileDetections(context, rules)];
+  for (const pass of passes) {
+    for (const owned of pass()) {
+      const rule = byId.get(owned.rule) ?? ruleById(owned.rule);
+      if (rule) add(rule, owned.detection);
+    }
   }
-  for (const rule of rules) for (const detection of rule.detect?.(context) ?? []) detections.push({ rule, detection });
+  for (const rule of rules) for (const detection of rule.detect?.(context) ?? []) add(rule, detection);
 
-  // One finding per rule and place (a line found twice, as a macro's body used twice, is reported once): places
-  // by rule, then file, then line and column as one number, not a string key made and hashed per detection.
-  const placed = new Map<string, Map<string, Set<number | string>>>();
-  const made: LintFinding[] = [];
-  const normals = new Map<string, string>();
-  for (const { rule, detection } of detections) {
-    if (context.legacyBranch(detection.node.guards)) continue;
-    const span = detection.node.span;
-    let files = placed.get(rule.id);
-    if (!files) placed.set(rule.id, (files = new Map()));
-    let places = files.get(span.file);
-    if (!places) files.set(span.file, (places = new Set()));
-    const place = placeKey(span.line, span.column);
-    if (places.has(place)) continue;
-    places.add(place);
-    made.push(toFinding(rule, detection, context, normals));
+  // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads), then the files
+  // neither view reads (.htaccess) by name. Each file's findings sorted alone: no rank looked up per comparison.
+  const findings: LintFinding[] = [];
+  const read = new Set<string>();
+  for (const files of [context.source.files, context.target.files]) {
+    for (const file of files) {
+      if (read.has(file)) continue;
+      read.add(file);
+      const list = byFile.get(file);
+      if (list) for (const finding of list.sort(inFile)) findings.push(finding);
+    }
   }
-  // Reading order: where a file is first read (on 2.2, then what only the 2.4 view reads); looked up once per
-  // finding, not twice per comparison.
-  const order = new Map<string, number>();
-  for (const file of [...context.source.files, ...context.target.files]) if (!order.has(file)) order.set(file, order.size);
-  const rank = new Map<LintFinding, number>();
-  for (const finding of made) rank.set(finding, order.get(finding.file) ?? Infinity);
-  // Every key of the sort told apart by the dedupe above: the order made does not show through.
-  const findings = made.sort(
-    (a, b) =>
-      rank.get(a)! - rank.get(b)! ||
-      // Most pairs share a file: equal strings compare as 0 without a locale comparison.
-      (a.file === b.file ? 0 : a.file.localeCompare(b.file)) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
-      a.rule.localeCompare(b.rule),
-  );
-  // The same directive twice in one section path: the second keeps a fingerprint of its own.
-  const seen = new Map<string, number>();
-  for (const finding of findings) {
+  // Sorted together, in the order made: names localeCompare finds equal keep the order one sort of all gave.
+  if (findings.length < made.length) for (const finding of made.filter((finding) => !read.has(finding.file)).sort(unread)) findings.push(finding);
+
+  // The same directive twice in one section path: the second keeps a fingerprint of its own. Counted by file
+  // (a fingerprint hashes its file: equal ones share it), in small maps; a file's findings come together.
+  const byFileSeen = new Map<string, Map<string, number>>();
+  let file: string | undefined;
+  let seen = new Map<string, number>();
+  // An index loop: once over 90,000 findings, mostly unoptimised (for-of makes an iterator result each).
+  for (let at = 0; at < findings.length; at++) {
+    const finding = findings[at]!;
+    if (finding.file !== file) {
+      file = finding.file;
+      const known = byFileSeen.get(file);
+      if (known) seen = known;
+      else byFileSeen.set(file, (seen = new Map()));
+    }
     const count = seen.get(finding.fingerprint) ?? 0;
     seen.set(finding.fingerprint, count + 1);
     if (count > 0) finding.fingerprint = `${finding.fingerprint}:${count + 1}`;

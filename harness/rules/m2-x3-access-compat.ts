@@ -2,6 +2,7 @@
 // fails the config test with "Invalid command 'Order', ...". Two ways out: load mod_access_compat (the old
 // rules keep working, with 2.4's merging), or write the rule as Require (the hint gives the line's Require).
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
+import { ownedLineOnce } from "./owned-line-once.ts";
 import { invalidCommandPattern, refusalClaim } from "./refusal-evidence.ts";
 import type { Rule } from "./rule.ts";
 
@@ -40,13 +41,15 @@ export const M2: Rule = {
   title: "Order, Allow, Deny and Satisfy need mod_access_compat on 2.4",
   severity: "blocking",
   owns: { modules: ["access_compat_module"] },
-  ownedLine: (node) => {
-    const require = requireTranslation(node);
-    return {
-      message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_access_compat, which this tree does not load`,
-      fix: require === null ? `${LOAD}, or write the rule with Require (Order has no Require of its own)` : `${require}\n(or keep the line and ${LOAD})`,
-    };
-  },
+  // The words depend on the name as written and the arguments only: made once per lint for each.
+  ownedLine: (node, context) =>
+    ownedLineOnce(context, `M2\u0000${node.name}\u0000${node.args.join("\u0000")}`, () => {
+      const require = requireTranslation(node);
+      return {
+        message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_access_compat, which this tree does not load`,
+        fix: require === null ? `${LOAD}, or write the rule with Require (Order has no Require of its own)` : `${require}\n(or keep the line and ${LOAD})`,
+      };
+    }),
   recognise: (evidence) => refusalClaim(evidence, invalidCommandPattern(["Order", "Allow", "Deny", "Satisfy"]), (refusal) => `2.4 refuses '${refusal.match[1]}': load mod_access_compat or use Require`),
   fix: `${LOAD}; or, better, replace Order/Allow/Deny/Satisfy with Require (Allow from all → Require all granted, Deny from all → Require all denied, Allow from 10.0.0.0/8 → Require ip 10.0.0.0/8, Allow from example.org → Require host example.org, Satisfy any → <RequireAny>).`,
   help: "Guide: mod_access_compat keeps Order/Allow/Deny/Satisfy; error Invalid command 'Order' => load mod_access_compat.",

@@ -3,6 +3,7 @@
 // mod_authz_core. Without mod_authn_core a request needing authentication is a 500 ("configuration error:
 // couldn't check user"), and its directives are invalid commands.
 import { candidateLogs } from "./evidence.ts";
+import { ownedLineOnce } from "./owned-line-once.ts";
 import { cannotLoadPattern, invalidCommandPattern, refusalClaim } from "./refusal-evidence.ts";
 import type { Rule } from "./rule.ts";
 
@@ -16,7 +17,7 @@ export const M4: Rule = {
   title: "AuthType and AuthName need mod_authn_core on 2.4; mod_authn_default and mod_authz_default are gone",
   severity: "blocking",
   owns: { modules: ["authn_core_module"], moduleFiles: GONE_FILES, directives: GONE_DIRECTIVES },
-  ownedLine: (node) => {
+  ownedLine: (node, context) => {
     if (node.key === "loadmodule") {
       const file = (node.args[1] ?? "").split("/").pop() ?? "";
       const core = file.includes("authz") ? "LoadModule authz_core_module modules/mod_authz_core.so" : LOAD;
@@ -25,7 +26,8 @@ export const M4: Rule = {
     if (GONE_DIRECTIVES.some((name) => name.toLowerCase() === node.key)) {
       return { message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has no such directive (its module is gone)`, fix: "remove it; 2.4 falls through to the next provider by itself, and <RequireAny>/<RequireAll> decide how Require lines combine" };
     }
-    return { message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authn_core, which this tree does not load`, fix: LOAD };
+    // By name as written, once per lint: every vhost's AuthType and AuthName.
+    return ownedLineOnce(context, `M4\u0000${node.name}`, () => ({ message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authn_core, which this tree does not load`, fix: LOAD }));
   },
   recognise: (evidence) => {
     const refused =

@@ -13,37 +13,56 @@ import { authTypeInScope, moduleOfCondition, protects, wideningClaim } from "./a
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
 
-function droppedGuard(guards: readonly Guard[], context: LintContext): { guard: Guard; module: string } | null {
+/** The module an `<IfModule X>` condition names when 2.2 loads it and the 2.4 target does not; null otherwise
+ * (and for `!X`). */
+function droppedModule(condition: string, context: LintContext): string | null {
+  const trimmed = condition.trim();
+  if (trimmed.startsWith("!")) return null;
+  const module = moduleOfCondition(trimmed.split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"));
+  return context.loaded.source.has(module) && !context.loaded.target.has(module) ? module : null;
+}
+
+/** The first guard that drops the line on 2.4, with its module; `dropped` holds each condition's answer for one
+ * lint (a large tree repeats a few conditions over thousands of guards). */
+function droppedGuard(guards: readonly Guard[], context: LintContext, dropped: Map<string, string | null>): { guard: Guard; module: string } | null {
   for (const guard of guards) {
     if (guard.name.toLowerCase() !== "ifmodule") continue;
-    const condition = guard.condition.trim();
-    if (condition.startsWith("!")) continue;
-    const module = moduleOfCondition(condition.split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"));
-    if (context.loaded.source.has(module) && !context.loaded.target.has(module)) return { guard, module };
+    let module = dropped.get(guard.condition);
+    if (module === undefined) dropped.set(guard.condition, (module = droppedModule(guard.condition, context)));
+    if (module !== null) return { guard, module };
   }
   return null;
 }
 
 function detect(context: LintContext): Detection[] {
   const byGuard = new Map<string, { entries: Array<{ directive: EffectiveDirective; sections: Detection["sections"] }>; module: string; guard: Guard; password: boolean }>();
-  for (const entry of walkConfig(context.source).directives) {
-    if (!protects(entry.directive)) continue;
-    const dropped = droppedGuard(entry.directive.guards, context);
-    if (dropped === null) continue;
-    const key = `${dropped.guard.span.file}:${dropped.guard.span.line}:${dropped.guard.span.column}`;
-    const group = byGuard.get(key) ?? { entries: [], module: dropped.module, guard: dropped.guard, password: false };
+  const dropped = new Map<string, string | null>();
+  const directives = walkConfig(context.source).directives;
+  // An index loop: run once over every line, mostly unoptimised, where for-of makes an iterator result per line.
+  for (let at = 0; at < directives.length; at++) {
+    const entry = directives[at]!;
+    // The guards first: most lines of a tree have none, and then what they are does not matter.
+    if (entry.directive.guards.length === 0) continue;
+    const found = droppedGuard(entry.directive.guards, context, dropped);
+    if (found === null || !protects(entry.directive)) continue;
+    const key = `${found.guard.span.file}:${found.guard.span.line}:${found.guard.span.column}`;
+    const group = byGuard.get(key) ?? { entries: [], module: found.module, guard: found.guard, password: false };
     group.entries.push({ directive: entry.directive, sections: entry.sections });
     group.password ||= entry.directive.key === "authtype" || (entry.directive.key === "require" && authTypeInScope(context.source, entry));
     byGuard.set(key, group);
   }
+  if (byGuard.size === 0) return [];
   // A fallback for the module's absence (`<IfModule !X>` with access rules of its own, read by 2.4) keeps
   // the place protected: not this rule's.
-  const fallbacks = new Set(
-    walkConfig(context.target)
-      .directives.filter((entry) => protects(entry.directive))
-      .flatMap((entry) => entry.directive.guards.filter((guard) => guard.name.toLowerCase() === "ifmodule" && guard.condition.trim().startsWith("!")))
-      .map((guard) => moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"))),
-  );
+  const fallbacks = new Set<string>();
+  const targetDirectives = walkConfig(context.target).directives;
+  for (let at = 0; at < targetDirectives.length; at++) {
+    const entry = targetDirectives[at]!;
+    for (const guard of entry.directive.guards) {
+      if (guard.name.toLowerCase() !== "ifmodule" || !guard.condition.trim().startsWith("!") || !protects(entry.directive)) continue;
+      fallbacks.add(moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1")));
+    }
+  }
   return [...byGuard.values()].filter((group) => !fallbacks.has(group.module)).map((group) => {
     const first = group.entries[0]!;
     const what = group.password ? "2.2 asks for a password here; 2.4 answers without one" : "2.2 refuses or restricts here; 2.4 lets every client in";

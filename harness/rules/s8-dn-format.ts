@@ -4,7 +4,7 @@
 // +LegacyDNStringFormat (2.4 only) restores the old form (ssl-dn-format-default, ssl-dn-format-legacy).
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { detection, named } from "./detection.ts";
-import type { Rule } from "./rule.ts";
+import type { Detection, Rule } from "./rule.ts";
 
 const DN_VARIABLE = /SSL_(?:CLIENT|SERVER)_[SI]_DN(?![_A-Za-z])/;
 const ONELINE_DN = /\/[A-Za-z][\w.]*=[^/\n"<]*(?:\/[A-Za-z][\w.]*=[^/\n"<]*)*/g;
@@ -17,6 +17,11 @@ export function rfc2253(oneline: string): string {
     .reverse()
     .map((part) => part.replace(/,/g, "\\,"))
     .join(",");
+}
+
+function namesDnVariable(arg: string): boolean {
+  // Every match holds "SSL_": most arguments are rejected without running the expression.
+  return arg.includes("SSL_") && DN_VARIABLE.test(arg);
 }
 
 function legacyFormat(args: readonly string[]): boolean {
@@ -33,9 +38,15 @@ export const S8: Rule = {
     const options = named(config, "SSLOptions");
     if (options.some((entry) => legacyFormat(entry.directive.args))) return [];
     const fix = "<IfVersion >= 2.4>\n    SSLOptions +LegacyDNStringFormat\n</IfVersion>";
-    const uses = walkConfig(config)
-      .directives.filter((entry) => entry.directive.key !== "ssloptions" && entry.directive.args.some((arg) => DN_VARIABLE.test(arg)))
-      .map((entry) => detection(entry, `${DN_VARIABLE.exec(entry.directive.args.join(" "))![0]} is "CN=...,O=...,C=..." on 2.4 where 2.2 gave "/C=.../O=.../CN=...": what this line compares or passes on changes`, fix));
+    const uses: Detection[] = [];
+    // An index loop (run once, mostly unoptimised: for-of would make an iterator result per line), and a
+    // substring test before the expression: every argument of every line is asked.
+    const directives = walkConfig(config).directives;
+    for (let at = 0; at < directives.length; at++) {
+      const entry = directives[at]!;
+      if (entry.directive.key === "ssloptions" || !entry.directive.args.some(namesDnVariable)) continue;
+      uses.push(detection(entry, `${DN_VARIABLE.exec(entry.directive.args.join(" "))![0]} is "CN=...,O=...,C=..." on 2.4 where 2.2 gave "/C=.../O=.../CN=...": what this line compares or passes on changes`, fix));
+    }
     const exported = options
       .filter((entry) => entry.directive.args.some((arg) => /^\+?(StdEnvVars|FakeBasicAuth)$/i.test(arg)))
       .map((entry) => {

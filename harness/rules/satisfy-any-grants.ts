@@ -14,10 +14,11 @@
 //   then AH01630).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { innermostScope, mergedScopes, ownDirectives, requireLine, sectionsAbove, wideningClaim } from "./access-scope.ts";
+import { inEffect, innermostScope, ownDirectives, requireLine, sectionsAboveWith, wideningClaim } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
+import { PlaceMap } from "./places.ts";
 import type { Detection, Rule } from "./rule.ts";
 import { stockDocumentRoot, stockGrantedRoot } from "./stock-access.ts";
 
@@ -33,8 +34,7 @@ function grantingRequire(context: LintContext, scope: EffectiveSection): string 
   const config = context.target;
   const own = ownDirectives(config, scope, "require");
   if (own.length > 0) return grantsAll(own) ? `this section's "Require all granted"` : null;
-  const above = sectionsAbove(config, scope)
-    .filter((entry) => ownDirectives(config, entry.section, "require").length > 0)
+  const above = sectionsAboveWith(config, scope, "require")
     .sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (above !== undefined) return grantsAll(ownDirectives(config, above.section, "require")) ? `the "Require all granted" of <Directory ${above.section.args[0]}> (line ${above.section.span.line})` : null;
   if (config.layout !== "fragment") return null;
@@ -64,20 +64,17 @@ function hostsOf(context: LintContext, scope: EffectiveSection, key: string): st
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
   const source = walkConfig(context.source);
-  const place = (span: { file: string; line: number; column: number }) => `${span.file}:${span.line}:${span.column}`;
-  const sourceByPlace = new Map((source.byKey.get("satisfy") ?? []).map((entry) => [place(entry.directive.span), entry] as const));
+  const sourceByPlace = PlaceMap.of(source.byKey.get("satisfy") ?? [], (entry) => entry.directive.span);
   for (const entry of walkConfig(context.target).byKey.get("satisfy") ?? []) {
     if (entry.directive.args[0]?.toLowerCase() !== "any") continue;
     const scope = innermostScope(entry.sections);
     if (scope === null) continue;
+    // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives. Asked before
+    // the host lines are read: in a large tree nearly every Satisfy Any sits beside a Require valid-user.
+    const on22 = sourceByPlace.get(entry.directive.span);
+    if (on22 === undefined || inEffect(context.source, on22.sections, "require")) continue;
     const host = hostPolicy(ownDirectives(context.target, scope, "order").at(-1)?.directive.args.join("") ?? "deny,allow", hostsOf(context, scope, "allow"), hostsOf(context, scope, "deny"));
     if (host.kind === "granted") continue;
-    // On 2.2 a user requirement in effect makes it "host or password", the same as 2.4 then gives.
-    const on22 = sourceByPlace.get(place(entry.directive.span));
-    if (on22 === undefined) continue;
-    const vhost22 = on22.sections.find((section) => section.key === "virtualhost") ?? null;
-    const scopes22 = new Set([null, vhost22, ...mergedScopes(context.source, on22.sections)]);
-    if ([...scopes22].some((section) => ownDirectives(context.source, section, "require").length > 0)) continue;
     const grant = grantingRequire(context, scope);
     if (grant === null) continue;
     found.push(

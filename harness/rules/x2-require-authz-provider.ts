@@ -4,6 +4,7 @@
 // fails with "Unknown Authz provider: valid-user" (both recorded on 2.4).
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { detection } from "./detection.ts";
+import { ownedLineOnce } from "./owned-line-once.ts";
 import { invalidCommandPattern, refusalClaim } from "./refusal-evidence.ts";
 import type { Detection, Rule } from "./rule.ts";
 
@@ -46,10 +47,12 @@ export const X2: Rule = {
   severity: "blocking",
   perDirectory: true,
   owns: { modules: ["authz_core_module"] },
-  ownedLine: (node) => ({
-    message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authz_core, which this tree does not load`,
-    fix: "LoadModule authz_core_module modules/mod_authz_core.so (and the module of each Require provider: mod_authz_user for valid-user, mod_authz_groupfile for group, mod_authz_host for ip/host)",
-  }),
+  // By name as written, once per lint: a large tree has a Require in every vhost.
+  ownedLine: (node, context) =>
+    ownedLineOnce(context, `X2\u0000${node.name}`, () => ({
+      message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authz_core, which this tree does not load`,
+      fix: "LoadModule authz_core_module modules/mod_authz_core.so (and the module of each Require provider: mod_authz_user for valid-user, mod_authz_groupfile for group, mod_authz_host for ip/host)",
+    })),
   // With mod_authz_core loaded: a provider whose module the target does not load.
   detect: (context) => {
     if (!context.loaded.target.has("authz_core_module")) return [];

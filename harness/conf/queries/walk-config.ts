@@ -46,7 +46,10 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
     // The lines of one section share its enclosing sections: their server is asked once.
     const server = inServerContext(sections) ? enclosingVirtualHost(sections) : undefined;
-    for (const node of nodes) {
+    // An index loop: the walk runs once per config, largely unoptimised, where for-of makes an iterator
+    // result per node (a few MB on a large tree).
+    for (let at = 0; at < nodes.length; at++) {
+      const node = nodes[at]!;
       if (node.kind === "directive") {
         const entry = { directive: node, sections, index: index++ };
         walked.directives.push(entry);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { walkConfig } from "../../../harness/conf/queries/walk-config.ts";
-import { authTypeInScope, mayGovern, protects, widening } from "../../../harness/rules/access-scope.ts";
+import { authTypeInScope, mayGovern, protects, sectionsAbove, sectionsAboveWith, widening } from "../../../harness/rules/access-scope.ts";
 import { contextOf, evidence, finding, fragment } from "./access-fixture.ts";
 
 describe("access-scope", () => {
@@ -8,6 +8,20 @@ describe("access-scope", () => {
     const { source } = await contextOf(fragment('<Directory /srv/a>\n    AuthType Basic\n</Directory>\n<Directory /srv/a/b>\n    Require ip 10.0.0.1\n</Directory>\n<Directory /srv/ab>\n    Require ip 10.0.0.2\n</Directory>\n'));
     const requires = walkConfig(source).byKey.get("require")!;
     expect(requires.map((entry) => authTypeInScope(source, entry))).toEqual([true, false]);
+  });
+
+  it("finds the sections above one by path, nearest last, for absolute, doubled-slash and relative paths", async () => {
+    const { source } = await contextOf(
+      fragment("<Directory />\n    Require all denied\n</Directory>\n<Directory /srv/a/b>\n</Directory>\n<Directory /srv>\n</Directory>\n<Directory htdocs>\n</Directory>\n<Directory /srv//a/b/c/>\n    Require all granted\n</Directory>\n<Location /srv/a>\n</Location>\n"),
+    );
+    const sections = walkConfig(source).sections.map((entry) => entry.section);
+    const paths = (found: ReturnType<typeof sectionsAbove>) => found.map((entry) => entry.section.args[0]);
+    const deepest = sections.find((section) => section.args[0] === "/srv//a/b/c/")!;
+    expect(paths(sectionsAbove(source, deepest))).toEqual(["/", "/srv", "/srv/a/b"]);
+    expect(paths(sectionsAbove(source, sections.find((section) => section.args[0] === "htdocs")!))).toEqual(["/"]);
+    expect(paths(sectionsAbove(source, sections.find((section) => section.args[0] === "/srv/a/b")!))).toEqual(["/", "/srv"]);
+    expect(paths(sectionsAboveWith(source, deepest, "require"))).toEqual(["/"]);
+    expect(sectionsAbove(source, sections.find((section) => section.key === "location")!)).toEqual([]);
   });
 
   it("tells protecting lines: host rules, authentication, refusing rewrites; not the lines that open (AuthType None, Require all granted, Allow from all, Satisfy Any) nor a redirect", async () => {
