@@ -8,13 +8,15 @@ export interface SourcePlace {
   column: number;
 }
 
+/** The array fields are read-only: the findings of one lint share them (every finding of a section shares its
+ * section path, of a file its include chain, of a rule its seed rows), so a change to one would change them all. */
 export interface LintFinding {
   rule: string;
   severity: Severity;
   /** 2.4 grants or shows more than 2.2 did. */
   security: boolean;
   /** Seed rows of the upgrade guide the rule enforces. */
-  seed: string[];
+  seed: readonly string[];
   /** Tree path of the file, as `config` names it. */
   file: string;
   line: number;
@@ -28,9 +30,9 @@ export interface LintFinding {
   /** Stable across edits that move lines: the rule, the file, the normalised directive and its section path. */
   fingerprint: string;
   /** Enclosing sections as written, outermost first ("<VirtualHost *:80>", "<Directory /var/www>"). */
-  sections: string[];
+  sections: readonly string[];
   /** The Include lines that reached the file, outermost first (empty for the main file). */
-  includeChain: SourcePlace[];
+  includeChain: readonly SourcePlace[];
   /** Other lines that take part (the Order line an Allow line is read with). */
-  related: SourcePlace[];
+  related: readonly SourcePlace[];
 }
