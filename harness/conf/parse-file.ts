@@ -394,7 +394,8 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     });
   }
 
-  /** A line read before (in any file) without a problem: the same node at this line, nothing read again. */
+  /** A line read before (in any file of this evaluation) without a problem: the same node at this line, nothing read
+   * again. */
   function placeReading(reading: LineReading, line: number): void {
     const span: Span = { file: path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
