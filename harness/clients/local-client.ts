@@ -31,11 +31,15 @@ export async function startLocalClient(scope: RunScope, context: LocalClientCont
 }
 
 /** Starts the local client at its first use only, once (a scenario with no request from localhost or
- * localhost6 never makes one); `remove` removes it if it was started. */
+ * localhost6 never makes one); `remove` removes it if it was started and is this client's own (not a seat's
+ * holder, which stays with its seat). */
 export class LazyLocalClient {
   #started: Promise<SendingClient> | null = null;
 
-  constructor(private readonly start: () => Promise<SendingClient>) {}
+  constructor(
+    private readonly start: () => Promise<SendingClient>,
+    private readonly options: { owned: boolean } = { owned: true },
+  ) {}
 
   get(): Promise<SendingClient> {
     this.#started ??= this.start();
@@ -43,7 +47,7 @@ export class LazyLocalClient {
   }
 
   async remove(): Promise<void> {
-    if (this.#started === null) return;
+    if (this.#started === null || !this.options.owned) return;
     // A client that failed to start left nothing to remove here (the run scope removes what it created).
     const client = await this.#started.catch(() => null);
     await client?.container.remove();

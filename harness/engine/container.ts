@@ -106,6 +106,23 @@ export class HarnessContainer {
     return created;
   }
 
+  /** Connects the running container to one more network (a seat joining a scenario's client network). */
+  async connect(network: string): Promise<void> {
+    try {
+      await this.scope.engine.docker.getNetwork(network).connect({ Container: this.container.id });
+    } catch (cause) {
+      throw new HarnessError("HARNESS_CONTAINER", `Could not connect ${this.shortId} to the network ${network}: ${(cause as Error).message}`, { cause });
+    }
+  }
+
+  /** Takes it off a network again; a network or container already gone is no error. */
+  async disconnect(network: string): Promise<void> {
+    await this.scope.engine.docker
+      .getNetwork(network)
+      .disconnect({ Container: this.container.id, Force: true })
+      .catch(() => undefined);
+  }
+
   async start(): Promise<void> {
     await this.container.start();
     const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true, since: 0 })) as NodeJS.ReadableStream;
@@ -131,10 +148,26 @@ export class HarnessContainer {
   }
 
   async mappedPort(port: number): Promise<number> {
+    return (await this.mappedPorts([port])).get(port)!;
+  }
+
+  /** Container port → host port for each of `ports`, from one inspection. */
+  async mappedPorts(ports: readonly number[]): Promise<Map<number, number>> {
+    return (await this.attachment(ports)).published;
+  }
+
+  /** The networks the container is on (by name), and container port → host port for each of `ports`, from one
+   * inspection. */
+  async attachment(ports: readonly number[]): Promise<{ networks: Set<string>; published: Map<number, number> }> {
     const info = await this.container.inspect();
-    const binding = info.NetworkSettings.Ports[`${port}/tcp`]?.[0];
-    if (!binding) throw new HarnessError("HARNESS_CONTAINER", `Port ${port} of ${this.shortId} is not published.`);
-    return Number(binding.HostPort);
+    const networks = new Set(Object.keys(info.NetworkSettings.Networks ?? {}));
+    const mapped = new Map<number, number>();
+    for (const port of ports) {
+      const binding = info.NetworkSettings.Ports[`${port}/tcp`]?.[0];
+      if (!binding) throw new HarnessError("HARNESS_CONTAINER", `Port ${port} of ${this.shortId} is not published.`);
+      mapped.set(port, Number(binding.HostPort));
+    }
+    return { networks, published: mapped };
   }
 
   async ipAddress(network: string): Promise<string> {

@@ -7,7 +7,7 @@ import { type ClientNetworkPlan, planClientNetworks } from "../clients/client-ne
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
-import { fitsSeat } from "../server/server-seat.ts";
+import { fitsSeat, seatOnNetworks, type ServerSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { SideObservation } from "./observation.ts";
@@ -80,6 +80,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   /** The client networks and clients this scenario made, removed at its end; shared ones are left instead. */
   const ownClientNetworks: HarnessNetwork[] = [];
   const shared: SharedNetworkUse[] = [];
+  /** The lane's seats on this scenario's client networks, taken off them at its end (before the networks go). */
+  const seatedOn: Array<{ seat: ServerSeat; network: string }> = [];
   const sharedClients = new Map<string, StartedClientContainer>();
   const clients = new Map<string, StartedClientContainer>();
   const origins: StartedOrigin[] = [];
@@ -89,6 +91,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations: [...observations], skipped: context.skipped, error, durationMs: 0 });
 
   const work = async (): Promise<void> => {
+    // A stay on a network closed to new scenarios is left before joining: the network made after it waits for it.
+    if (lane) await lane.leaveClosedStays();
     network = lane ? await lane.network() : await createScenarioNetwork(scope, scenario.id);
     const net = network;
     // Clients with fixed addresses or names get networks of their own first, and start before the servers join
@@ -154,11 +158,22 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           ...(plan.serverCertificate.subject === null ? {} : { subject: plan.serverCertificate.subject }),
         })
       : null;
-    // On a lane, servers take the lane's seats, unless one needs a stack of its own: extra networks for
-    // fixed-address clients, IPv6 for a local client, or ports the seats do not publish.
-    const seated = lane !== undefined && clientNetworks.length === 0 && plan.sides.every((side) => !side.localClient && fitsSeat(side.ports));
-    if (lane && !seated) await lane.leaveSeats();
-    const seats = seated ? await Promise.all(plan.sides.map((side) => lane.seat(side.side.id))) : [];
+    // On a lane, servers take the lane's seats, unless one needs ports the seats do not publish. The seats stay on
+    // the run's shared client networks (scenario-lane.ts) and join the scenario's own ones for its time; a side
+    // with a local client takes a seat with IPv6 (for ::1), and the holder is its local client.
+    const seated = lane !== undefined && plan.sides.every((side) => fitsSeat(side.ports));
+    const ownNetworks = ownClientNetworks.map((made) => made.name);
+    const seats: ServerSeat[] = [];
+    if (lane && seated) {
+      const taken = await allStarted(plan.sides.map((side) => lane.seat(side.side.id, side.localClient)));
+      await lane.stayOn(taken, shared);
+      for (const seat of taken) {
+        // Recorded before the connects, so that the clean-up takes the seat off every one again (an unclean end
+        // removes the seats, and with them their connections).
+        seatedOn.push(...ownNetworks.map((name) => ({ seat, network: name })));
+        seats.push(await seatOnNetworks(seat, ownNetworks));
+      }
+    }
     const results = await Promise.all(
       plan.sides.map((sidePlan, index) =>
         observeSide({
@@ -211,9 +226,13 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     await Promise.all([...clients.values()].filter((c) => !sharedClients.has(c.name)).map((c) => c.container.remove()));
     await Promise.all(origins.map((o) => o.container.remove()));
     if (lane) {
-      if (!clean) await lane.retire();
+      // Off the client networks before they are removed or given back; a seat left after an unclean end is
+      // removed with the lane's seats.
+      if (clean) await Promise.all(seatedOn.map(({ seat, network }) => seat.holder.disconnect(network)));
+      else await lane.retire();
     } else if (network) await scope.removeNetwork(network.id);
     await Promise.all(ownClientNetworks.map((n) => scope.removeNetwork(n.id)));
     await Promise.all(shared.map((use) => use.leave()));
+    if (lane && clean) await lane.leaveClosedStays();
   }
 }

@@ -87,15 +87,20 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     ...(input.seat ? { seat: input.seat } : {}),
   });
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
-  // the server is removed.
-  const local = new LazyLocalClient(() =>
-    startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
-  );
+  // the server is removed. On a seat the holder is in that namespace already, and stays with the seat.
+  const seat = input.seat;
+  const local = seat
+    ? new LazyLocalClient(async () => ({ container: seat.holder }), { owned: false })
+    : new LazyLocalClient(() =>
+        startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
+      );
   try {
     const { boot } = httpd;
     // The server's address on each client network, of each family: a client sends to the one of its own.
     const serverAddresses = new Map<string, { ipv4: string | null; ipv6: string | null }>();
-    if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await httpd.container.addresses(network));
+    // On a seat, the holder is what sits on the client networks.
+    const onNetworks = seat ? seat.holder : httpd.container;
+    if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await onNetworks.addresses(network));
     const target: ServerTarget = { httpd, serverAddresses };
     const configTestOutput = boot.phases.configTest?.output ?? [];
     const configTest = parseConfigTestOutput(configTestOutput.join("\n"), boot.phases.configTest?.exitCode ?? -1, dialect);

@@ -51,6 +51,9 @@ export interface HarnessRunOptions {
   learnNoise: boolean;
   /** What a scenario may take when it names no limit (default 300 s). */
   scenarioTimeLimitMs?: number;
+  /** How long a shared client network takes new scenarios before it is let drain and made again, so that another
+   * run on the engine gets its subnet (default 60 s; tests shorten it). */
+  sharedNetworkWindowMs?: number;
   /** What the whole run may take, from its start; scenarios not started by then are errors (default: none). */
   runTimeLimitMs?: number | null;
   signal?: AbortSignal;
@@ -295,7 +298,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         learnNoise: options.learnNoise,
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
-        sharedClients: new SharedClientNetworks(station.scope, tools),
+        sharedClients: new SharedClientNetworks(station.scope, tools, options.sharedNetworkWindowMs),
       };
     }
 
@@ -335,6 +338,9 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       }
       while (!options.signal?.aborted && station.lost === null) {
         if (queue.length === 0) {
+          // Nothing to run for now: the lane's seats leave the shared networks, which may be waiting to drain.
+          await lane.leaveStays();
+          if (queue.length > 0) continue;
           if (running === 0) return;
           await changed;
           continue;

@@ -1,18 +1,35 @@
 // A lane: one of a run's workers, which runs scenarios one after another. It keeps one network for all of them
 // instead of making and removing one per scenario: a bridge network costs the engine about as much CPU as a
 // container (its bridge, its iptables chains), and a scenario's containers are all gone before the lane's next
-// scenario starts, so the next one finds the network as new (names, aliases and addresses free). On it, a seat
-// per side (server/server-seat.ts) that the sides' servers join in turn, so that a server does not set up a
-// network stack of its own. A scenario that ended in an error or its time limit may have left something
+// scenario starts, so the next one finds the network as new (names, aliases and addresses free). On it, seats
+// per side (server/server-seat.ts: one with IPv6, one without) that the sides' servers join in turn, so that a
+// server does not set up a network stack of its own. A scenario that ended in an error or its time limit may have left something
 // starting: the lane then gives its network and seats up and makes fresh ones for its next scenario.
+// The seats also stay on the run's shared client networks (observe/shared-client-networks.ts) from one scenario to
+// the next that probes from them, as a fleet's configs all probe from the same outsider: a connect costs the
+// engine a third of a server's own stack. Such a stay is a hold on the network like a scenario's: the network is
+// removed only once the seats are off it. A stay on a network closed to new scenarios is left as soon as the lane
+// is between scenarios (and before it joins the next network), so that the network drains and the one made after
+// it gets its subnet; a lane with nothing to do leaves all its stays.
 import type { HarnessContainer } from "../engine/container.ts";
 import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { type ServerSeat, takeSeat } from "../server/server-seat.ts";
+import type { NetworkStay, SharedNetworkUse } from "./shared-client-networks.ts";
+
+interface SeatStay {
+  stay: NetworkStay;
+  /** The holders connected to it, by container id. */
+  connected: Set<string>;
+  holders: HarnessContainer[];
+}
 
 export class ScenarioLane {
   #network: HarnessNetwork | null = null;
   readonly #seats = new Map<string, Promise<{ seat: ServerSeat; holder: HarnessContainer }>>();
+  /** The shared networks the seats are on, by network id (a network made again after its window has a new id and
+   * the same name). */
+  readonly #stays = new Map<string, SeatStay>();
 
   constructor(
     private readonly scope: RunScope,
@@ -28,29 +45,82 @@ export class ScenarioLane {
     return this.#network;
   }
 
-  /** The seat of a side (its alias `server-SIDE` on the lane's network), taken at its first use. */
-  async seat(side: string): Promise<ServerSeat> {
+  /** The seat of a side, taken at its first use: with IPv6 in its namespace (for a local client's ::1) or
+   * without, as a server with a stack of its own has IPv6 only when a local client asks. A lane keeps a seat of
+   * each kind a side has used: a fleet's configs ask for one or the other in turn, and a seat made again costs what
+   * a stack of its own does. */
+  async seat(side: string, ipv6: boolean): Promise<ServerSeat> {
     const network = await this.network();
-    let taken = this.#seats.get(side);
+    const key = `${side} ${ipv6 ? "ipv6" : "ipv4"}`;
+    let taken = this.#seats.get(key);
     if (taken === undefined) {
-      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, alias: `server-${side}`, label: this.name });
-      this.#seats.set(side, taken);
+      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6 });
+      this.#seats.set(key, taken);
       // A seat that could not be taken is not kept: the next scenario tries again.
-      taken.catch(() => this.#seats.delete(side));
+      taken.catch(() => this.#seats.delete(key));
     }
     return (await taken).seat;
   }
 
-  /** Leaves the seats: for a server that needs a stack of its own, which takes the alias `server-SIDE` itself. */
-  async leaveSeats(): Promise<void> {
+  /** Puts the seats on the scenario's shared client networks (those they are not on yet). They stay on the ones
+   * this scenario does not use as well (a fleet's configs probe from a few subnets in turn): a server on such a
+   * network answers only what is sent to its address there, which no client of another scenario does (clients
+   * send to their own scenario's servers), and the lane's network stays the seat's gateway (its name sorts first:
+   * `harness-RUN-lane-…` before `harness-RUN-s…`). */
+  async stayOn(seats: readonly ServerSeat[], uses: readonly SharedNetworkUse[]): Promise<void> {
+    for (const use of uses) {
+      let kept = this.#stays.get(use.network.id);
+      if (kept === undefined) {
+        // Recorded before the connects: a failed one is left with the rest.
+        kept = { stay: use.stay(), connected: new Set(), holders: [] };
+        this.#stays.set(use.network.id, kept);
+      }
+      for (const seat of seats) {
+        if (kept.connected.has(seat.containerId)) continue;
+        kept.connected.add(seat.containerId);
+        kept.holders.push(seat.holder);
+        await seat.holder.connect(use.network.id);
+      }
+    }
+  }
+
+  /** Leaves the stays on networks closed to new scenarios: between scenarios, and before joining networks. */
+  leaveClosedStays(): Promise<void> {
+    return this.#leave((_id, kept) => !kept.stay.open());
+  }
+
+  /** Leaves every stay: the lane has nothing to run for now. */
+  leaveStays(): Promise<void> {
+    return this.#leave(() => true);
+  }
+
+  async #leave(which: (id: string, kept: SeatStay) => boolean): Promise<void> {
+    const leaving = [...this.#stays].filter(([id, kept]) => which(id, kept));
+    for (const [id] of leaving) this.#stays.delete(id);
+    await Promise.all(
+      leaving.map(async ([id, kept]) => {
+        // Off the network first, then the hold: the last user removes the network, and nothing of this lane may be
+        // on it then.
+        await Promise.all(kept.holders.map((holder) => holder.disconnect(id)));
+        await kept.stay.leave();
+      }),
+    );
+  }
+
+  /** Leaves the seats (and with them their stays). */
+  async #leaveSeats(): Promise<void> {
     const seats = [...this.#seats.values()];
     this.#seats.clear();
     await Promise.all(seats.map((taken) => taken.then(({ holder }) => holder.remove(), () => undefined)));
+    // The holders are gone, and with them their connections.
+    const stays = [...this.#stays.values()];
+    this.#stays.clear();
+    await Promise.all(stays.map((kept) => kept.stay.leave()));
   }
 
   /** Gives the network and seats up: removed now (or by the run's clean-up when something is still on them). */
   async retire(): Promise<void> {
-    await this.leaveSeats();
+    await this.#leaveSeats();
     const network = this.#network;
     this.#network = null;
     if (network) await this.scope.removeNetwork(network.id);

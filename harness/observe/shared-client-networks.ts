@@ -20,10 +20,23 @@ export interface SharedNetworkUse {
   clients: StartedClientContainer[];
   /** Gives them back; the last scenario to leave removes them. */
   leave: () => Promise<void>;
+  /** One more hold on the network alone, for a lane's seats that stay on it past the scenario (scenario-lane.ts). */
+  stay: () => NetworkStay;
 }
 
-/** How long a shared network takes new scenarios: then it is let drain and made again, so that another run on the
- * engine waiting for the subnet (engine/claim.ts) gets its turn instead of waiting for this whole run. */
+/** A hold on a shared network that outlives the scenario that took it. */
+export interface NetworkStay {
+  network: HarnessNetwork;
+  /** Whether scenarios still join the network: a stay on one that is closed is left at once, so that it drains
+   * (its subnet is waited for by the network made after it). */
+  open: () => boolean;
+  /** Gives the hold back (once); the last user removes the network. */
+  leave: () => Promise<void>;
+}
+
+/** How long a shared network takes new scenarios (unless the run says otherwise): then it is let drain and made
+ * again, so that another run on the engine waiting for the subnet (engine/claim.ts) gets its turn instead of
+ * waiting for this whole run. */
 const SHARE_WINDOW_MS = 60_000;
 
 const LABEL = "shared-clients";
@@ -36,6 +49,7 @@ export class SharedClientNetworks {
   constructor(
     private readonly scope: RunScope,
     private readonly toolsImage: string,
+    private readonly windowMs: number = SHARE_WINDOW_MS,
   ) {}
 
   /** Joins the network of a shareable plan (ClientNetworkPlan.shareable) and its clients, making what is not
@@ -44,7 +58,7 @@ export class SharedClientNetworks {
     const subnet = placed.subnet!;
     // A network's gateway is part of it: a client asking for .1 gets a network whose gateway is .254.
     const networkKey = `network ${subnet.subnet} gw ${subnet.gateway}`;
-    const network = await this.#holds.take(networkKey, SHARE_WINDOW_MS, () =>
+    const network = await this.#holds.take(networkKey, this.windowMs, () =>
       createClientNetwork(this.scope, {
         name: `harness-${this.scope.runId}-s${digest(networkKey)}`.toLowerCase(),
         scenario: LABEL,
@@ -55,11 +69,21 @@ export class SharedClientNetworks {
       }),
     );
     const made = await network.value;
+    const removeNetwork = (gone: HarnessNetwork): Promise<void> => removeNetworkWithEndpoints(this.scope, gone.id);
+    const stay = (): NetworkStay => {
+      const held = this.#holds.again(network);
+      let left: Promise<void> | null = null;
+      return {
+        network: made,
+        open: () => this.#holds.isOpen(held, this.windowMs),
+        leave: () => (left ??= this.#holds.give(held, removeNetwork)),
+      };
+    };
     const taken: Array<Held<StartedClientContainer>> = [];
     const leave = async (): Promise<void> => {
       await Promise.all(taken.map((held) => this.#holds.give(held, (client) => client.container.remove())));
       // Nothing of a live scenario is on it once the last has left.
-      await this.#holds.give(network, (gone) => removeNetworkWithEndpoints(this.scope, gone.id));
+      await this.#holds.give(network, removeNetwork);
     };
     // Every client's take is let end before a failure is thrown: one still starting would otherwise be held after
     // the leave below, for good.
@@ -87,7 +111,7 @@ export class SharedClientNetworks {
       await leave();
       throw failed.reason;
     }
-    return { network: made, clients: starts.map((start) => (start as PromiseFulfilledResult<StartedClientContainer>).value), leave };
+    return { network: made, clients: starts.map((start) => (start as PromiseFulfilledResult<StartedClientContainer>).value), leave, stay };
   }
 }
 

@@ -56,6 +56,19 @@ export class SharedHolds {
     }
   }
 
+  /** One more user of a value the caller holds already (so it is not being removed): a lane's seats staying on a
+   * network after the scenario that joined it has left. */
+  again<T>(held: Held<T>): Held<T> {
+    held.users++;
+    return held;
+  }
+
+  /** Whether new users still join this value: it is its key's current one and its window has not passed. Users
+   * that may keep a value as long as they like (seats) leave one that is closed, so that it drains. */
+  isOpen(held: Held<unknown>, windowMs: number | null): boolean {
+    return this.#held.get(held.key) === held && (windowMs === null || this.now() - held.since <= windowMs);
+  }
+
   async give<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
     held.users--;
     if (held.users > 0) return;

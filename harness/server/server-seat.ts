@@ -1,9 +1,13 @@
 // A seat: a place on a network that servers take one after another. A small holder container sits on the
-// network with the server's alias and published ports, and each server started on the seat joins its network
-// namespace instead of getting one of its own. Most of a container's cost to the engine is its network set-up
-// (namespace, veth pair, published ports): a server that joins a seat starts for about a third of it.
-// To the server and its clients nothing differs: it listens in a namespace on the same network, under the same
-// alias, reached through published ports from the same gateway address.
+// network with published ports, and each server started on the seat joins its network namespace instead of
+// getting one of its own. Most of a container's cost to the engine is its network set-up (namespace, veth pair,
+// published ports, and Docker's libnetwork-setkey hook, a dockerd started anew for every container with a
+// namespace of its own): a server that joins a seat starts for about a third of it.
+// To the server and its clients nothing differs: it listens in a namespace on the same network, reached at its
+// address (clients never send to a name) and through published ports from the same gateway address. A seat
+// joins the client networks of the scenarios that use it (observe/scenario-lane.ts), and a seat taken with IPv6
+// gives its servers ::1 for the local client, which is the seat's holder itself: a tools container in the very
+// namespace the server listens in, as a local client container joining the server's namespace would be.
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 
@@ -13,6 +17,8 @@ export const SEAT_PORTS: readonly number[] = [80, 443];
 export interface ServerSeat {
   /** The holder whose network namespace a server joins. */
   containerId: string;
+  /** The holder itself: the local client of the servers on the seat, and what joins client networks. */
+  holder: HarnessContainer;
   /** Container port → the host port it is published on. */
   published: ReadonlyMap<number, number>;
   /** The seat's address on its network: the server's. */
@@ -26,7 +32,7 @@ export function fitsSeat(ports: readonly number[]): boolean {
 
 export async function takeSeat(
   scope: RunScope,
-  spec: { image: string; network: string; alias: string; label: string },
+  spec: { image: string; network: string; label: string; ipv6: boolean },
 ): Promise<{ seat: ServerSeat; holder: HarnessContainer }> {
   const holder = await HarnessContainer.create(scope, {
     image: spec.image,
@@ -35,11 +41,30 @@ export async function takeSeat(
     scenario: spec.label,
     command: ["sleep", "infinity"],
     publish: [...SEAT_PORTS],
-    network: { name: spec.network, aliases: [spec.alias] },
+    // No alias: clients send to a server's address, never to a name (observe-side.ts serverAddressFor), and a
+    // lane keeps seats of two kinds per side.
+    network: { name: spec.network, aliases: [] },
+    ipv6: spec.ipv6,
   });
   await holder.start();
-  const published = new Map<number, number>();
-  for (const port of SEAT_PORTS) published.set(port, await holder.mappedPort(port));
   const address = await holder.ipAddress(spec.network).catch(() => null);
-  return { seat: { containerId: holder.id, published, address }, holder };
+  return { seat: { containerId: holder.id, holder, published: await publishedPorts(holder), address }, holder };
+}
+
+/** The seat connected to a scenario's own client networks (those it is not on yet), with its published ports as
+ * they are now; the scenario takes it off them at its end. A network whose name sorts before the seat's own becomes
+ * its gateway network when connected (Docker's rule for a container on several networks), and the engine then
+ * publishes the ports anew, on other host ports; taking the seat off it again moves them back: so the ports are
+ * read again for every scenario (one inspection; the lane's stays on shared networks may have moved them too). A
+ * server with a stack of its own is connected to all its networks before it starts and publishes once, the same
+ * way. */
+export async function seatOnNetworks(seat: ServerSeat, networks: readonly string[]): Promise<ServerSeat> {
+  const now = await seat.holder.attachment(SEAT_PORTS);
+  const missing = networks.filter((network) => !now.networks.has(network));
+  for (const network of missing) await seat.holder.connect(network);
+  return { ...seat, published: missing.length === 0 ? now.published : await publishedPorts(seat.holder) };
+}
+
+function publishedPorts(holder: HarnessContainer): Promise<Map<number, number>> {
+  return holder.mappedPorts(SEAT_PORTS);
 }

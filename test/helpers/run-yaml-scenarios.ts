@@ -15,7 +15,7 @@ export interface YamlRunResult {
 /** Both sides run the local 2.4 image unless a baseline is given: what CI has. */
 export async function runYamlScenarios(
   yamls: string[],
-  options: { baseline?: string; candidate?: string; learnNoise?: boolean } = {},
+  options: { baseline?: string; candidate?: string; learnNoise?: boolean; concurrency?: number; sharedNetworkWindowMs?: number } = {},
 ): Promise<YamlRunResult> {
   const images = inject("images");
   const scenarios = yamls.map((yaml, index) => parseScenario(yaml, `inline-${index}.scenario.yaml`));
@@ -24,8 +24,9 @@ export async function runYamlScenarios(
     baselineImage: options.baseline ?? options.candidate ?? images.candidate,
     candidateImage: options.candidate ?? images.candidate,
     allowMissingBaseline: false,
-    concurrency: 2,
+    concurrency: options.concurrency ?? 2,
     learnNoise: options.learnNoise ?? false,
+    ...(options.sharedNetworkWindowMs === undefined ? {} : { sharedNetworkWindowMs: options.sharedNetworkWindowMs }),
   });
   return { runs, reports: runs.map((run) => buildScenarioReport(judgeScenario(run))) };
 }

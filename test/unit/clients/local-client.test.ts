@@ -33,4 +33,12 @@ describe("LazyLocalClient", () => {
     await expect(local.get()).rejects.toThrow("no such image");
     await expect(local.remove()).resolves.toBeUndefined();
   });
+
+  it("leaves a client it does not own (a seat's holder) in place", async () => {
+    const { client, remove } = fakeClient();
+    const local = new LazyLocalClient(async () => client, { owned: false });
+    expect(await local.get()).toBe(client);
+    await local.remove();
+    expect(remove).not.toHaveBeenCalled();
+  });
 });

@@ -74,6 +74,26 @@ describe("SharedHolds", () => {
     expect(book.removed).toEqual(["first", "second"]);
   });
 
+  it("counts a stay as one more user, and tells a stayer once the value is closed to new users", async () => {
+    let now = 0;
+    const holds = new SharedHolds(() => now);
+    const book = ledger();
+    const scenario = await holds.take("net", 60_000, book.make("first"));
+    const stay = holds.again(scenario);
+    await holds.give(scenario, book.remove);
+    // The scenario left; the stay keeps the value.
+    expect(book.removed).toEqual([]);
+    expect(holds.isOpen(stay, 60_000)).toBe(true);
+    now = 61_000;
+    // Past its window it is closed, before anyone takes the key again, and after.
+    expect(holds.isOpen(stay, 60_000)).toBe(false);
+    const next = await holds.take("net", 60_000, book.make("second"));
+    expect(holds.isOpen(stay, 60_000)).toBe(false);
+    expect(holds.isOpen(next, 60_000)).toBe(true);
+    await holds.give(stay, book.remove);
+    expect(book.removed).toEqual(["first"]);
+  });
+
   it("keeps nothing it could not make: the next user tries again", async () => {
     const holds = new SharedHolds();
     const failing = holds.take("net", null, async () => {

@@ -1,0 +1,124 @@
+// Servers on a lane's seats (server/server-seat.ts) for scenarios shaped like a fleet's probes: a client at a
+// fixed address on a shared network, requests from localhost and ::1, and from the host. The seats stay on the
+// shared network from one scenario to the next (observe/scenario-lane.ts) and are the local client themselves, so
+// no server gets a network stack of its own and no local client container is made; what the server sees is what
+// it saw with a stack of its own (the client's own address, 127.0.0.1, ::1), and its published port answers the
+// host. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
+import { describe, expect, it } from "vitest";
+import { connectEngine } from "../../../harness/engine/engine.ts";
+import { LABEL_ROLE, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
+import type { SideObservation } from "../../../harness/observe/observation.ts";
+import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
+
+function scenario(id: string): string {
+  return `
+id: ${id}
+title: a fixed-address client, localhost and ::1 and the host, on seats
+server:
+  modules: [authz_host, rewrite, headers]
+  config: |
+    RewriteEngine On
+    RewriteRule ^ - [E=SEEN_FROM:%{REMOTE_ADDR}]
+    Header always set X-Remote "%{SEEN_FROM}e"
+    <Directory "{{server.docroot}}">
+        Require ip 10.79.6.5 127.0.0.1 ::1
+    </Directory>
+  files: { htdocs/index.html: "hello\\n" }
+clients: [{ name: office, address: 10.79.6.5 }]
+requests:
+  - { name: from-office, client: office, path: / }
+  - { name: from-localhost, client: localhost, path: / }
+  - { name: from-localhost6, client: localhost6, path: / }
+  - { name: from-host, path: / }
+`;
+}
+
+function seen(side: SideObservation, name: string): { status: number; remote: string | undefined } {
+  const outcome = side.requests.find((request) => request.name === name)?.outcome;
+  if (outcome?.kind !== "response") throw new Error(`${side.side.id} ${name}: ${JSON.stringify(outcome).slice(0, 300)}`);
+  return { status: outcome.status, remote: outcome.headers.find(([header]) => header.toLowerCase() === "x-remote")?.[1] };
+}
+
+interface EngineEvent {
+  Type: string;
+  Action: string;
+  Actor: { ID: string; Attributes: Record<string, string> };
+}
+
+/** The engine's container and network events between two times (seconds). */
+async function events(since: number, until: number): Promise<EngineEvent[]> {
+  const engine = await connectEngine();
+  const text = await new Promise<string>((resolve, reject) => {
+    engine.docker.getEvents({ since, until, filters: { type: ["container", "network"] } }, (error, stream) => {
+      if (error || !stream) return reject(error);
+      let all = "";
+      stream.on("data", (chunk: Buffer) => (all += chunk.toString("utf8")));
+      stream.on("end", () => resolve(all));
+    });
+  });
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as EngineEvent);
+}
+
+function expectAnswered(side: SideObservation): void {
+  expect(side.started, `${side.side.id} started`).toBe(true);
+  expect(seen(side, "from-office")).toEqual({ status: 200, remote: "10.79.6.5" });
+  expect(seen(side, "from-localhost")).toEqual({ status: 200, remote: "127.0.0.1" });
+  expect(seen(side, "from-localhost6")).toEqual({ status: 200, remote: "::1" });
+  expect(seen(side, "from-host").status).toBe(403);
+}
+
+async function expectNothingLeft(prefix: string): Promise<void> {
+  const engine = await connectEngine();
+  const containers = await engine.docker.listContainers({ all: true, filters: { label: [LABEL_SCENARIO] } });
+  expect(containers.filter((c) => (c.Labels[LABEL_SCENARIO] ?? "").startsWith(prefix)).map((c) => c.Names[0])).toEqual([]);
+  const networks = await engine.docker.listNetworks();
+  expect(networks.filter((n) => (n.IPAM?.Config ?? []).some((c) => c.Subnet === "10.79.6.0/24")).map((n) => n.Name)).toEqual([]);
+}
+
+describe("servers on seats", { timeout: 300_000 }, () => {
+  it("serve fleet-shaped scenarios from seats that stay on their client network and send their local requests", async () => {
+    const since = Math.floor(Date.now() / 1000);
+    // One lane: its seats serve the three scenarios in turn.
+    const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map(scenario), { concurrency: 1 });
+    const until = Math.ceil(Date.now() / 1000) + 1;
+    for (const run of runs) {
+      expect(run.error ?? null).toBeNull();
+      for (const side of run.observations) expectAnswered(side);
+    }
+    const happened = await events(since, until);
+    const created = happened.filter((event) => event.Type === "container" && event.Action === "create");
+    const roles = created.map((event) => event.Actor.Attributes[LABEL_ROLE]);
+    // Six servers on two seats (one per side, with IPv6), and no local client containers.
+    expect(roles.filter((role) => role === "server")).toHaveLength(6);
+    expect(roles.filter((role) => role === "seat")).toHaveLength(2);
+    expect(created.filter((event) => (event.Actor.Attributes.name ?? "").endsWith("-local"))).toEqual([]);
+    // The seats joined the client network once each, not once per scenario.
+    const seats = new Set(created.filter((event) => event.Actor.Attributes[LABEL_ROLE] === "seat").map((event) => event.Actor.ID));
+    const seatJoins = happened.filter((event) => event.Type === "network" && event.Action === "connect" && seats.has(event.Actor.Attributes.container ?? ""));
+    const byNetwork = new Map<string, number>();
+    for (const join of seatJoins) byNetwork.set(join.Actor.Attributes.name ?? "", (byNetwork.get(join.Actor.Attributes.name ?? "") ?? 0) + 1);
+    // The lane's network and the shared client network, two seats on each.
+    expect([...byNetwork.values()]).toEqual([2, 2]);
+    await expectNothingLeft("seats-");
+  });
+
+  it("let a shared network closed to new scenarios drain while seats stay on it: the next one gets its subnet", async () => {
+    const since = Math.floor(Date.now() / 1000);
+    // A window shorter than a scenario: every scenario finds the network closed and waits for it to go.
+    const { runs } = await runYamlScenarios(["seats-window-a", "seats-window-b", "seats-window-c", "seats-window-d"].map(scenario), {
+      concurrency: 2,
+      sharedNetworkWindowMs: 500,
+    });
+    const until = Math.ceil(Date.now() / 1000) + 1;
+    for (const run of runs) {
+      expect(run.error ?? null).toBeNull();
+      for (const side of run.observations) expectAnswered(side);
+    }
+    const made = (await events(since, until)).filter((event) => event.Type === "network" && event.Action === "create" && /-s[0-9a-f]{8}$/.test(event.Actor.Attributes.name ?? ""));
+    expect(made.length).toBeGreaterThan(1);
+    await expectNothingLeft("seats-window-");
+  });
+});
