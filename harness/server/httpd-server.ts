@@ -2,6 +2,7 @@
 // observation (ServerBoot.started === false with its messages), never an exception.
 import { connect } from "node:net";
 import { HarnessContainer } from "../engine/container.ts";
+import { HarnessError } from "../errors.ts";
 import type { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
@@ -9,8 +10,8 @@ import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
 import { followPairScript, followScript, logTargets } from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
-import { type BundleFile, packBundle } from "./site-bundle.ts";
-import { type StartExtras, splitStartPhases, startScript, type StartPhases } from "./start-script.ts";
+import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
+import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
 
 const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:/;
 
@@ -105,22 +106,29 @@ export class StartedHttpd implements AsyncDisposable {
   }
 }
 
+/** Images whose start script cannot extract a bundle (no base64 or tar): their servers get it by the engine's copy. */
+const copiedOnly = new Set<string>();
+
 export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise<StartedHttpd> {
   const { inspection } = launch;
   const { profile } = inspection;
   const archive = await packBundle([{ path: launch.config.path, content: launch.config.text }, ...launch.files]);
+  // The start script extracts the bundle itself where it can: the engine's copy costs it a dockerd of its own.
+  const inline = copiedOnly.has(inspection.image) ? null : inlineBundle(archive);
   const publish = [...(launch.ports ?? (launch.listenTls ? [80, 443] : [80]))];
   const { seat } = launch;
+  const script = startScript(profile, launch.prepare, launch.extras, inline !== null);
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
     scenario: launch.scenario,
     entrypoint: ["/bin/sh", "-c"],
-    command: [startScript(profile, launch.prepare, launch.extras)],
+    // With `sh -c`, the word after the script is its $0 and the next its $1.
+    command: inline === null ? [script] : [script, "httpd-upgrade-harness", inline],
     ...(seat
       ? { joinNetworkOf: seat.containerId }
       : { publish, network: launch.network, extraNetworks: launch.extraNetworks ?? [], ipv6: launch.ipv6 ?? false }),
-    archive,
+    ...(inline === null ? { archive } : {}),
   });
   const mappedPort = (port: number): Promise<number> => (seat ? Promise.resolve(seat.published.get(port) ?? 0) : container.mappedPort(port));
   await container.start();
@@ -159,6 +167,21 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
           exitedLogLines.push(...text.split("\n").filter((line) => line !== ""));
         }
       }
+    }
+  }
+  if (!started && inline !== null) {
+    const staging = stagingFailure(container.stderr.lines);
+    if (staging === "unsupported") {
+      // An image without base64 or tar: from now on its servers get their bundle by the engine's copy.
+      copiedOnly.add(inspection.image);
+      await container.remove();
+      return startHttpd(scope, launch);
+    }
+    if (staging === "failed") {
+      await container.remove();
+      throw new HarnessError("HARNESS_CONTAINER", `The server container of ${inspection.image} could not extract its staged files (tar failed).`, {
+        hint: `What it said:\n${container.stderr.lines.slice(-10).join("\n")}`,
+      });
     }
   }
   const phases = splitStartPhases(container.stderr.lines);

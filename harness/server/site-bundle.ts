@@ -23,3 +23,15 @@ export async function packBundle(files: BundleFile[]): Promise<Buffer> {
   for await (const chunk of archive) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** The most base64 a bundle may take to travel in the server's command line: one argument holds at most 128 KiB
+ * (Linux's MAX_ARG_STRLEN), and the start script shares that room with nothing else. */
+export const INLINE_BUNDLE_LIMIT = 120 * 1024;
+
+/** The bundle as base64, to be extracted by the server's own start script (start-script.ts stagingLines), or null
+ * when it is too large for a command line and goes by the engine's archive copy instead. The copy costs the engine
+ * a dockerd started anew for each container (its chrooted untar): about as much CPU as starting the server. */
+export function inlineBundle(bundle: Buffer): string | null {
+  const text = bundle.toString("base64");
+  return text.length <= INLINE_BUNDLE_LIMIT ? text : null;
+}

@@ -21,11 +21,34 @@ export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS): string {
+/** The exit status of a start script whose image cannot extract a bundle itself (no base64 or tar): the server is
+ * started again with its bundle copied in by the engine. */
+export const STAGE_UNSUPPORTED_EXIT = 98;
+
+/** Lines that extract the bundle passed as the script's first argument (base64 of a tar archive) at `root` (/
+ * but in tests), as the engine's archive copy would: owners and modes from the archive, parents made 0755.
+ * Nothing else may see the argument: `set --` drops it before prepare and httpd run. */
+export function stagingLines(root = "/"): string[] {
+  return [
+    `if ! command -v base64 >/dev/null 2>&1 || ! command -v tar >/dev/null 2>&1; then echo "${MARKER} stage-unsupported" >&2; exit ${STAGE_UNSUPPORTED_EXIT}; fi`,
+    `printf '%s' "$1" | base64 -d | tar -xf - -C ${shellQuote(root)} || { echo "${MARKER} stage-failed" >&2; exit ${STAGE_UNSUPPORTED_EXIT + 1}; }`,
+    "set --",
+  ];
+}
+
+/** Pure: whether the staging lines stopped the script (from its stderr lines so far). */
+export function stagingFailure(stderr: readonly string[]): "unsupported" | "failed" | null {
+  if (stderr.includes(`${MARKER} stage-unsupported`)) return "unsupported";
+  if (stderr.includes(`${MARKER} stage-failed`)) return "failed";
+  return null;
+}
+
+/** `staged`: whether the script extracts the bundle itself (its first argument) before anything else. */
+export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS, staged = false): string {
   const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   const args = extras.args.map(shellQuote).join(" ");
   const binary = args ? `${profile.binary} ${args}` : profile.binary;
-  const lines = [...(profile.environment ? [profile.environment] : []), ...exports, profile.preStart, ...extras.setup, `cd ${profile.serverRoot}`];
+  const lines = [...(staged ? stagingLines() : []), ...(profile.environment ? [profile.environment] : []), ...exports, profile.preStart, ...extras.setup, `cd ${profile.serverRoot}`];
   prepare.forEach((command, index) => {
     lines.push(
       `echo "${MARKER} prepare-begin ${index}" >&2`,

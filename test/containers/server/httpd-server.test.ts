@@ -6,6 +6,7 @@ import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { startHttpd } from "../../../harness/server/httpd-server.ts";
 import { type ImageInspection, inspectImage } from "../../../harness/server/inspect-image.ts";
 import { renderConfig } from "../../../harness/server/render-config.ts";
+import { STAGED_MTIME } from "../../../harness/server/site-bundle.ts";
 
 const site = `<Directory "/usr/local/apache2/htdocs">
     Order deny,allow
@@ -13,7 +14,7 @@ const site = `<Directory "/usr/local/apache2/htdocs">
 </Directory>
 `;
 
-function minimalConfig(inspection: ImageInspection, modules: string[]): { text: string } {
+function minimalConfig(inspection: ImageInspection, modules: string[], siteText = site): { text: string } {
   return renderConfig({
     base: "minimal",
     family: inspection.version.family,
@@ -25,7 +26,7 @@ function minimalConfig(inspection: ImageInspection, modules: string[]): { text: 
     omitModules: [],
     logLevel: "warn",
     listenTls: false,
-    site,
+    site: siteText,
   });
 }
 
@@ -94,5 +95,53 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     const errorLines = await httpd.errorLinesSince(mark, { expectAccessLine: true });
     expect(errorLines).toEqual([expect.stringMatching(/\[access_compat:error\] .* AH01797: client denied by server configuration: \/usr\/local\/apache2\/htdocs\/index\.html$/)]);
     expect(httpd.container.stdout.since(mark.out)).toEqual([expect.stringMatching(/"GET \/index\.html HTTP\/1\.1" 403 \d+$/)]);
+  });
+
+  it("stages its files from its own start script as the engine's copy would, and by the engine's copy where the image has no base64", async () => {
+    const engine = await connectEngine();
+    const scope = new RunScope(engine);
+    const bare = `harness-test-no-base64:${scope.runId}`.toLowerCase();
+    try {
+      const candidate = await inspectImage(scope, inject("images").candidate);
+      // The same image without base64: its start script cannot extract a bundle.
+      const stripping = await engine.docker.createContainer({ Image: candidate.image, Entrypoint: ["/bin/rm", "-f", "/usr/bin/base64"], Cmd: [] });
+      await stripping.start();
+      await stripping.wait();
+      await stripping.commit({ repo: bare.split(":")[0], tag: bare.split(":")[1] });
+      await stripping.remove();
+      const network = await createScenarioNetwork(scope, "staging");
+      for (const image of [candidate.image, bare]) {
+        const inspection = await inspectImage(scope, image);
+        const httpd = await startHttpd(scope, {
+          inspection,
+          scenario: "staging",
+          config: { path: inspection.profile.configFile, text: minimalConfig(inspection, ["authz_core"], "").text },
+          files: [
+            { path: "/usr/local/apache2/htdocs/index.html", content: "hi\n" },
+            { path: "/srv/new/dir/secret.txt", content: "s", mode: 0o600 },
+          ],
+          prepare: [],
+          network: { name: network.name, aliases: ["server"] },
+          listenTls: false,
+        });
+        expect(httpd.boot.started, image).toBe(true);
+        const response = await fetch(`http://${httpd.host}:${httpd.ports.http}/index.html`);
+        expect([response.status, await response.text()]).toEqual([200, "hi\n"]);
+        // Owner, mode and mtime from the archive, parents made 0755, as the engine's copy makes them.
+        const dirs = await httpd.container.exec(["stat", "-c", "%n %a %u", "/srv/new", "/srv/new/dir"]);
+        expect(dirs.stdout.trim().split("\n")).toEqual(["/srv/new 755 0", "/srv/new/dir 755 0"]);
+        const files = await httpd.container.exec(["stat", "-c", "%n %a %u %Y", "/srv/new/dir/secret.txt", "/usr/local/apache2/htdocs/index.html"]);
+        const mtime = STAGED_MTIME.getTime() / 1000;
+        expect(files.stdout.trim().split("\n")).toEqual([`/srv/new/dir/secret.txt 600 0 ${mtime}`, `/usr/local/apache2/htdocs/index.html 644 0 ${mtime}`]);
+        // Only where base64 is missing does the bundle go by the engine's copy (not in the command line).
+        const args = (await engine.docker.getContainer(httpd.container.id).inspect()).Args;
+        expect(args.length, image).toBe(image === bare ? 2 : 4);
+        await httpd.stop();
+      }
+    } finally {
+      await scope.dispose();
+      await engine.docker.getImage(bare).remove({ force: true }).catch(() => undefined);
+    }
+    expect(await listHarnessResources(engine, scope.runId)).toEqual({ containers: [], networks: [] });
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
-import { splitStartPhases, startScript } from "../../../harness/server/start-script.ts";
+import { packBundle, STAGED_MTIME } from "../../../harness/server/site-bundle.ts";
+import { STAGE_UNSUPPORTED_EXIT, splitStartPhases, stagingFailure, stagingLines, startScript } from "../../../harness/server/start-script.ts";
 
 // Recorded 2.4.62 output (case d1 and case f of /work/shared/fixtures/real-httpd).
 const SYNTAX_ERROR_24 = [
@@ -42,6 +43,34 @@ describe("startScript", () => {
       [ "$rc" = 0 ] || exit "$rc"
       exec /usr/sbin/apache2 -DFOREGROUND"
     `);
+  });
+});
+
+describe("stagingLines", () => {
+  it("extract the bundle given as the first argument, with the archive's modes and mtimes, and drop the argument", async () => {
+    const root = mkdtempSync(join(tmpdir(), "staging-"));
+    try {
+      const bundle = await packBundle([
+        { path: "/etc/site/a.conf", content: "Listen 80\n" },
+        { path: "/srv/new/secret", content: "s", mode: 0o600 },
+      ]);
+      const script = [...stagingLines(root), 'echo "left: $#"'].join("\n");
+      const run = spawnSync("/bin/sh", ["-c", script, "httpd-upgrade-harness", bundle.toString("base64")], { encoding: "utf8" });
+      expect([run.status, run.stdout, run.stderr]).toEqual([0, "left: 0\n", ""]);
+      const stat = spawnSync("stat", ["-c", "%n %a %Y", "etc/site/a.conf", "srv/new/secret", "srv/new"], { cwd: root, encoding: "utf8" });
+      const mtime = STAGED_MTIME.getTime() / 1000;
+      expect(stat.stdout.trim().split("\n")).toEqual([`etc/site/a.conf 644 ${mtime}`, `srv/new/secret 600 ${mtime}`, expect.stringMatching(/^srv\/new 755 \d+$/)]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("stop the script with their own status and marker where base64 or tar is missing, or the archive is bad", () => {
+    const missing = spawnSync("/bin/sh", ["-c", stagingLines("/nonexistent").join("\n"), "x", ""], { encoding: "utf8", env: { PATH: "/nonexistent" } });
+    expect([missing.status, stagingFailure(missing.stderr.trim().split("\n"))]).toEqual([STAGE_UNSUPPORTED_EXIT, "unsupported"]);
+    const bad = spawnSync("/bin/sh", ["-c", stagingLines(tmpdir()).join("\n"), "x", Buffer.from("not a tar archive").toString("base64")], { encoding: "utf8" });
+    expect(bad.status).toBe(STAGE_UNSUPPORTED_EXIT + 1);
+    expect(stagingFailure(bad.stderr.trim().split("\n"))).toBe("failed");
   });
 });
 
