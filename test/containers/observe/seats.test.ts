@@ -6,7 +6,7 @@
 // host. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
 import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
-import { LABEL_ROLE, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
+import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
@@ -89,7 +89,11 @@ describe("servers on seats", { timeout: 300_000 }, () => {
       for (const side of run.observations) expectAnswered(side);
     }
     const happened = await events(since, until);
-    const created = happened.filter((event) => event.Type === "container" && event.Action === "create");
+    // This run's containers only: other tests may run on the engine at the same time.
+    const servers = happened.filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-"));
+    const runIds = new Set(servers.map((event) => event.Actor.Attributes[LABEL_RUN_ID]));
+    expect(runIds.size).toBe(1);
+    const created = happened.filter((event) => event.Type === "container" && event.Action === "create" && runIds.has(event.Actor.Attributes[LABEL_RUN_ID]));
     const roles = created.map((event) => event.Actor.Attributes[LABEL_ROLE]);
     // Six servers on two seats (one per side, with IPv6), and no local client containers.
     expect(roles.filter((role) => role === "server")).toHaveLength(6);
@@ -117,7 +121,17 @@ describe("servers on seats", { timeout: 300_000 }, () => {
       expect(run.error ?? null).toBeNull();
       for (const side of run.observations) expectAnswered(side);
     }
-    const made = (await events(since, until)).filter((event) => event.Type === "network" && event.Action === "create" && /-s[0-9a-f]{8}$/.test(event.Actor.Attributes.name ?? ""));
+    const happened = await events(since, until);
+    const runIds = new Set(
+      happened
+        .filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-window-"))
+        .map((event) => event.Actor.Attributes[LABEL_RUN_ID]),
+    );
+    expect(runIds.size).toBe(1);
+    const [runId] = [...runIds];
+    // The shared network was made more than once: each went when its window had passed and its users had left.
+    const shared = new RegExp(`^harness-${runId}-s[0-9a-f]{8}$`);
+    const made = happened.filter((event) => event.Type === "network" && event.Action === "create" && shared.test(event.Actor.Attributes.name ?? ""));
     expect(made.length).toBeGreaterThan(1);
     await expectNothingLeft("seats-window-");
   });
