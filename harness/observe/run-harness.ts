@@ -52,8 +52,10 @@ export interface HarnessRunOptions {
   /** What a scenario may take when it names no limit (default 300 s). */
   scenarioTimeLimitMs?: number;
   /** How long a shared client network takes new scenarios before it is let drain and made again, so that another
-   * run on the engine gets its subnet (default 60 s; tests shorten it). */
+   * run on the engine gets its subnet (default 60 s; tests shorten it); `sharedNetworkTurnsAlone`: turns even when no
+   * other run is alive on the engine (tests, which cannot know whether another test file's run is). */
   sharedNetworkWindowMs?: number;
+  sharedNetworkTurnsAlone?: boolean;
   /** What the whole run may take, from its start; scenarios not started by then are errors (default: none). */
   runTimeLimitMs?: number | null;
   signal?: AbortSignal;
@@ -298,7 +300,10 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         learnNoise: options.learnNoise,
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
-        sharedClients: new SharedClientNetworks(station.scope, tools, options.sharedNetworkWindowMs),
+        sharedClients: new SharedClientNetworks(station.scope, tools, {
+          ...(options.sharedNetworkWindowMs === undefined ? {} : { windowMs: options.sharedNetworkWindowMs }),
+          turnsAlone: options.sharedNetworkTurnsAlone ?? false,
+        }),
       };
     }
 

@@ -1,6 +1,6 @@
 // Pure: values that several users hold at once, made by the first and removed by the last: the bookkeeping of
-// observe/shared-client-networks.ts, apart from the engine. A value can be closed to new users after a window
-// (they get a new one, made once the engine lets go of the old, which the maker's own claim waits for); a key
+// observe/shared-client-networks.ts, apart from the engine. A value can be closed to new users after a window,
+// when the caller says someone elsewhere may be waiting for its key (they get a new one, made once the engine lets go of the old, which the maker's own claim waits for); a key
 // whose value is being removed is made again only once the removal is over.
 
 export interface Held<T> {
@@ -19,7 +19,16 @@ export class SharedHolds {
   readonly #leaving = new Map<string, Promise<void>>();
   #generation = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Whether a value past its window is closed to new users now (another user elsewhere is waiting for its
+     * key); by default it always is. */
+    private readonly mayClose: () => boolean = () => true,
+  ) {}
+
+  #closed(held: Held<unknown>, windowMs: number | null): boolean {
+    return windowMs !== null && this.now() - held.since > windowMs && this.mayClose();
+  }
 
   /** The held value of `key`, made when there is none (or when the one there has taken users for `windowMs`). */
   async take<T>(key: string, windowMs: number | null, make: () => Promise<T>): Promise<Held<T>> {
@@ -32,7 +41,7 @@ export class SharedHolds {
       let held = this.#held.get(key) as Held<T> | undefined;
       // Closed to new users: those on it finish and the last removes it; the next is made at once, and its maker
       // waits for what the engine still holds (a network's claim waits for the old one, as another run's would).
-      if (held !== undefined && windowMs !== null && this.now() - held.since > windowMs) {
+      if (held !== undefined && this.#closed(held, windowMs)) {
         this.#held.delete(key);
         held = undefined;
       }
@@ -66,7 +75,7 @@ export class SharedHolds {
   /** Whether new users still join this value: it is its key's current one and its window has not passed. Users
    * that may keep a value as long as they like (seats) leave one that is closed, so that it drains. */
   isOpen(held: Held<unknown>, windowMs: number | null): boolean {
-    return this.#held.get(held.key) === held && (windowMs === null || this.now() - held.since <= windowMs);
+    return this.#held.get(held.key) === held && !this.#closed(held, windowMs);
   }
 
   async give<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {

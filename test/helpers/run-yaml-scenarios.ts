@@ -15,7 +15,7 @@ export interface YamlRunResult {
 /** Both sides run the local 2.4 image unless a baseline is given: what CI has. */
 export async function runYamlScenarios(
   yamls: string[],
-  options: { baseline?: string; candidate?: string; learnNoise?: boolean; concurrency?: number; sharedNetworkWindowMs?: number } = {},
+  options: { baseline?: string; candidate?: string; learnNoise?: boolean; concurrency?: number; sharedNetworkWindowMs?: number; sharedNetworkTurnsAlone?: boolean } = {},
 ): Promise<YamlRunResult> {
   const images = inject("images");
   const scenarios = yamls.map((yaml, index) => parseScenario(yaml, `inline-${index}.scenario.yaml`));
@@ -27,6 +27,7 @@ export async function runYamlScenarios(
     concurrency: options.concurrency ?? 2,
     learnNoise: options.learnNoise ?? false,
     ...(options.sharedNetworkWindowMs === undefined ? {} : { sharedNetworkWindowMs: options.sharedNetworkWindowMs }),
+    ...(options.sharedNetworkTurnsAlone === undefined ? {} : { sharedNetworkTurnsAlone: options.sharedNetworkTurnsAlone }),
   });
   return { runs, reports: runs.map((run) => buildScenarioReport(judgeScenario(run))) };
 }

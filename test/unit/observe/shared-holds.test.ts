@@ -94,6 +94,20 @@ describe("SharedHolds", () => {
     expect(book.removed).toEqual(["first"]);
   });
 
+  it("keeps a value past its window open while no one may be waiting for its key, and closes it once someone may", async () => {
+    let now = 0;
+    let othersWaiting = false;
+    const holds = new SharedHolds(() => now, () => othersWaiting);
+    const book = ledger();
+    const first = await holds.take("net", 60_000, book.make("first"));
+    now = 120_000;
+    expect(holds.isOpen(first, 60_000)).toBe(true);
+    expect(await holds.take("net", 60_000, book.make("unused"))).toBe(first);
+    othersWaiting = true;
+    expect(holds.isOpen(first, 60_000)).toBe(false);
+    expect(await (await holds.take("net", 60_000, book.make("second"))).value).toBe("second");
+  });
+
   it("keeps nothing it could not make: the next user tries again", async () => {
     const holds = new SharedHolds();
     const failing = holds.take("net", null, async () => {
