@@ -17,7 +17,7 @@
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, logicalLineAt, splitLines, type LogicalLine, type PhysicalLine } from "./lex-lines.ts";
-import { isConfSpace, readWord, readWords, type ReadWord } from "./read-words.ts";
+import { isConfSpaceCode, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
   ConfProblem,
@@ -481,7 +481,7 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
 
     const first = readWord(line, trimStart) as ReadWord;
     let argsStart = first.end;
-    while (argsStart < line.length && isConfSpace(line[argsStart])) argsStart++;
+    while (argsStart < line.length && isConfSpaceCode(line.charCodeAt(argsStart))) argsStart++;
     const rest = line.slice(argsStart);
     const name = first.value;
 
@@ -535,7 +535,7 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
       problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
     }
     let trimmedEnd = argsEnd;
-    while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
+    while (trimmedEnd > argsStart && isConfSpaceCode(line.charCodeAt(trimmedEnd - 1))) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
     const parsed = asParsed(logical.raw, name, args);
