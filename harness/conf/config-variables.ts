@@ -1,7 +1,7 @@
 // `${NAME}` in a configuration line, replaced as ap_resolve_env does (server/core.c on 2.4, server/util.c on
 // 2.2) before the line is split into words: from the first `${` to the next `}`; a name with no value stays
 // as written. Which sources hold values (Define, environment) is the caller's, from conf-traits.
-import { isConfSpace, unescapeWord } from "./read-words.ts";
+import { isConfSpaceCode, unescapeWord } from "./read-words.ts";
 
 export interface Resolved {
   text: string;
@@ -43,7 +43,7 @@ export function splitWords(line: string): string[] {
   const words: string[] = [];
   let i = 0;
   for (;;) {
-    while (i < line.length && isConfSpace(line[i])) i++;
+    while (i < line.length && isConfSpaceCode(line.charCodeAt(i))) i++;
     // Exact length: an array grown by push keeps room for 17 words, and the evaluator keeps these.
     if (i >= line.length) return words.slice();
     const quote = line[i];
@@ -59,7 +59,7 @@ export function splitWords(line: string): string[] {
       i++;
     } else {
       const start = i;
-      while (i < line.length && !isConfSpace(line[i])) i++;
+      while (i < line.length && !isConfSpaceCode(line.charCodeAt(i))) i++;
       // substring_conf without a quote: only `\\` is an escape (unescapeWord copies only a word holding one).
       words.push(unescapeWord(line.slice(start, i), null));
     }

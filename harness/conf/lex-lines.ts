@@ -14,7 +14,7 @@
 // Neither version takes a UTF-8 byte-order mark away on Unix (that code is under #ifdef WIN32 in
 // ap_pcfg_openfile), so httpd reads it as part of the first line; the parser reports it.
 
-import { isConfSpace } from "./read-words.ts";
+import { isConfSpaceCode } from "./read-words.ts";
 
 export interface DecodedFile {
   /** The text after the byte-order mark, decoded as `encoding`. */
@@ -158,9 +158,9 @@ class JoinedLine implements LogicalLine {
 
   constructor(firstLine: number, lastLine: number, raw: string, text: string, lastLineLength: number, notes: LineNote[], segments: Segment[] | null) {
     let trimStart = 0;
-    while (trimStart < text.length && isConfSpace(text[trimStart])) trimStart++;
+    while (trimStart < text.length && isConfSpaceCode(text.charCodeAt(trimStart))) trimStart++;
     let trimEnd = text.length;
-    while (trimEnd > trimStart && isConfSpace(text[trimEnd - 1])) trimEnd--;
+    while (trimEnd > trimStart && isConfSpaceCode(text.charCodeAt(trimEnd - 1))) trimEnd--;
     this.firstLine = firstLine;
     this.lastLine = lastLine;
     this.raw = raw;

@@ -17,7 +17,7 @@
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
 import { decodeFile, logicalLineAt, splitLines, type LogicalLine, type PhysicalLine } from "./lex-lines.ts";
-import { isConfSpace, readWord, readWords, type ReadWord } from "./read-words.ts";
+import { isConfSpaceCode, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
   ConfProblem,
@@ -222,6 +222,8 @@ interface LineReading {
   endColumn: number;
   /** The raw text (the reading's key), the name (a comment's text), the values and the words. */
   parsed: AsParsed;
+  /** The reading of the line that last came right after this one (LineReadings.get tries it first). */
+  next: LineReading | undefined;
 }
 
 /** Lines read before, by raw text: a tree repeats most of its lines (each vhost's `Order allow,deny`), and
@@ -229,18 +231,36 @@ interface LineReading {
  * across the files of a tree (evaluate-tree.ts, one per evaluation): never longer-lived than that, since its
  * strings are slices of the files' texts and would keep them alive. Bounded: when full it starts again empty
  * (the lines a tree repeats come back within a vhost; a second map of older lines cost every new line a second
- * lookup). Only lines read without a problem are kept, so a reading placed again adds none. */
+ * lookup). Only lines read without a problem are kept, so a reading placed again adds none. Lines are asked in
+ * file order, and a tree repeats them in runs (every vhost's section of the same lines): the line that came
+ * after the last one asked is compared first, which costs less than hashing the text for the map. */
 export class LineReadings {
   static readonly LIMIT = 10_000;
   readonly #readings = new Map<string, LineReading>();
+  /** The reading of the line asked last (or kept after it was asked), whose `next` is tried first. */
+  #last: LineReading | undefined;
+  /** The reading of the line before a line the map did not hold, for `keep` to link. */
+  #beforeMiss: LineReading | undefined;
 
+  /** The reading of `raw`, asked for each line in turn. */
   get(raw: string): LineReading | undefined {
-    return this.#readings.get(raw);
+    const last = this.#last;
+    const predicted = last?.next;
+    if (predicted !== undefined && predicted.parsed.raw === raw) return (this.#last = predicted);
+    const reading = this.#readings.get(raw);
+    if (reading !== undefined && last !== undefined) last.next = reading;
+    this.#beforeMiss = reading === undefined ? last : undefined;
+    this.#last = reading;
+    return reading;
   }
 
+  /** Keeps the reading of `raw`, the line asked last. */
   keep(raw: string, reading: LineReading): void {
     if (this.#readings.size >= LineReadings.LIMIT) this.#readings.clear();
     this.#readings.set(raw, reading);
+    if (this.#beforeMiss !== undefined) this.#beforeMiss.next = reading;
+    this.#beforeMiss = undefined;
+    this.#last = reading;
   }
 }
 
@@ -418,13 +438,13 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS } });
+      readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
       const key = node.kind === "comment" ? "" : node.key;
       const argsText = node.kind === "comment" ? "" : node.argsText;
-      readings.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed });
+      readings.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed, next: undefined });
     }
   }
 
@@ -481,7 +501,7 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
 
     const first = readWord(line, trimStart) as ReadWord;
     let argsStart = first.end;
-    while (argsStart < line.length && isConfSpace(line[argsStart])) argsStart++;
+    while (argsStart < line.length && isConfSpaceCode(line.charCodeAt(argsStart))) argsStart++;
     const rest = line.slice(argsStart);
     const name = first.value;
 
@@ -535,7 +555,7 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
       problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
     }
     let trimmedEnd = argsEnd;
-    while (trimmedEnd > argsStart && isConfSpace(line[trimmedEnd - 1])) trimmedEnd--;
+    while (trimmedEnd > argsStart && isConfSpaceCode(line.charCodeAt(trimmedEnd - 1))) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
     const parsed = asParsed(logical.raw, name, args);

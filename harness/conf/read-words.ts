@@ -25,6 +25,12 @@ export function isConfSpace(ch: string | undefined): boolean {
   return ch === " " || ch === "\t" || ch === "\n" || ch === "\v" || ch === "\f" || ch === "\r";
 }
 
+/** isConfSpace of the UTF-16 unit `text.charCodeAt(i)` (NaN past the end: not a space): \t \n \v \f \r are 9-13.
+ * The loops that scan every character of a tree's lines ask this, with no one-character string made per ask. */
+export function isConfSpaceCode(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
 /** substring_conf: take away the backslash before a backslash, or before the quote character when quoted. */
 export function unescapeWord(text: string, quote: '"' | "'" | null): string {
   // Most words hold no backslash: the word itself, not a copy built a character at a time (each `+=` of one
@@ -47,7 +53,7 @@ export function unescapeWord(text: string, quote: '"' | "'" | null): string {
 /** The next word at or after `from`, or null when only whitespace is left. */
 export function readWord(text: string, from: number): ReadWord | null {
   let start = from;
-  while (start < text.length && isConfSpace(text[start])) start++;
+  while (start < text.length && isConfSpaceCode(text.charCodeAt(start))) start++;
   if (start >= text.length) return null;
   const first = text[start];
   if (first === '"' || first === "'") {
@@ -71,7 +77,7 @@ export function readWord(text: string, from: number): ReadWord | null {
     };
   }
   let end = start;
-  while (end < text.length && !isConfSpace(text[end])) end++;
+  while (end < text.length && !isConfSpaceCode(text.charCodeAt(end))) end++;
   const raw = text.slice(start, end);
   return { value: unescapeWord(raw, null), raw, quote: null, start, end, unterminated: false };
 }

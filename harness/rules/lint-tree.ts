@@ -87,6 +87,8 @@ class Shared {
   readonly #chains = new Map<string, SourcePlace[]>();
   /** A copy per rule, not per finding: findings do not hand out the rule's own array. */
   readonly #seeds = new Map<Rule, string[]>();
+  /** Fingerprints by the text they hash. */
+  readonly hashed = new Map<string, string>();
   readonly #context: LintContext;
 
   constructor(context: LintContext) {
@@ -139,9 +141,13 @@ class Shared {
 }
 
 /** Stable across moved lines: the rule, the file, the section path and the line, normalised, NUL-separated.
- * crypto.hash, not createHash: one call, no Hash object per finding. */
-function fingerprint(rule: string, file: string, path: Path, quoted: Quoted): string {
-  return hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "hex").slice(0, 32);
+ * crypto.hash, not createHash: one call, no Hash object per finding. Each text hashed once per lint: the
+ * vhosts of one file often read alike (90,000 findings of a 10,000-vhost tree hash 36,000 texts). */
+function fingerprint(rule: string, file: string, path: Path, quoted: Quoted, hashed: Map<string, string>): string {
+  const text = `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`;
+  let known = hashed.get(text);
+  if (known === undefined) hashed.set(text, (known = hash("sha256", text, "hex").slice(0, 32)));
+  return known;
 }
 
 const NOTHING_RELATED: SourcePlace[] = [];
@@ -165,7 +171,7 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
     directive,
     message: detection.message,
     fix: detection.fix,
-    fingerprint: fingerprint(rule.id, span.file, path, quoted),
+    fingerprint: fingerprint(rule.id, span.file, path, quoted, shared.hashed),
     sections: path.labels,
     includeChain: shared.chain(span.file),
     related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),

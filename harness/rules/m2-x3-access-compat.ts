@@ -43,7 +43,7 @@ export const M2: Rule = {
   owns: { modules: ["access_compat_module"] },
   // The words depend on the name as written and the arguments only: made once per lint for each.
   ownedLine: (node, context) =>
-    ownedLineOnce(context, `M2\u0000${node.name}\u0000${node.args.join("\u0000")}`, () => {
+    ownedLineOnce(context, "M2", node.name, node.args, () => {
       const require = requireTranslation(node);
       return {
         message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_access_compat, which this tree does not load`,

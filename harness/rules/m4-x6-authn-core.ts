@@ -27,7 +27,7 @@ export const M4: Rule = {
       return { message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has no such directive (its module is gone)`, fix: "remove it; 2.4 falls through to the next provider by itself, and <RequireAny>/<RequireAll> decide how Require lines combine" };
     }
     // By name as written, once per lint: every vhost's AuthType and AuthName.
-    return ownedLineOnce(context, `M4\u0000${node.name}`, () => ({ message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authn_core, which this tree does not load`, fix: LOAD }));
+    return ownedLineOnce(context, "M4", node.name, null, () => ({ message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authn_core, which this tree does not load`, fix: LOAD }));
   },
   recognise: (evidence) => {
     const refused =

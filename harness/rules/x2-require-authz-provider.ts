@@ -49,7 +49,7 @@ export const X2: Rule = {
   owns: { modules: ["authz_core_module"] },
   // By name as written, once per lint: a large tree has a Require in every vhost.
   ownedLine: (node, context) =>
-    ownedLineOnce(context, `X2\u0000${node.name}`, () => ({
+    ownedLineOnce(context, "X2", node.name, null, () => ({
       message: `2.4 refuses to start: Invalid command '${node.name}' (AH00526): 2.4 has it in mod_authz_core, which this tree does not load`,
       fix: "LoadModule authz_core_module modules/mod_authz_core.so (and the module of each Require provider: mod_authz_user for valid-user, mod_authz_groupfile for group, mod_authz_host for ip/host)",
     })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFile } from "../../../harness/conf/parse-file.ts";
+import { LineReadings, parseFile } from "../../../harness/conf/parse-file.ts";
 import type { DirectiveNode, ParsedFile, SectionNode, SyntaxNode } from "../../../harness/conf/syntax-tree.ts";
 
 const parse = (text: string): ParsedFile => parseFile("t.conf", Buffer.from(text, "utf8"));
@@ -261,5 +261,25 @@ describe("parseFile: bytes", () => {
 
   it("reads an empty file as no nodes", () => {
     expect(parse("")).toMatchObject({ nodes: [], problems: [], finalLineEnd: false });
+  });
+});
+
+describe("LineReadings shared by the files of a tree", () => {
+  it("reads each file as a parse of its own does, whatever runs of lines the files share", () => {
+    const block = (host: string) => ["<VirtualHost *:80>", `    ServerName ${host}`, "    Order allow,deny", "    Allow from all", "", "</VirtualHost>"];
+    const texts = [
+      [...block("a"), ...block("b"), "Foo \\", "  bar", ...block("c")].join("\n"),
+      // The same lines in another order, a run broken by a new line, a line that reads with a problem, a continued one.
+      [...block("d").reverse().filter((line) => !line.startsWith("<")), "Allow from all", "<Directory \"x>", "</Directory>", "  Order allow,deny", "    Order allow,deny", ...block("a")].join("\n"),
+      ["    Order allow,deny", "    Order allow,deny \\", "    Allow from all", "    Allow from all"].join("\n"),
+    ];
+    const shape = (file: ParsedFile) => JSON.stringify({ nodes: file.nodes, problems: file.problems });
+    const readings = new LineReadings();
+    for (const [i, text] of texts.entries()) {
+      const alone = parseFile(`f${i}.conf`, Buffer.from(text, "utf8"));
+      expect(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"), readings))).toBe(shape(alone));
+    }
+    // And again, every line now known.
+    for (const [i, text] of texts.entries()) expect(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"), readings))).toBe(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"))));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoteWord, readWord, readWords, unescapeWord } from "../../../harness/conf/read-words.ts";
+import { isConfSpace, isConfSpaceCode, quoteWord, readWord, readWords, unescapeWord } from "../../../harness/conf/read-words.ts";
 
 describe("readWords", () => {
   it("gives each word's value, raw text, quote and place", () => {
@@ -46,5 +46,12 @@ describe("quoteWord", () => {
       '"a\\\\\\b"',
       '"say \\"hi\\""',
     ]);
+  });
+});
+
+describe("isConfSpaceCode", () => {
+  it("agrees with isConfSpace on every UTF-16 unit, and past the end of a text", () => {
+    for (let code = 0; code <= 0xffff; code++) expect(isConfSpaceCode(code)).toBe(isConfSpace(String.fromCharCode(code)));
+    expect(isConfSpaceCode("a".charCodeAt(1))).toBe(isConfSpace("a"[1]));
   });
 });
