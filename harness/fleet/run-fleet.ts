@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { stat } from "node:fs/promises";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { readTree } from "../conf/read-tree.ts";
+import { FLEET_CONFIGS_PER_CPU } from "../engine/engine-capacity.ts";
 import type { Verdict } from "../judge/difference.ts";
 import type { CandidateSummary } from "../judge/judge-run.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
@@ -282,6 +283,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       moreCandidateImages: options.moreCandidateImages,
       allowMissingBaseline: options.allowMissingBaseline,
       concurrency: options.concurrency,
+      scenariosPerCpu: FLEET_CONFIGS_PER_CPU,
       engines: options.engines,
       learnNoise: options.learnNoise,
       scenarioTimeLimitMs: options.scenarioTimeLimitMs,

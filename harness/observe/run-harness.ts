@@ -46,6 +46,9 @@ export interface HarnessRunOptions {
   /** Scenarios run at once on each engine that names no concurrency of its own; null: sized from each engine's
    * CPUs and memory (engine/engine-capacity.ts). */
   concurrency: number | null;
+  /** How many scenarios per engine CPU a sized concurrency takes (engine/engine-capacity.ts): the catalogue's
+   * scenarios wait a lot, a fleet's configs hardly. */
+  scenariosPerCpu?: number;
   /** Engines to spread the scenarios over (`--engines`); default: the one the environment names. */
   engines?: readonly EngineSlot[];
   learnNoise: boolean;
@@ -152,7 +155,7 @@ async function openStations(options: HarnessRunOptions, note: (message: string) 
     engines.map(async (engine, index) => ({
       engine,
       scope: new RunScope(engine),
-      concurrency: slots[index]?.concurrency ?? options.concurrency ?? (await sizedConcurrency(engine, note)),
+      concurrency: slots[index]?.concurrency ?? options.concurrency ?? (await sizedConcurrency(engine, note, options.scenariosPerCpu)),
       context: null,
       ran: 0,
       lost: null,
@@ -161,13 +164,13 @@ async function openStations(options: HarnessRunOptions, note: (message: string) 
 }
 
 /** What an engine runs at once when nobody said: from its CPUs and memory, said once, so the operator knows. */
-async function sizedConcurrency(engine: Engine, note: (message: string) => void): Promise<number> {
+async function sizedConcurrency(engine: Engine, note: (message: string) => void, perCpu: number | undefined): Promise<number> {
   const size = await engineSize(engine);
   if (size === null) {
     note(`concurrency: ${FALLBACK_CONCURRENCY} scenarios at once on ${engine.target.url} (it did not report its CPUs and memory); --concurrency N sets it`);
     return FALLBACK_CONCURRENCY;
   }
-  const concurrency = defaultConcurrency(size);
+  const concurrency = defaultConcurrency(size, perCpu);
   note(`concurrency: ${concurrency} scenarios at once on ${engine.target.url} (${size.cpus} CPUs, ${(size.memoryBytes / 2 ** 30).toFixed(0)} GiB); --concurrency N sets it`);
   return concurrency;
 }

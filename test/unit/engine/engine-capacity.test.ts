@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultConcurrency, MAX_DEFAULT_CONCURRENCY, MEMORY_PER_SCENARIO, SCENARIOS_PER_CPU } from "../../../harness/engine/engine-capacity.ts";
+import { defaultConcurrency, FLEET_CONFIGS_PER_CPU, MAX_DEFAULT_CONCURRENCY, MEMORY_PER_SCENARIO, SCENARIOS_PER_CPU } from "../../../harness/engine/engine-capacity.ts";
 
 const GiB = 2 ** 30;
 
@@ -7,6 +7,12 @@ describe("the default concurrency of an engine", () => {
   it("runs a few scenarios per CPU, since most of a scenario is waiting", () => {
     expect(defaultConcurrency({ cpus: 2, memoryBytes: 24 * GiB })).toBe(2 * SCENARIOS_PER_CPU);
     expect(defaultConcurrency({ cpus: 1, memoryBytes: 24 * GiB })).toBe(SCENARIOS_PER_CPU);
+  });
+
+  it("runs fewer fleet configs per CPU than scenarios, since a config hardly waits", () => {
+    expect(FLEET_CONFIGS_PER_CPU).toBeLessThan(SCENARIOS_PER_CPU);
+    expect(defaultConcurrency({ cpus: 2, memoryBytes: 24 * GiB }, FLEET_CONFIGS_PER_CPU)).toBe(2 * FLEET_CONFIGS_PER_CPU);
+    expect(defaultConcurrency({ cpus: 8, memoryBytes: 1 * GiB }, FLEET_CONFIGS_PER_CPU)).toBe(Math.floor(GiB / MEMORY_PER_SCENARIO));
   });
 
   it("is bounded by the engine's memory", () => {
