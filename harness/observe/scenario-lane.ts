@@ -3,8 +3,9 @@
 // container (its bridge, its iptables chains), and a scenario's containers are all gone before the lane's next
 // scenario starts, so the next one finds the network as new (names, aliases and addresses free). On it, seats
 // per side (server/server-seat.ts: one with IPv6, one without) that the sides' servers join in turn, so that a
-// server does not set up a network stack of its own. A scenario that ended in an error or its time limit may have left something
-// starting: the lane then gives its network and seats up and makes fresh ones for its next scenario.
+// server does not set up a network stack of its own. A scenario that ended in an error or its time limit may
+// have left something starting: the lane then gives its network and seats up and makes fresh ones for its next
+// scenario.
 // The seats also stay on the run's shared client networks (observe/shared-client-networks.ts) from one scenario to
 // the next that probes from them, as a fleet's configs all probe from the same outsider: a connect costs the
 // engine a third of a server's own stack. Such a stay is a hold on the network like a scenario's: the network is
@@ -19,14 +20,13 @@ import type { NetworkStay, SharedNetworkUse } from "./shared-client-networks.ts"
 
 interface SeatStay {
   stay: NetworkStay;
-  /** The holders connected to it, by container id. */
-  connected: Set<string>;
-  holders: HarnessContainer[];
+  /** The seats' holders connected to it, by container id. */
+  connected: Map<string, HarnessContainer>;
 }
 
 export class ScenarioLane {
   #network: HarnessNetwork | null = null;
-  readonly #seats = new Map<string, Promise<{ seat: ServerSeat; holder: HarnessContainer }>>();
+  readonly #seats = new Map<string, Promise<ServerSeat>>();
   /** The shared networks the seats are on, by network id (a network made again after its window has a new id and
    * the same name). */
   readonly #stays = new Map<string, SeatStay>();
@@ -59,7 +59,7 @@ export class ScenarioLane {
       // A seat that could not be taken is not kept: the next scenario tries again.
       taken.catch(() => this.#seats.delete(key));
     }
-    return (await taken).seat;
+    return taken;
   }
 
   /** Puts the seats on the scenario's shared client networks (those they are not on yet). They stay on the ones
@@ -72,13 +72,12 @@ export class ScenarioLane {
       let kept = this.#stays.get(use.network.id);
       if (kept === undefined) {
         // Recorded before the connects: a failed one is left with the rest.
-        kept = { stay: use.stay(), connected: new Set(), holders: [] };
+        kept = { stay: use.stay(), connected: new Map() };
         this.#stays.set(use.network.id, kept);
       }
       for (const seat of seats) {
         if (kept.connected.has(seat.containerId)) continue;
-        kept.connected.add(seat.containerId);
-        kept.holders.push(seat.holder);
+        kept.connected.set(seat.containerId, seat.holder);
         await seat.holder.connect(use.network.id);
       }
     }
@@ -101,7 +100,7 @@ export class ScenarioLane {
       leaving.map(async ([id, kept]) => {
         // Off the network first, then the hold: the last user removes the network, and nothing of this lane may be
         // on it then.
-        await Promise.all(kept.holders.map((holder) => holder.disconnect(id)));
+        await Promise.all([...kept.connected.values()].map((holder) => holder.disconnect(id)));
         await kept.stay.leave();
       }),
     );
@@ -111,7 +110,7 @@ export class ScenarioLane {
   async #leaveSeats(): Promise<void> {
     const seats = [...this.#seats.values()];
     this.#seats.clear();
-    await Promise.all(seats.map((taken) => taken.then(({ holder }) => holder.remove(), () => undefined)));
+    await Promise.all(seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)));
     // The holders are gone, and with them their connections.
     const stays = [...this.#stays.values()];
     this.#stays.clear();

@@ -55,11 +55,10 @@ export class SharedClientNetworks {
   ) {
     this.windowMs = options.windowMs ?? SHARE_WINDOW_MS;
     // A run alone on the engine keeps its networks past their window: a turn makes every scenario that needs the
-    // network wait for the old one to drain (a fleet of 100 configs: 1.40 configs/s without turns, 1.10 with).
+    // network wait for the old one to drain (a fleet of 100 configs: 1.39 configs/s without turns, 1.10 with).
     const others = options.turnsAlone ? null : new OtherRuns(scope.engine, scope.runId);
     this.#holds = new SharedHolds(Date.now, () => others?.alive ?? true);
   }
-
 
   /** Joins the network of a shareable plan (ClientNetworkPlan.shareable) and its clients, making what is not
    * there yet. */

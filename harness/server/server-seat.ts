@@ -33,7 +33,7 @@ export function fitsSeat(ports: readonly number[]): boolean {
 export async function takeSeat(
   scope: RunScope,
   spec: { image: string; network: string; label: string; ipv6: boolean },
-): Promise<{ seat: ServerSeat; holder: HarnessContainer }> {
+): Promise<ServerSeat> {
   const holder = await HarnessContainer.create(scope, {
     image: spec.image,
     // Not "server": what looks for a scenario's servers by label finds httpd containers only.
@@ -48,7 +48,7 @@ export async function takeSeat(
   });
   await holder.start();
   const address = await holder.ipAddress(spec.network).catch(() => null);
-  return { seat: { containerId: holder.id, holder, published: await publishedPorts(holder), address }, holder };
+  return { containerId: holder.id, holder, published: await publishedPorts(holder), address };
 }
 
 /** The seat connected to a scenario's own client networks (those it is not on yet), with its published ports as
