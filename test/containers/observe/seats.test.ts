@@ -45,21 +45,24 @@ interface EngineEvent {
   Actor: { ID: string; Attributes: Record<string, string> };
 }
 
-/** The engine's container and network events between two times (seconds). */
-async function events(since: number, until: number): Promise<EngineEvent[]> {
+/** Records the engine's container and network events as they happen, until `stop` (the engine keeps only its
+ * last 256 for a later query, which other test files on the engine fill within seconds). */
+async function recordEvents(): Promise<{ stop: () => Promise<EngineEvent[]> }> {
   const engine = await connectEngine();
-  const text = await new Promise<string>((resolve, reject) => {
-    engine.docker.getEvents({ since, until, filters: { type: ["container", "network"] } }, (error, stream) => {
-      if (error || !stream) return reject(error);
-      let all = "";
-      stream.on("data", (chunk: Buffer) => (all += chunk.toString("utf8")));
-      stream.on("end", () => resolve(all));
-    });
-  });
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as EngineEvent);
+  const stream = (await engine.docker.getEvents({ filters: { type: ["container", "network"] } })) as NodeJS.ReadableStream & { destroy: () => void };
+  let text = "";
+  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+  return {
+    stop: async () => {
+      // The engine sends an event a moment after it happened.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      stream.destroy();
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as EngineEvent);
+    },
+  };
 }
 
 function expectAnswered(side: SideObservation): void {
@@ -80,15 +83,14 @@ async function expectNothingLeft(prefix: string): Promise<void> {
 
 describe("servers on seats", { timeout: 300_000 }, () => {
   it("serve fleet-shaped scenarios from seats that stay on their client network and send their local requests", async () => {
-    const since = Math.floor(Date.now() / 1000);
+    const recording = await recordEvents();
     // One lane: its seats serve the three scenarios in turn.
     const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map(scenario), { concurrency: 1 });
-    const until = Math.ceil(Date.now() / 1000) + 1;
+    const happened = await recording.stop();
     for (const run of runs) {
       expect(run.error ?? null).toBeNull();
       for (const side of run.observations) expectAnswered(side);
     }
-    const happened = await events(since, until);
     // This run's containers only: other tests may run on the engine at the same time.
     const servers = happened.filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-"));
     const runIds = new Set(servers.map((event) => event.Actor.Attributes[LABEL_RUN_ID]));
@@ -110,7 +112,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
   });
 
   it("let a shared network closed to new scenarios drain while seats stay on it: the next one gets its subnet", async () => {
-    const since = Math.floor(Date.now() / 1000);
+    const recording = await recordEvents();
     // A window shorter than a scenario: every scenario finds the network closed and waits for it to go.
     const { runs } = await runYamlScenarios(["seats-window-a", "seats-window-b", "seats-window-c", "seats-window-d"].map(scenario), {
       concurrency: 2,
@@ -118,12 +120,11 @@ describe("servers on seats", { timeout: 300_000 }, () => {
       // Whether another test file's run is alive on the engine now is not for this test to know.
       sharedNetworkTurnsAlone: true,
     });
-    const until = Math.ceil(Date.now() / 1000) + 1;
+    const happened = await recording.stop();
     for (const run of runs) {
       expect(run.error ?? null).toBeNull();
       for (const side of run.observations) expectAnswered(side);
     }
-    const happened = await events(since, until);
     const runIds = new Set(
       happened
         .filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-window-"))
