@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
     restoreMocks: true,
+    globalSetup: ["test/temp-root.ts"],
     unstubEnvs: true,
     projects: [
       {
@@ -36,7 +37,7 @@ export default defineConfig({
           name: "containers",
           include: ["test/containers/**/*.test.ts"],
           sequence: { groupOrder: 2 },
-          globalSetup: ["test/global-setup.ts"],
+          globalSetup: ["test/temp-root.ts", "test/global-setup.ts"],
           pool: "forks",
           // Each file boots real servers; two at a time keeps a 2-core machine responsive.
           maxWorkers: 2,
