@@ -1,14 +1,17 @@
 // Helper origins a scenario's server talks to, on the scenario network under the backend's name: HTTP and
 // HTTPS origins (an httpd 2.4 from the harness's own image, with a harness-made certificate) and an SCGI
 // origin (the tools image). The certificate decides what the server under test meets: valid, expired, ...
+// On a lane, a backend joins an origin seat (origin-seat.ts) that carries its name and address on the network.
 import { HarnessContainer } from "../engine/container.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { HarnessError } from "../errors.ts";
 import type { BackendSpec } from "../scenario/scenario.ts";
 import { FAMILY_TRAITS } from "../server/family-traits.ts";
-import { packBundle } from "../server/site-bundle.ts";
+import { inlineBundle, packBundle } from "../server/site-bundle.ts";
+import { stagingLines } from "../server/start-script.ts";
 import { backendPort } from "./backend-ports.ts";
 import { type CertificateAuthority, issueServerCertificate } from "./certificate-factory.ts";
+import type { OriginSeat } from "./origin-seat.ts";
 
 export interface StartedOrigin {
   name: string;
@@ -56,9 +59,10 @@ function originConfig(tls: boolean): string {
 export async function startOrigin(
   scope: RunScope,
   spec: BackendSpec,
-  context: { scenario: string; network: string; images: OriginImages; ca: CertificateAuthority },
+  context: { scenario: string; network: string; images: OriginImages; ca: CertificateAuthority; seat?: OriginSeat },
 ): Promise<StartedOrigin> {
-  const network = { name: context.network, aliases: [spec.name] };
+  const { seat } = context;
+  const place = seat ? { joinNetworkOf: seat.holder.id } : { network: { name: context.network, aliases: [spec.name] } };
   const files = spec.files.map((f) => ({ path: `${ORIGIN_ROOT}/htdocs/${f.path}`, content: f.content, mode: f.mode }));
   let container: HarnessContainer;
   const port = backendPort(spec.kind);
@@ -70,20 +74,13 @@ export async function startOrigin(
       role: "backend",
       scenario: context.scenario,
       command: ["python3", "/usr/local/bin/scgi-origin.py", String(port)],
-      network,
+      ...place,
     });
   } else {
     const tls = spec.kind === "https-origin";
     ready = ORIGIN_HTTPD.readyLog;
     const certificate = tls ? await issueServerCertificate(context.ca, { kind: spec.certificate, dnsName: spec.name }) : null;
-    container = await HarnessContainer.create(scope, {
-      image: context.images.httpd,
-      role: "backend",
-      scenario: context.scenario,
-      entrypoint: ["httpd", "-DFOREGROUND"],
-      command: [],
-      network,
-      archive: await packBundle([
+    const archive = await packBundle([
         { path: `${ORIGIN_ROOT}/conf/httpd.conf`, content: originConfig(tls) },
         ...(certificate
           ? [
@@ -91,8 +88,19 @@ export async function startOrigin(
               { path: "/harness/origin.key", content: certificate.privateKey, mode: 0o600 },
             ]
           : []),
-        ...(files.length > 0 ? files : [{ path: `${ORIGIN_ROOT}/htdocs/index.html`, content: `hello from ${spec.name}\n` }]),
-      ]),
+      ...(files.length > 0 ? files : [{ path: `${ORIGIN_ROOT}/htdocs/index.html`, content: `hello from ${spec.name}\n` }]),
+    ]);
+    // Its files travel in its command line where they fit, extracted by the image's own tar, as a server's do: the
+    // engine's archive copy costs a dockerd started anew.
+    const inline = inlineBundle(archive);
+    container = await HarnessContainer.create(scope, {
+      image: context.images.httpd,
+      role: "backend",
+      scenario: context.scenario,
+      ...(inline === null
+        ? { entrypoint: ["httpd", "-DFOREGROUND"], command: [], archive }
+        : { entrypoint: ["/bin/sh", "-c"], command: [[...stagingLines(), "exec httpd -DFOREGROUND"].join("\n"), "origin", inline] }),
+      ...place,
     });
   }
   await container.start();
@@ -102,5 +110,5 @@ export async function startOrigin(
       hint: `Its last lines:\n${[...container.stderr.lines, ...container.stdout.lines].slice(-10).join("\n")}`,
     });
   }
-  return { name: spec.name, host: spec.name, ip: await container.ipAddress(context.network), port, container };
+  return { name: spec.name, host: spec.name, ip: seat ? seat.address : await container.ipAddress(context.network), port, container };
 }

@@ -106,10 +106,13 @@ export class HarnessContainer {
     return created;
   }
 
-  /** Connects the running container to one more network (a seat joining a scenario's client network). */
-  async connect(network: string): Promise<void> {
+  /** Connects the running container to one more network (a seat joining a scenario's client network), under
+   * `aliases` there when given. */
+  async connect(network: string, aliases: readonly string[] = []): Promise<void> {
     try {
-      await this.scope.engine.docker.getNetwork(network).connect({ Container: this.container.id });
+      await this.scope.engine.docker
+        .getNetwork(network)
+        .connect({ Container: this.container.id, ...(aliases.length > 0 ? { EndpointConfig: { Aliases: [...aliases] } } : {}) });
     } catch (cause) {
       throw new HarnessError("HARNESS_CONTAINER", `Could not connect ${this.shortId} to the network ${network}: ${(cause as Error).message}`, { cause });
     }

@@ -2,6 +2,7 @@
 // bind the plan's late slots), then the sides' servers side by side, then everything is removed.
 import { issueServerCertificate } from "../backends/certificate-factory.ts";
 import { type StartedOrigin, startOrigin } from "../backends/origin-container.ts";
+import type { OriginSeat } from "../backends/origin-seat.ts";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
 import { type ClientNetworkPlan, planClientNetworks } from "../clients/client-networks.ts";
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
@@ -85,6 +86,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const sharedClients = new Map<string, StartedClientContainer>();
   const clients = new Map<string, StartedClientContainer>();
   const origins: StartedOrigin[] = [];
+  /** The lane's origin seats the backends took, given back (off the network) once the backends are gone. */
+  const originSeats: OriginSeat[] = [];
   const observations: SideObservation[] = [];
   const pending = new PendingSteps();
   const stop = new AbortController();
@@ -141,13 +144,17 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           });
         }),
       ),
-      Promise.all(
-        plan.backends.map((backend) =>
-          startOrigin(scope, backend, { scenario: scenario.id, network: net.name, images: context.helperImages, ca: context.certificates.ca }),
-        ),
+      allStarted(
+        plan.backends.map(async (backend) => {
+          // On a lane, the backend takes one of its origin seats, under the backend's name for this scenario.
+          const seat = lane ? await lane.originSeat(backend.name) : undefined;
+          if (seat) originSeats.push(seat);
+          const origin = await startOrigin(scope, backend, { scenario: scenario.id, network: net.name, images: context.helperImages, ca: context.certificates.ca, seat });
+          origins.push(origin);
+          return origin;
+        }),
       ),
     ]);
-    origins.push(...startedOrigins);
     for (const client of sharedClients.values()) clients.set(client.name, client);
     const values = slotValues(net, [...startedClients, ...sharedClients.values()], startedOrigins);
     const serverCertificate = plan.serverCertificate
@@ -228,8 +235,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     if (lane) {
       // Off the client networks before they are removed or given back; a seat left after an unclean end is
       // removed with the lane's seats.
-      if (clean) await Promise.all(seatedOn.map(({ seat, network }) => seat.holder.disconnect(network)));
-      else await lane.retire();
+      if (clean) {
+        await Promise.all(seatedOn.map(({ seat, network }) => seat.holder.disconnect(network)));
+        await Promise.all(originSeats.map((seat) => lane.releaseOriginSeat(seat)));
+      } else await lane.retire();
     } else if (network) await scope.removeNetwork(network.id);
     await Promise.all(ownClientNetworks.map((n) => scope.removeNetwork(n.id)));
     await Promise.all(shared.map((use) => use.leave()));

@@ -12,6 +12,9 @@
 // removed only once the seats are off it. A stay on a network closed to new scenarios is left as soon as the lane
 // is between scenarios (and before it joins the next network), so that the network drains and the one made after
 // it gets its subnet; a lane with nothing to do leaves all its stays.
+// Backends take the lane's origin seats (backends/origin-seat.ts): on the network under the backend's name for the
+// scenario's time, off it between scenarios.
+import { type OriginSeat, seatOriginOn, takeOriginSeat } from "../backends/origin-seat.ts";
 import type { HarnessContainer } from "../engine/container.ts";
 import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
@@ -30,6 +33,10 @@ export class ScenarioLane {
   /** The shared networks the seats are on, by network id (a network made again after its window has a new id and
    * the same name). */
   readonly #stays = new Map<string, SeatStay>();
+  /** Origin seats off the network, waiting for the next scenario's backends. */
+  readonly #idleOriginSeats: HarnessContainer[] = [];
+  /** Origin seats a scenario holds now: removed with the lane's seats when it ends uncleanly. */
+  readonly #busyOriginSeats = new Set<HarnessContainer>();
 
   constructor(
     private readonly scope: RunScope,
@@ -60,6 +67,37 @@ export class ScenarioLane {
       taken.catch(() => this.#seats.delete(key));
     }
     return taken;
+  }
+
+  /** A seat on the lane's network for a backend named `alias`: an idle one connected under that name, or a new one. */
+  async originSeat(alias: string): Promise<OriginSeat> {
+    const network = await this.network();
+    const idle = this.#idleOriginSeats.pop();
+    const taken = idle
+      ? seatOriginOn(idle, network.name, alias).catch(async (error: unknown) => {
+          await idle.remove();
+          throw error;
+        })
+      : takeOriginSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, alias });
+    const seat = await taken;
+    this.#busyOriginSeats.add(seat.holder);
+    return seat;
+  }
+
+  /** Takes an origin seat off the network once its backend is gone, for the next scenario; one that is still on
+   * the network afterwards (its name would answer another scenario's server) is removed instead. */
+  async releaseOriginSeat(seat: OriginSeat): Promise<void> {
+    this.#busyOriginSeats.delete(seat.holder);
+    const network = this.#network;
+    if (network !== null) {
+      await seat.holder.disconnect(network.name);
+      const left = await seat.holder.attachment([]).catch(() => null);
+      if (left !== null && !left.networks.has(network.name)) {
+        this.#idleOriginSeats.push(seat.holder);
+        return;
+      }
+    }
+    await seat.holder.remove();
   }
 
   /** Puts the seats on the scenario's shared client networks (those they are not on yet). They stay on the ones
@@ -110,7 +148,12 @@ export class ScenarioLane {
   async #leaveSeats(): Promise<void> {
     const seats = [...this.#seats.values()];
     this.#seats.clear();
-    await Promise.all(seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)));
+    const origins = [...this.#idleOriginSeats.splice(0), ...this.#busyOriginSeats];
+    this.#busyOriginSeats.clear();
+    await Promise.all([
+      ...seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)),
+      ...origins.map((holder) => holder.remove()),
+    ]);
     // The holders are gone, and with them their connections.
     const stays = [...this.#stays.values()];
     this.#stays.clear();
