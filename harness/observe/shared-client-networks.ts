@@ -5,7 +5,9 @@
 // but its address: so the run makes each once, the scenarios that ask for them join, and the last to leave
 // removes them. Servers of several scenarios sit on one such network side by side; each client sends only to its
 // own scenario's servers, by address, and the engine gives servers addresses from the subnet's upper half
-// (engineAssignedRange), clear of the low ones clients ask for.
+// (engineAssignedRange), clear of the low ones clients ask for. A client no scenario uses for the moment stays on
+// its network until the network goes: a fleet's configs ask for the same few clients in turn, and a client made
+// again costs the engine as much as a server with a network stack of its own.
 import { createHash } from "node:crypto";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
 import type { ClientNetworkPlan } from "../clients/client-networks.ts";
@@ -77,7 +79,12 @@ export class SharedClientNetworks {
       }),
     );
     const made = await network.value;
-    const removeNetwork = (gone: HarnessNetwork): Promise<void> => removeNetworkWithEndpoints(this.scope, gone.id);
+    const clientKeys = ` on ${networkKey} #${network.generation}`;
+    const removeNetwork = async (gone: HarnessNetwork): Promise<void> => {
+      // No scenario is on the network any more, so none uses its clients.
+      await this.#holds.removeIdle<StartedClientContainer>((key) => key.endsWith(clientKeys), (client) => client.container.remove());
+      await removeNetworkWithEndpoints(this.scope, gone.id);
+    };
     const stay = (): NetworkStay => {
       const held = this.#holds.again(network);
       let left: Promise<void> | null = null;
@@ -89,7 +96,7 @@ export class SharedClientNetworks {
     };
     const taken: Array<Held<StartedClientContainer>> = [];
     const leave = async (): Promise<void> => {
-      await Promise.all(taken.map((held) => this.#holds.give(held, (client) => client.container.remove())));
+      for (const held of taken) this.#holds.keep(held);
       // Nothing of a live scenario is on it once the last has left.
       await this.#holds.give(network, removeNetwork);
     };
@@ -99,7 +106,7 @@ export class SharedClientNetworks {
       placed.clients
         .filter((client) => wanted.has(client.name))
         .map(async (client) => {
-          const key = `client ${client.address} on ${networkKey} #${network.generation}`;
+          const key = `client ${client.address}${clientKeys}`;
           const held = await this.#holds.take(key, null, () =>
             startClientContainer(this.scope, {
               scenario: LABEL,

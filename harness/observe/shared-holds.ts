@@ -81,6 +81,22 @@ export class SharedHolds {
   async give<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
     held.users--;
     if (held.users > 0) return;
+    await this.#remove(held, remove);
+  }
+
+  /** Gives a value back but keeps it for the next user, also when this was the last: it is removed only by
+   * `removeIdle` (a shared network's clients, removed with their network). */
+  keep(held: Held<unknown>): void {
+    held.users--;
+  }
+
+  /** Removes the kept values that no one uses and `which` picks. */
+  async removeIdle<T>(which: (key: string) => boolean, remove: (value: T) => Promise<void>): Promise<void> {
+    const idle = [...this.#held.values()].filter((held) => held.users <= 0 && which(held.key)) as Array<Held<T>>;
+    await Promise.all(idle.map((held) => this.#remove(held, remove)));
+  }
+
+  async #remove<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
     if (this.#held.get(held.key) === held) this.#held.delete(held.key);
     const removal = held.value.then(remove, () => undefined).finally(() => {
       if (this.#leaving.get(held.key) === removal) this.#leaving.delete(held.key);

@@ -1,7 +1,8 @@
 // Servers on a lane's seats (server/server-seat.ts) for scenarios shaped like a fleet's probes: a client at a
 // fixed address on a shared network, requests from localhost and ::1, and from the host. The seats stay on the
 // shared network from one scenario to the next (observe/scenario-lane.ts) and are the local client themselves, so
-// no server gets a network stack of its own and no local client container is made; what the server sees is what
+// no server gets a network stack of its own and no local client container is made; the fixed-address client stays
+// on the shared network between scenarios too; what the server sees is what
 // it saw with a stack of its own (the client's own address, 127.0.0.1, ::1), and its published port answers the
 // host. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
 import { describe, expect, it } from "vitest";
@@ -100,6 +101,8 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     // Six servers on two seats (one per side, with IPv6), and no local client containers.
     expect(roles.filter((role) => role === "server")).toHaveLength(6);
     expect(roles.filter((role) => role === "seat")).toHaveLength(2);
+    // The office client was made once: between scenarios it stays on its network with the seats.
+    expect(roles.filter((role) => role === "client")).toHaveLength(1);
     expect(created.filter((event) => (event.Actor.Attributes.name ?? "").endsWith("-local"))).toEqual([]);
     // The seats joined the client network once each, not once per scenario.
     const seats = new Set(created.filter((event) => event.Actor.Attributes[LABEL_ROLE] === "seat").map((event) => event.Actor.ID));

@@ -34,6 +34,30 @@ describe("SharedHolds", () => {
     expect(await c.value).toBe("three");
   });
 
+  it("keeps a value given back with keep for the next user, until removeIdle removes the idle ones it picks", async () => {
+    const holds = new SharedHolds();
+    const book = ledger();
+    const first = await holds.take("client a", null, book.make("a"));
+    const other = await holds.take("client b", null, book.make("b"));
+    holds.keep(first);
+    // The next user gets the same value: nothing made, nothing removed.
+    const again = await holds.take("client a", null, book.make("a2"));
+    expect(again).toBe(first);
+    holds.keep(again);
+    expect(book.made).toEqual(["a", "b"]);
+    expect(book.removed).toEqual([]);
+    // b is in use: removeIdle leaves it, whatever it picks.
+    await holds.removeIdle(() => true, book.remove);
+    expect(book.removed).toEqual(["a"]);
+    holds.keep(other);
+    await holds.removeIdle((key) => key === "client a", book.remove);
+    expect(book.removed).toEqual(["a"]);
+    await holds.removeIdle((key) => key.startsWith("client"), book.remove);
+    expect(book.removed).toEqual(["a", "b"]);
+    // Removed values are made anew.
+    expect(await (await holds.take("client a", null, book.make("a3"))).value).toBe("a3");
+  });
+
   it("makes a key again only once its removal is over", async () => {
     const holds = new SharedHolds();
     const order: string[] = [];
