@@ -229,6 +229,17 @@ async function plannedSource(options: HarnessRunOptions, sides: readonly Planned
   };
 }
 
+/** The run's certificate authority, its revocation list and the two client certificates scenarios present. */
+async function runCertificates(): Promise<ObserveContext["certificates"]> {
+  const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
+  const [valid, revoked] = await Promise.all([
+    issueClientCertificate(ca, { commonName: "client-valid" }),
+    issueClientCertificate(ca, { commonName: "client-revoked" }),
+  ]);
+  const crl = await createRevocationList(ca, [revoked.serialNumber]);
+  return { ca, crl, clients: { valid, revoked } };
+}
+
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
@@ -252,6 +263,10 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     }
 
     // Images are resolved (built, pulled) on the first engine; the others get copies of the same images.
+    // The run's certificates (RSA keys, made on libuv's threads) while the images are looked at and the scenarios
+    // planned.
+    const certificates = runCertificates();
+    certificates.catch(() => undefined);
     const [helperHttpd, tools] = await Promise.all([ensureRecipeImage(primary.engine, "httpd-2.4", note), ensureRecipeImage(primary.engine, "tools", note)]);
     const candidateImages: string[] = [];
     for (const image of [options.candidateImage, ...(options.moreCandidateImages ?? [])]) candidateImages.push(await resolveCandidate(primary.scope, image, note));
@@ -287,19 +302,14 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       provisioning.set(station, copyImages(station, primary, images, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     }
 
-    const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
-    const [valid, revoked] = await Promise.all([
-      issueClientCertificate(ca, { commonName: "client-valid" }),
-      issueClientCertificate(ca, { commonName: "client-revoked" }),
-    ]);
-    const crl = await createRevocationList(ca, [revoked.serialNumber]);
+    const { ca, crl, clients } = await certificates;
     for (const station of stations) {
       station.context = {
         scope: station.scope,
         sides,
         skipped,
         helperImages: { httpd: helperHttpd, tools },
-        certificates: { ca, crl, clients: { valid, revoked } },
+        certificates: { ca, crl, clients },
         learnNoise: options.learnNoise,
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
