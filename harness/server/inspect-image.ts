@@ -4,7 +4,8 @@ import { HarnessError } from "../errors.ts";
 import { parseHttpdVersion } from "../versions/httpd-version.ts";
 import type { ImageInspection } from "./image-inspection.ts";
 import { PROFILES } from "./httpd-profile.ts";
-import { rememberInspection } from "./inspection-cache.ts";
+import { imageId } from "../engine/copy-image.ts";
+import { cachedProbeOutput, rememberInspection, rememberProbeOutput } from "./inspection-cache.ts";
 import { parseCompiledInModules } from "./module-map.ts";
 
 const MARK = "@@harness";
@@ -50,31 +51,43 @@ export function parseInspection(image: string, output: string): ImageInspection 
 
 const cache = new Map<string, Promise<ImageInspection>>();
 
+/** Once per image and process. */
 export function inspectImage(scope: RunScope, image: string): Promise<ImageInspection> {
   let pending = cache.get(image);
   if (!pending) {
-    pending = (async () => {
-      const probe = await HarnessContainer.create(scope, {
-        image,
-        role: "probe",
-        entrypoint: ["/bin/sh", "-c"],
-        command: [inspectionScript()],
-      });
-      try {
-        await probe.start();
-        await probe.waitForExit();
-        await probe.stdout.waitForLine(() => false, { timeoutMs: 5_000 });
-        const inspection = parseInspection(image, probe.stdout.lines.join("\n"));
-        rememberInspection(inspection);
-        return inspection;
-      } finally {
-        await probe.remove();
-      }
-    })();
+    pending = probeImage(scope, image);
     cache.set(image, pending);
     pending.catch(() => cache.delete(image));
   }
   return pending;
+}
+
+/** The image's facts, from a probe container, or from the output an earlier probe of the same image id printed. */
+export async function probeImage(scope: RunScope, image: string): Promise<ImageInspection> {
+  const script = inspectionScript();
+  // An image id is its content: an earlier probe of the same id printed what a new one would (half a second of
+  // a container at every run's start).
+  const id = await imageId(scope.engine, image);
+  const known = id === null ? null : cachedProbeOutput(id, script);
+  if (known !== null) return parseInspection(image, known);
+  const probe = await HarnessContainer.create(scope, {
+    image,
+    role: "probe",
+    entrypoint: ["/bin/sh", "-c"],
+    command: [script],
+  });
+  try {
+    await probe.start();
+    await probe.waitForExit();
+    await probe.stdout.waitForLine(() => false, { timeoutMs: 5_000 });
+    const output = probe.stdout.lines.join("\n");
+    const inspection = parseInspection(image, output);
+    rememberInspection(inspection);
+    if (id !== null) rememberProbeOutput(id, script, output);
+    return inspection;
+  } finally {
+    await probe.remove();
+  }
 }
 
 export type { ImageInspection };

@@ -1,6 +1,7 @@
 // The last inspection of each image, kept on disk so that `plan` can show what a run will do without an
 // engine. A cache miss or an unreadable cache is never an error: the plan falls back to the official layout's
 // defaults and says so.
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -75,5 +76,33 @@ export function cachedInspection(image: string): ImageInspection | null {
     };
   } catch {
     return null;
+  }
+}
+
+/** Where the probe's output for an image id is kept: the id names the image's content, and the script's hash what
+ * was asked of it, so a file found there is what probing the image again would print. */
+function outputFile(imageId: string, script: string): string {
+  const key = `${imageId.replace(/^sha256:/, "")}-${createHash("sha256").update(script).digest("hex").slice(0, 12)}`;
+  return join(cacheDir(), "probe-output", `${key}.txt`);
+}
+
+/** The probe's output for this image content and script, from an earlier run; null when there is none. */
+export function cachedProbeOutput(imageId: string, script: string): string | null {
+  try {
+    return readFileSync(outputFile(imageId, script), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export function rememberProbeOutput(imageId: string, script: string, output: string): void {
+  try {
+    const file = outputFile(imageId, script);
+    mkdirSync(join(cacheDir(), "probe-output"), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, output);
+    renameSync(temporary, file);
+  } catch {
+    // Not kept: the next run probes the image again.
   }
 }

@@ -1,10 +1,14 @@
-import { describe, expect, inject, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, inject, it, vi } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { createScenarioNetwork } from "../../../harness/engine/network.ts";
+import { LABEL_ROLE, LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { startHttpd } from "../../../harness/server/httpd-server.ts";
-import { type ImageInspection, inspectImage } from "../../../harness/server/inspect-image.ts";
+import { type ImageInspection, inspectImage, probeImage } from "../../../harness/server/inspect-image.ts";
 import { renderConfig } from "../../../harness/server/render-config.ts";
 import { STAGED_MTIME } from "../../../harness/server/site-bundle.ts";
 
@@ -41,6 +45,26 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     expect(inspection.modules.has("mod_access_compat.so")).toBe(true);
     // upstream's stock httpd.conf, with its commented-out LoadModule lines
     expect(inspection.stockConfig).toMatch(/^#LoadModule rewrite_module modules\/mod_rewrite\.so$/m);
+  });
+
+  it("probes an image id once: a later probe of the same image reads the first one's output, with the same facts", async () => {
+    vi.stubEnv("HARNESS_CACHE_DIR", mkdtempSync(join(tmpdir(), "probe-cache-")));
+    const engine = await connectEngine();
+    const events = (await engine.docker.getEvents({ filters: { type: ["container"], event: ["create"] } })) as NodeJS.ReadableStream & { destroy: () => void };
+    let text = "";
+    events.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    await using scope = new RunScope(engine);
+    const first = await probeImage(scope, inject("images").candidate);
+    const second = await probeImage(scope, inject("images").candidate);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    events.destroy();
+    const probes = text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { Actor: { Attributes: Record<string, string> } })
+      .filter((event) => event.Actor.Attributes[LABEL_RUN_ID] === scope.runId && event.Actor.Attributes[LABEL_ROLE] === "probe");
+    expect(probes).toHaveLength(1);
+    expect({ ...second, modules: [...second.modules].sort() }).toEqual({ ...first, modules: [...first.modules].sort() });
   });
 
   it("records a config 2.4 rejects (Order without mod_access_compat) as a config-test observation and removes the container", async () => {

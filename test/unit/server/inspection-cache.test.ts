@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
 import type { ImageInspection } from "../../../harness/server/inspect-image.ts";
-import { cacheDir, cachedInspection, rememberInspection } from "../../../harness/server/inspection-cache.ts";
+import { cacheDir, cachedInspection, cachedProbeOutput, rememberInspection, rememberProbeOutput } from "../../../harness/server/inspection-cache.ts";
 import { httpdVersion } from "../../../harness/versions/httpd-version.ts";
 
 function inspection(overrides: Partial<ImageInspection> = {}): ImageInspection {
@@ -35,6 +35,15 @@ describe("inspection cache", () => {
     vi.stubEnv("HARNESS_CACHE_DIR", "");
     vi.stubEnv("XDG_CACHE_HOME", "/xdg");
     expect(cacheDir()).toBe("/xdg/httpd-upgrade-harness");
+  });
+
+  it("keeps a probe's output under the image id and the script: another id or another script finds nothing", () => {
+    const id = "sha256:0123456789abcdef";
+    expect(cachedProbeOutput(id, "script one")).toBeNull();
+    rememberProbeOutput(id, "script one", "@@harness profile official\nServer version: Apache/2.4.68 (Unix)\n");
+    expect(cachedProbeOutput(id, "script one")).toBe("@@harness profile official\nServer version: Apache/2.4.68 (Unix)\n");
+    expect(cachedProbeOutput(id, "script two")).toBeNull();
+    expect(cachedProbeOutput("sha256:fedcba9876543210", "script one")).toBeNull();
   });
 
   it("gives back what it remembered, marked as coming from the cache", () => {
