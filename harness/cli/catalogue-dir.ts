@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { repoPath } from "../repo-paths.ts";
 
 /** The repository's scenario catalogue: what `run`, `demo` and `catalogue` read when given no paths. */
-export const CATALOGUE_DIR = fileURLToPath(new URL("../../scenarios/catalogue/", import.meta.url));
+export const CATALOGUE_DIR = repoPath("scenarios/catalogue/");

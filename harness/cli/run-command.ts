@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
 import { runHarness } from "../observe/run-harness.ts";
@@ -19,8 +18,9 @@ import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
 import { toolVersion } from "./tool-version.ts";
+import { repoPath } from "../repo-paths.ts";
 
-const DEMO_REPORT_DIR = fileURLToPath(new URL("../../reports/demo/", import.meta.url));
+const DEMO_REPORT_DIR = repoPath("reports/demo/");
 
 export async function runRunCommand(args: string[], mode: { demo: boolean }): Promise<number> {
   const { values, positionals } = parseOptions(args, {

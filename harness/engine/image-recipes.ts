@@ -1,8 +1,8 @@
 // The images the harness builds itself, from Debian's packages only (no registry is reachable here).
 // Each is tagged with a hash of its recipe files (and its parent's tag), so it is rebuilt only when they change.
-import { fileURLToPath } from "node:url";
+import { repoPath } from "../repo-paths.ts";
 
-export const DOCKER_DIR = fileURLToPath(new URL("../../docker/", import.meta.url));
+export const DOCKER_DIR = repoPath("docker/");
 
 export interface ImageRecipe {
   /** Stable id used on the command line and in logs. */

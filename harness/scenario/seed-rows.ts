@@ -5,9 +5,10 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 import { parseSeedTable, type SeedRow } from "./seed-coverage.ts";
+import { REPO_ROOT_URL } from "../repo-paths.ts";
 
 /** The table read when no path is given: the repository's own. */
-export const DEFAULT_SEED_ROWS_URL = new URL("../../spec/seed-rows.tsv", import.meta.url);
+export const DEFAULT_SEED_ROWS_URL = new URL("spec/seed-rows.tsv", REPO_ROOT_URL);
 
 /** The ids in a seed-rows table: the first column of every line after the header. */
 export function parseSeedRows(text: string): ReadonlySet<string> {
