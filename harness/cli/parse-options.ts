@@ -40,17 +40,6 @@ export const USAGE = `Usage:
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
                                           generated from both: "equivalent over N of M cells" or counterexamples
                                           (status 0 equivalent, 1 counterexamples)
-  httpd-upgrade-harness fleet DIR|fleet.yaml... [--report FORMAT:PATH]... [--shard k/n] [--shard-durations FILE]...
-                            [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]... [--matrix FILE]
-                            [--engines ADDR[=N],...]
-                            [--concurrency N] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
-                            [--exclude GLOB]... [--ignore FILE] [--allow-missing-baseline] [--no-noise]
-                                          every config tree of a fleet, probed on both versions, one report: a
-                                          verdict per config, causes across the fleet worst first; FORMAT also
-                                          sarif and blob (a shard's results); --resume goes on after Ctrl-C
-  httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
-                                          the shards' blobs as one fleet report, or refused (missing, repeated,
-                                          cut-short or foreign blobs: status 2)
   httpd-upgrade-harness replay ACCESS_LOG --config PATH [--candidate-config PATH] [--layout L] [-D NAME]...
                             [--log-format FORMAT_STRING_OR_NICKNAME] [--limit N] [--baseline IMAGE]
                             [--candidate IMAGE] [--report FORMAT:PATH]... [--allow-missing-baseline]
@@ -60,17 +49,20 @@ export const USAGE = `Usage:
                                           de-duplicated, the N most frequent (default 500) sent to both versions
                                           and triaged like a run; bad lines counted and shown (status as run)
   httpd-upgrade-harness fleet DIR_OR_FLEET_YAML... [--shard K/N] [--shard-durations REPORT_OR_BLOB]...
-                            [--report FORMAT:PATH]... [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]
-                            [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]... [--exclude GLOB]...
-                            [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N] [--allow-missing-baseline]
-                            [--no-noise] [--scenario-time-limit SECONDS] [--time-limit SECONDS]
+                            [--report FORMAT:PATH]... [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]...
+                            [--matrix FILE] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
+                            [--exclude GLOB]... [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N]
+                            [--allow-missing-baseline] [--no-noise] [--scenario-time-limit SECONDS]
+                            [--time-limit SECONDS]
                                           every config tree under the directories (or named by a fleet.yaml) run
-                                          like --config, a tree and its copies once; causes across the fleet,
-                                          worst first; --shard runs one shard, --report blob:PATH keeps it for
-                                          merge-reports, --resume goes on from an interrupted run (status as run)
+                                          like --config, a tree and its copies once, probed on both versions; a
+                                          verdict per config, causes across the fleet worst first; FORMAT also
+                                          sarif and blob (a shard's results, for merge-reports); --shard runs one
+                                          shard, --resume goes on from an interrupted run (status as run)
   httpd-upgrade-harness merge-reports BLOB... [--report FORMAT:PATH]...
                                           the blobs of every shard of one fleet run as one fleet's reports, or
-                                          refused with every reason (a shard missing, cut short, of another run)
+                                          refused with every reason (a shard missing, repeated, cut short, of
+                                          another run: status 2)
   httpd-upgrade-harness bisect --images IMAGE,IMAGE... [SCENARIO_FILES_OR_DIRS...] [--config PATH]... [--all]
                             [--format text|json] [--report FORMAT:PATH]... [--layout L] [-D NAME]... [--ignore FILE]
                             [--engines ADDR[=N],...] [--concurrency N] [--scenario-time-limit SECONDS]
