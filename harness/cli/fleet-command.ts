@@ -156,7 +156,6 @@ export async function runFleetCommand(args: string[]): Promise<number> {
     const reports = fleetReportsFromJournal({ ...result, toolVersion: toolVersion() }, result.journal, result.order);
     process.stdout.write(`${renderFleetText(reports.frame, { color: process.stdout.isTTY === true && color })}\n`);
     writeFleetReports(reports, result.journal, targets);
-    await result.cleanedUp;
     return runExitStatus(reports.frame);
   }, "keeping what finished, removing the run's containers and networks");
 }

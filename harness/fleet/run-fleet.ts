@@ -82,9 +82,6 @@ export interface FleetRunResult {
   journal: string;
   /** Entries kept from an earlier run of the same inputs (--resume). */
   resumed: number;
-  /** Settles once the run's containers and networks are gone: the reports are written meanwhile (about 3 s at the
-   * end of a run), and the caller awaits it before it exits. */
-  cleanedUp: Promise<void>;
 }
 
 /** What the run keeps of a config once its tree is fingerprinted: not the tree. */
@@ -287,7 +284,6 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       allowMissingBaseline: options.allowMissingBaseline,
       concurrency: options.concurrency,
       scenariosPerCpu: FLEET_CONFIGS_PER_CPU,
-      cleanup: "background",
       engines: options.engines,
       learnNoise: options.learnNoise,
       scenarioTimeLimitMs: options.scenarioTimeLimitMs,
@@ -330,7 +326,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     });
     const engines = result.engines && result.engines.length > 1 ? result.engines : null;
     writer.finish({ durationMs: Date.now() - started, engines });
-    return { manifest, sides: sides!, order: mine.map((item) => item.config.id), durationMs: Date.now() - started, engines, journal: path, resumed: done.size, cleanedUp: result.cleanedUp };
+    return { manifest, sides: sides!, order: mine.map((item) => item.config.id), durationMs: Date.now() - started, engines, journal: path, resumed: done.size };
   } catch (error) {
     writer.close();
     if (isHarnessError(error) && error.code === "HARNESS_INTERRUPTED") {

@@ -66,10 +66,6 @@ export interface HarnessRunOptions {
   /** false: a finished scenario goes to `onProgress` only and `runs` comes back empty (a caller that keeps its
    * results as they come, so a long run's memory does not grow with them). Default true. */
   keepRuns?: boolean;
-  /** "background": a run that ends well comes back while its containers and networks are still being removed
-   * (`cleanedUp` settles when they are gone), so that its caller writes its reports meanwhile and awaits
-   * `cleanedUp` before it exits. A run that fails is always cleaned up before it throws. Default "await". */
-  cleanup?: "await" | "background";
 }
 
 export type ProgressEvent =
@@ -111,12 +107,6 @@ export interface HarnessRunResult {
   durationMs: number;
   /** The engines it used (absent: the environment's one). */
   engines?: RunEngine[];
-}
-
-/** What runHarness gives back: the run's data, and when its clean-up is over. */
-export interface HarnessRunEnd extends HarnessRunResult {
-  /** Settles once the run's containers, networks and leases are gone (at once unless `cleanup: "background"`). */
-  cleanedUp: Promise<void>;
 }
 
 /** A scenario the run's time limit left no time for. */
@@ -250,7 +240,7 @@ async function runCertificates(): Promise<ObserveContext["certificates"]> {
   return { ca, crl, clients: { valid, revoked } };
 }
 
-export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunEnd> {
+export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
   const note = (message: string): void => options.onProgress?.({ kind: "note", message });
@@ -259,7 +249,6 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
   const disposeAll = (): Promise<void> => Promise.all(stations.map((station) => station.scope.dispose())).then(() => undefined);
   const abort = (): void => void disposeAll();
   options.signal?.addEventListener("abort", abort, { once: true });
-  let cleaningInBackground = false;
   const interrupted = (): void => {
     if (options.signal?.aborted) throw new HarnessError("HARNESS_INTERRUPTED", "Interrupted; every container and network of the run was removed.");
   };
@@ -420,24 +409,15 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     if (failed) throw failed.reason;
     interrupted();
 
-    const result = {
+    return {
       startedAt,
       sides: runSidesOut,
       runs,
       durationMs: Date.now() - startedAt.getTime(),
       engines: stations.map((s) => ({ name: s.engine.target.url, concurrency: s.concurrency, scenarios: s.ran, lost: s.lost })),
     };
-    if (options.cleanup === "background") {
-      // An interrupt from here on still reaches the scopes: the caller's handler disposes them as well.
-      const cleanedUp = disposeAll().finally(() => options.signal?.removeEventListener("abort", abort));
-      cleaningInBackground = true;
-      return { ...result, cleanedUp };
-    }
-    return { ...result, cleanedUp: Promise.resolve() };
   } finally {
-    if (!cleaningInBackground) {
-      options.signal?.removeEventListener("abort", abort);
-      await disposeAll();
-    }
+    options.signal?.removeEventListener("abort", abort);
+    await disposeAll();
   }
 }
