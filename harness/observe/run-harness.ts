@@ -356,8 +356,10 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       }
       while (!options.signal?.aborted && station.lost === null) {
         if (queue.length === 0) {
-          // Nothing to run for now: the lane's seats leave the shared networks, which may be waiting to drain.
-          await lane.leaveStays();
+          // Nothing to run for now: the lane's seats leave the shared networks that wait to drain (closed to new
+          // scenarios). They stay on open ones: at the run's end its clean-up removes seats and networks at once,
+          // without a disconnect for each seat on each network first.
+          await lane.leaveClosedStays();
           if (queue.length > 0) continue;
           if (running === 0) return;
           await changed;

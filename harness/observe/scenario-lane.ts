@@ -11,7 +11,7 @@
 // engine a third of a server's own stack. Such a stay is a hold on the network like a scenario's: the network is
 // removed only once the seats are off it. A stay on a network closed to new scenarios is left as soon as the lane
 // is between scenarios (and before it joins the next network), so that the network drains and the one made after
-// it gets its subnet; a lane with nothing to do leaves all its stays.
+// it gets its subnet; at the run's end, its clean-up removes the seats and networks without leaving first.
 // Backends take the lane's origin seats (backends/origin-seat.ts): on the network under the backend's name for the
 // scenario's time, off it between scenarios.
 import { type OriginSeat, seatOriginOn, takeOriginSeat } from "../backends/origin-seat.ts";
@@ -124,11 +124,6 @@ export class ScenarioLane {
   /** Leaves the stays on networks closed to new scenarios: between scenarios, and before joining networks. */
   leaveClosedStays(): Promise<void> {
     return this.#leave((_id, kept) => !kept.stay.open());
-  }
-
-  /** Leaves every stay: the lane has nothing to run for now. */
-  leaveStays(): Promise<void> {
-    return this.#leave(() => true);
   }
 
   async #leave(which: (id: string, kept: SeatStay) => boolean): Promise<void> {
