@@ -253,8 +253,8 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       count: pending.length,
       load: async (index, purpose) => {
         const item = pending[index]!;
-        const built = await buildConfigScenario(item, options);
-        if (purpose === "run") linted.set(item.config.id, { item, lint: built.lint, findings: built.findings });
+        const built = await buildConfigScenario(item, options, purpose);
+        if (built.linted) linted.set(item.config.id, { item, ...built.linted });
         return { scenario: built.scenario, trees: new Map([[item.config.path, built.tree]]) };
       },
     };
@@ -345,10 +345,13 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
  * installation of its own layout), the scenario with its probes or smoke requests, and the tree as staged. A tree
  * that changed since the run fingerprinted it stops the run: its result would not be of the inputs the journal
  * names. */
+/** The config's scenario (its tree, probes or smoke requests) and, to run it, its lint: the check before the run
+ * (every config planned before any runs) needs the scenario only. */
 async function buildConfigScenario(
   item: ReadConfig,
   options: Pick<FleetRunOptions, "ignore" | "requests" | "maxProbes">,
-): Promise<{ scenario: Scenario; tree: ConfigTree; lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }> {
+  purpose: "check" | "run",
+): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] } | null }> {
   const { config } = item;
   let tree = await readTree(config.path, config.layout, config.defines);
   if (treeFingerprint(tree, config.defines) !== item.fingerprint) {
@@ -356,12 +359,7 @@ async function buildConfigScenario(
       hint: "Run the fleet again once the configs stay put.",
     });
   }
-  const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
-  const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
-  // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
-  const ignore = item.ignore ?? options.ignore;
-  const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
-  const lint = { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept };
+  const linted = purpose === "run" ? await lintOf(item, tree, options) : null;
   const at = { file: config.label, line: 1, column: 1 };
   const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
   let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
@@ -370,7 +368,21 @@ async function buildConfigScenario(
     tree = withProbeUsers(tree, set.users);
     scenario = { ...scenario, ...probeRequests(set, scenario.at) };
   }
-  return { scenario, tree, lint, findings: linted.findings };
+  return { scenario, tree, linted };
+}
+
+async function lintOf(
+  item: ReadConfig,
+  tree: ConfigTree,
+  options: Pick<FleetRunOptions, "ignore">,
+): Promise<{ lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }> {
+  const { config } = item;
+  const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
+  const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
+  // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
+  const ignore = item.ignore ?? options.ignore;
+  const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
+  return { lint: { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept }, findings: linted.findings };
 }
 
 /** Shards' units: a tree and its copies, keyed by the first one's label, with their size, in first-seen order;
