@@ -16,6 +16,8 @@ export class LineStream {
   private ended = false;
   private lastLineAt = Date.now();
   private readonly waiters = new Set<() => void>();
+  /** Lines that start with a tag go to another stream, without the tag (routeTagged). */
+  private readonly routes: Array<{ tag: string; to: LineStream }> = [];
 
   readonly sink = new Writable({
     write: (chunk: Buffer, _encoding, callback) => {
@@ -43,26 +45,48 @@ export class LineStream {
     const parts = (this.partial + text).split("\n");
     this.partial = parts.pop() ?? "";
     const now = Date.now();
-    for (const part of parts) {
-      this.lines.push(part.replace(/\r$/, ""));
-      this.arrivals.push(now);
-    }
-    if (parts.length > 0) {
+    let own = 0;
+    for (const part of parts) if (this.take(part.replace(/\r$/, ""), now)) own++;
+    if (own > 0) {
       this.lastLineAt = Date.now();
       this.wake();
     }
   }
 
+  /** From now on, lines that start with `tag` go to `to` (without the tag), with the time they arrived here; `to`
+   * ends when this stream does. Several writers share a container's stream: a server's start script tags the lines
+   * of the log files it follows, so that they reach their own streams apart from httpd's own output. */
+  routeTagged(tag: string, to: LineStream): void {
+    this.routes.push({ tag, to });
+  }
+
+  /** Keeps a line, or hands it to its route; true when kept. */
+  private take(line: string, at: number): boolean {
+    const route = this.routes.length > 0 ? this.routes.find((r) => line.startsWith(r.tag)) : undefined;
+    if (route) {
+      route.to.accept(line.slice(route.tag.length), at);
+      return false;
+    }
+    this.lines.push(line);
+    this.arrivals.push(at);
+    return true;
+  }
+
+  private accept(line: string, at: number): void {
+    this.lines.push(line);
+    this.arrivals.push(at);
+    this.lastLineAt = at;
+    this.wake();
+  }
+
   end(): void {
     this.partial += this.pending.join("");
     this.pending.length = 0;
-    if (this.partial) {
-      this.lines.push(this.partial);
-      this.arrivals.push(Date.now());
-    }
+    if (this.partial) this.take(this.partial, Date.now());
     this.partial = "";
     this.ended = true;
     this.wake();
+    for (const route of this.routes) route.to.end();
   }
 
   get isEnded(): boolean {

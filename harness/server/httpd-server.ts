@@ -3,12 +3,12 @@
 import { connect } from "node:net";
 import { HarnessContainer } from "../engine/container.ts";
 import { HarnessError } from "../errors.ts";
-import type { LineStream } from "../engine/line-stream.ts";
+import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
-import { followPairScript, followScript, logTargets } from "./log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_TAG, followPairScript, followScript, logTargets, scriptFollowLines } from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
@@ -117,7 +117,13 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const inline = copiedOnly.has(inspection.image) ? null : inlineBundle(archive);
   const publish = [...(launch.ports ?? (launch.listenTls ? [80, 443] : [80]))];
   const { seat } = launch;
-  const script = startScript(profile, launch.prepare, launch.extras, inline !== null);
+  const targets = launch.logs
+    ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
+    : logTargets(launch.config.text, profile.serverRoot);
+  const paths = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
+  // The script follows the log files itself where the image lets it: no exec per server.
+  const follow = targets.errorLog !== null || targets.accessLog !== null ? scriptFollowLines(paths(targets.errorLog), paths(targets.accessLog)) : [];
+  const script = startScript(profile, launch.prepare, launch.extras, inline !== null, follow);
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
@@ -131,11 +137,12 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     ...(inline === null ? { archive } : {}),
   });
   const mappedPort = (port: number): Promise<number> => (seat ? Promise.resolve(seat.published.get(port) ?? 0) : container.mappedPort(port));
+  // The followed files' lines, tagged by the script, apart from httpd's own output on the same streams.
+  const followed = { error: new LineStream(), access: new LineStream() };
+  container.stderr.routeTagged(FOLLOWED_TAG, followed.error);
+  container.stdout.routeTagged(FOLLOWED_TAG, followed.access);
   await container.start();
-  const targets = launch.logs
-    ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
-    : logTargets(launch.config.text, profile.serverRoot);
-  const logs = await followLogs(container, profile.environment, targets);
+  const logs = await logStreams(container, profile.environment, targets, follow.length > 0 ? followed : null);
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
   // A followed log file does not end when httpd exits; the container's own stderr does.
@@ -187,14 +194,35 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const phases = splitStartPhases(container.stderr.lines);
   // Following a log file in a container that has just exited makes the engine answer with its own error line
   // ("OCI runtime exec failed: ..."), which is the engine's, not httpd's.
-  const followed = logs.error === container.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
-  const startupLines = [...container.stderr.lines.slice(phases.errorLogStart), ...followed, ...exitedLogLines];
+  const fromFiles = logs.error === container.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
+  const startupLines = [...ownLines(container.stderr.lines.slice(phases.errorLogStart)), ...fromFiles, ...exitedLogLines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const published = new Map<number, number>();
   if (started) for (const port of publish) published.set(port, await mappedPort(port));
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
   const address = !started ? null : seat ? seat.address : await container.ipAddress(launch.network.name).catch(() => null);
   return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);
+}
+
+/** httpd's own lines, without the start script's word on following. */
+function ownLines(lines: readonly string[]): string[] {
+  return lines.filter((line) => line !== FOLLOW_STARTED && line !== FOLLOW_UNSUPPORTED);
+}
+
+/** The server's error and access logs as streams of lines: the files the start script follows (its tagged lines),
+ * or, where the image cannot, files followed by an exec; the container's own streams where the config logs to
+ * them, or where the container ended before following began (a failed config test). */
+async function logStreams(
+  container: HarnessContainer,
+  environment: string,
+  targets: { errorLog: string | readonly string[] | null; accessLog: string | readonly string[] | null },
+  followed: { error: LineStream; access: LineStream } | null,
+): Promise<{ error: LineStream; access: LineStream }> {
+  if (followed === null) return { error: container.stderr, access: container.stdout };
+  const said = await container.stderr.waitForLine((line) => line === FOLLOW_STARTED || line === FOLLOW_UNSUPPORTED, { timeoutMs: 60_000 });
+  if (said < 0) return { error: container.stderr, access: container.stdout };
+  if (container.stderr.lines[said] === FOLLOW_UNSUPPORTED) return followLogs(container, environment, targets);
+  return { error: targets.errorLog === null ? container.stderr : followed.error, access: targets.accessLog === null ? container.stdout : followed.access };
 }
 
 /** The server's error and access logs as streams of lines: both files followed by one exec when the config

@@ -43,8 +43,9 @@ export function stagingFailure(stderr: readonly string[]): "unsupported" | "fail
   return null;
 }
 
-/** `staged`: whether the script extracts the bundle itself (its first argument) before anything else. */
-export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS, staged = false): string {
+/** `staged`: whether the script extracts the bundle itself (its first argument) before anything else; `follow`:
+ * lines run just before httpd starts (log-targets.ts scriptFollowLines). */
+export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS, staged = false, follow: readonly string[] = []): string {
   const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   const args = extras.args.map(shellQuote).join(" ");
   const binary = args ? `${profile.binary} ${args}` : profile.binary;
@@ -60,6 +61,7 @@ export function startScript(profile: HttpdProfile, prepare: string[], extras: St
     `${binary} -t >&2 2>&1; rc=$?`,
     `printf '\\n%s\\n' "${MARKER} config-test exit=$rc" >&2`,
     `[ "$rc" = 0 ] || exit "$rc"`,
+    ...follow,
     `exec ${binary} -DFOREGROUND`,
   );
   return lines.join("\n");

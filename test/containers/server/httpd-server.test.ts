@@ -121,6 +121,54 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     expect(httpd.container.stdout.since(mark.out)).toEqual([expect.stringMatching(/"GET \/index\.html HTTP\/1\.1" 403 \d+$/)]);
   });
 
+  it("follows log files from its start script, apart from httpd's own output, and by an exec where the image has no grep for the GNU sed check", async () => {
+    const engine = await connectEngine();
+    const scope = new RunScope(engine);
+    const bare = `harness-test-no-grep:${scope.runId}`.toLowerCase();
+    try {
+      const candidate = await inspectImage(scope, inject("images").candidate);
+      const stripping = await engine.docker.createContainer({ Image: candidate.image, Entrypoint: ["/bin/rm", "-f", "/usr/bin/grep", "/bin/grep"], Cmd: [] });
+      await stripping.start();
+      await stripping.wait();
+      await stripping.commit({ repo: bare.split(":")[0], tag: bare.split(":")[1] });
+      await stripping.remove();
+      const network = await createScenarioNetwork(scope, "script-follow");
+      for (const image of [candidate.image, bare]) {
+        const inspection = await inspectImage(scope, image);
+        const text = minimalConfig(inspection, ["authz_host", "access_compat"])
+          .text.replace(/^ErrorLog .*$/m, "ErrorLog logs/error_log")
+          .replace(/^CustomLog .* common$/m, "CustomLog logs/access_log common");
+        const httpd = await startHttpd(scope, {
+          inspection,
+          scenario: "script-follow",
+          config: { path: inspection.profile.configFile, text },
+          files: [{ path: "/usr/local/apache2/htdocs/index.html", content: "hi" }],
+          prepare: [],
+          network: { name: network.name, aliases: ["server"] },
+          listenTls: false,
+        });
+        expect(httpd.boot.started, image).toBe(true);
+        const mark = httpd.logMark();
+        const response = await fetch(`http://${httpd.host}:${httpd.ports.http}/index.html`);
+        await response.arrayBuffer();
+        expect(response.status).toBe(403);
+        expect(await httpd.errorLinesSince(mark, { expectAccessLine: true }), image).toEqual([expect.stringMatching(/\[access_compat:error\] .* AH01797: client denied/)]);
+        expect(httpd.logs.access.since(mark.out), image).toEqual([expect.stringMatching(/"GET \/index\.html HTTP\/1\.1" 403 \d+$/)]);
+        // The files' lines reach their streams without the tag, and nothing of them is left on the container's own.
+        expect([...httpd.logs.error.lines, ...httpd.logs.access.lines].some((line) => line.startsWith("@@harness"))).toBe(false);
+        expect(httpd.container.stdout.lines.filter((line) => line.includes("GET /index.html"))).toEqual([]);
+        // An exec follows the files only where the script could not.
+        const execs = (await engine.docker.getContainer(httpd.container.id).inspect()).ExecIDs ?? [];
+        expect(execs.length, image).toBe(image === bare ? 1 : 0);
+        await httpd.stop();
+      }
+    } finally {
+      await scope.dispose();
+      await engine.docker.getImage(bare).remove({ force: true }).catch(() => undefined);
+    }
+    expect(await listHarnessResources(engine, scope.runId)).toEqual({ containers: [], networks: [] });
+  });
+
   it("stages its files from its own start script as the engine's copy would, and by the engine's copy where the image has no base64", async () => {
     const engine = await connectEngine();
     const scope = new RunScope(engine);

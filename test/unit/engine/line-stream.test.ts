@@ -193,3 +193,20 @@ describe("LineStream with a long line", () => {
     expect(stream.lines[1]).toBe("next-part");
   });
 });
+
+describe("LineStream with a tagged route", () => {
+  it("hands tagged lines to their stream without the tag, with their arrival time, and ends it with its own end", async () => {
+    const own = new LineStream();
+    const routed = new LineStream();
+    own.routeTagged("@@log ", routed);
+    own.push("httpd's own line\n@@log [error] from the file\n@@log second");
+    expect(own.lines).toEqual(["httpd's own line"]);
+    expect(routed.lines).toEqual(["[error] from the file"]);
+    expect(routed.arrivals[0]).toBe(own.arrivals[0]);
+    const waiting = routed.waitForLine((line) => line === "second", { timeoutMs: 1_000 });
+    own.end();
+    expect(await waiting).toBe(1);
+    expect(routed.isEnded).toBe(true);
+    expect(own.lines).toEqual(["httpd's own line"]);
+  });
+});

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { followScript, logTargets } from "../../../harness/server/log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_TAG, followScript, logTargets, scriptFollowLines } from "../../../harness/server/log-targets.ts";
 
 const ROOT = "/usr/local/apache2";
 
@@ -31,5 +31,17 @@ describe("followScript", () => {
     writeFileSync(join(dir, "envvars"), `export LOG_DIR=${dir}\n`);
     const script = followScript(`. ${dir}/envvars`, "${LOG_DIR}/error.log").replace("exec tail -q -n +1 -F", "exec tail -q -n +1");
     expect(execFileSync("/bin/sh", ["-c", script], { encoding: "utf8" })).toBe("[Sat Nov 21 22:41:17 2026] [notice] resuming normal operations\n");
+  });
+});
+
+describe("scriptFollowLines", () => {
+  it("follows the error files on stderr and the access files on stdout, each line tagged, where tail and GNU sed are", () => {
+    const lines = scriptFollowLines(["${APACHE_LOG_DIR}/error.log"], ["/var/log/a.log", "/var/log/b.log"]);
+    expect(lines[0]).toBe("if command -v tail >/dev/null 2>&1 && sed --version 2>/dev/null | grep -q 'GNU sed'; then");
+    expect(lines).toContain(`  ( wait_for "\${APACHE_LOG_DIR}/error.log"; exec tail -q -n +1 -F $s "\${APACHE_LOG_DIR}/error.log" 2>/dev/null ) | sed -u 's/^/${FOLLOWED_TAG}/' >&2 &`);
+    expect(lines).toContain(`  ( wait_for "/var/log/a.log"; exec tail -q -n +1 -F $s "/var/log/a.log" "/var/log/b.log" 2>/dev/null ) | sed -u 's/^/${FOLLOWED_TAG}/' &`);
+    expect(lines.slice(-4)).toEqual([`  echo "${FOLLOW_STARTED}" >&2`, "else", `  echo "${FOLLOW_UNSUPPORTED}" >&2`, "fi"]);
+    // Only what the config writes to files.
+    expect(scriptFollowLines(null, ["/a"]).filter((line) => line.includes("exec tail"))).toHaveLength(1);
   });
 });
