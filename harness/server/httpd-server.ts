@@ -13,7 +13,9 @@ import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
 
-const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:/;
+/** What the engine writes into an exec's stream when the container stopped under it (the exec followers of an
+ * image whose script cannot follow, after a failed config test): the engine's words, not httpd's. */
+const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:|cannot exec in a (?:stopped|deleted) state|^task [0-9a-f]{64} not found/;
 
 /** How long the error log must stay quiet after a request was logged before its lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
