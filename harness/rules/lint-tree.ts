@@ -87,8 +87,8 @@ class Shared {
   readonly #chains = new Map<string, SourcePlace[]>();
   /** A copy per rule, not per finding: findings do not hand out the rule's own array. */
   readonly #seeds = new Map<Rule, string[]>();
-  /** Fingerprints by the text they hash. */
-  readonly hashed = new Map<string, string>();
+  /** Fingerprints by the parts of the text they hash: rule, file, section path, line. */
+  readonly #fingerprints = new Map<string, Map<string, Map<string, Map<string, string>>>>();
   readonly #context: LintContext;
 
   constructor(context: LintContext) {
@@ -138,16 +138,25 @@ class Shared {
     if (!seed) this.#seeds.set(rule, (seed = [...rule.seed]));
     return seed;
   }
+
+  /** Stable across moved lines: the rule, the file, the section path and the line, normalised, NUL-separated.
+   * crypto.hash, not createHash: one call, no Hash object per finding. Each text hashed once per lint: the
+   * vhosts of one file often read alike (90,000 findings of a 10,000-vhost tree hash 36,000 texts). Looked up
+   * by its parts, strings made once per lint whose hashes the maps keep; the text is made only to be hashed
+   * (as a key, it was a string built, flattened and hashed by the map for each of the 90,000 findings). */
+  fingerprint(rule: string, file: string, path: Path, quoted: Quoted): string {
+    const byLine = inner(inner(inner(this.#fingerprints, rule), file), path.normals);
+    let known = byLine.get(quoted.normal);
+    if (known === undefined) byLine.set(quoted.normal, (known = hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "hex").slice(0, 32)));
+    return known;
+  }
 }
 
-/** Stable across moved lines: the rule, the file, the section path and the line, normalised, NUL-separated.
- * crypto.hash, not createHash: one call, no Hash object per finding. Each text hashed once per lint: the
- * vhosts of one file often read alike (90,000 findings of a 10,000-vhost tree hash 36,000 texts). */
-function fingerprint(rule: string, file: string, path: Path, quoted: Quoted, hashed: Map<string, string>): string {
-  const text = `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`;
-  let known = hashed.get(text);
-  if (known === undefined) hashed.set(text, (known = hash("sha256", text, "hex").slice(0, 32)));
-  return known;
+/** The map under `key` in `outer`, made when missing. */
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = outer.get(key);
+  if (!map) outer.set(key, (map = new Map()));
+  return map;
 }
 
 const NOTHING_RELATED: SourcePlace[] = [];
@@ -171,7 +180,7 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
     directive,
     message: detection.message,
     fix: detection.fix,
-    fingerprint: fingerprint(rule.id, span.file, path, quoted, shared.hashed),
+    fingerprint: shared.fingerprint(rule.id, span.file, path, quoted),
     sections: path.labels,
     includeChain: shared.chain(span.file),
     related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),
