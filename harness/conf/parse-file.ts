@@ -16,7 +16,7 @@
 // The section problems use httpd's own words; `httpd -t` on 2.2.34 and 2.4.68 gives the same for a missing `>`, a
 // mismatched, stray or unclosed section, and accepts text after an opening's last `>` and a `>` inside quotes.
 
-import { decodeFile, logicalLineAt, splitLines, type LogicalLine, type PhysicalLine } from "./lex-lines.ts";
+import { decodeFile, logicalLineAt, splitLines, type DecodedFile, type LogicalLine, type PhysicalLine, type SplitText } from "./lex-lines.ts";
 import { isConfSpaceCode, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
   CommentNode,
@@ -267,123 +267,144 @@ export class LineReadings {
 export function parseFile(path: string, bytes: Buffer, readings: LineReadings = new LineReadings()): ParsedFile {
   const decoded = decodeFile(bytes);
   if (decoded.binary) return binaryFile(path, decoded.text);
-  const split = splitLines(decoded.text);
-  const problems: ConfProblem[] = [];
-  const problem = (
-    severity: ProblemSeverity,
-    line: number,
-    column: number,
-    message: string,
-    hint?: string,
-  ): void => {
-    problems.push(hint === undefined ? { severity, file: path, line, column, message } : { severity, file: path, line, column, message, hint });
-  };
-  if (decoded.bom) {
-    problem(
-      "refusal",
-      1,
-      1,
-      "the file starts with a UTF-8 byte-order mark; httpd on Unix (2.2 and 2.4) reads it as part of the first line, " +
-        "so the first directive's name is not recognised",
-      "save the file without a byte-order mark",
-    );
+  return new FileParse(path, decoded, readings).run();
+}
+
+/** One file's parse: what it has read so far, and the steps that read a line. A class, not functions made inside
+ * parseFile for each file: the optimising compiler inlines a closure as the very function object one call made,
+ * so each next file's closures threw the compiled parser away ("wrong call target") and it was compiled again,
+ * the largest part of the first parse's cost on a tree of a thousand files. */
+class FileParse {
+  readonly #path: string;
+  readonly #decoded: DecodedFile;
+  readonly #split: SplitText;
+  readonly #readings: LineReadings;
+  readonly #problems: ConfProblem[] = [];
+  /** Names' lower-cased keys, looked up rather than made again for every line of a file. */
+  readonly #keys = new Map<string, string>();
+  readonly #top: SyntaxNode[] = [];
+  readonly #stack: OpenSection[] = [];
+
+  constructor(path: string, decoded: DecodedFile, readings: LineReadings) {
+    this.#path = path;
+    this.#decoded = decoded;
+    this.#split = splitLines(decoded.text);
+    this.#readings = readings;
   }
 
-  if (!decoded.text.includes("\n") && decoded.text.includes("\r")) {
-    problem(
-      "warning",
-      1,
-      1,
-      "the file's lines end in CR alone; httpd splits lines at LF only, so it reads the whole file as one line",
-      "convert the file to LF (or CR LF) line ends",
-    );
-  }
-
-  // Names' lower-cased keys, looked up rather than made again for every line of a file.
-  const keys = new Map<string, string>();
-  const keyOf = (name: string): string => {
-    let key = keys.get(name);
-    if (key === undefined) keys.set(name, (key = name.toLowerCase()));
-    return key;
-  };
-  const top: SyntaxNode[] = [];
-  const stack: OpenSection[] = [];
-  const siblings = (): SyntaxNode[] => (stack.length === 0 ? top : (stack[stack.length - 1] as OpenSection).node.children);
-  // A section's children as an array of its exact length once nothing more joins it: an array grown by push
-  // keeps room for more (17 places for a section of 2 lines), megabytes over a large tree's sections. Made as
-  // each section closes, not by a second walk of the whole tree.
-  const popSection = (): OpenSection => {
-    const open = stack.pop() as OpenSection;
-    open.node.children = open.node.children.slice();
-    return open;
-  };
-
-  const lines = split.lines;
-  for (let index = 0; index < lines.length; ) {
-    // A line read before is placed from its physical line alone: no logical line is made for it. A line that
-    // continues onto the next is never among those kept (keepReading), so it is read below.
-    const physical = lines[index] as PhysicalLine;
-    const reading = readings.get(physical.text);
-    if (reading !== undefined) {
-      placeReading(reading, physical.number);
-      index++;
-      continue;
-    }
-    const logical = logicalLineAt(lines, index);
-    index += logical.lastLine - logical.firstLine + 1;
-    for (const note of logical.notes) problem("warning", note.line, note.column, note.message);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines are short enough not to be measured.
-    if (logical.text.length * 3 > shortLineLimit && Buffer.byteLength(logical.text, decoded.encoding) > shortLineLimit) {
-      problem(
-        "warning",
-        logical.firstLine,
+  run(): ParsedFile {
+    if (this.#decoded.bom) {
+      this.#problem(
+        "refusal",
         1,
-        `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes, MAX_STRING_LEN less one): ` +
-          "2.2 reads the rest as a new line, 2.4 reads it whole",
-        "split it with continuation lines (a backslash at the end of each part)",
+        1,
+        "the file starts with a UTF-8 byte-order mark; httpd on Unix (2.2 and 2.4) reads it as part of the first line, " +
+          "so the first directive's name is not recognised",
+        "save the file without a byte-order mark",
       );
     }
-    try {
-      readLine(logical);
-    } catch (error) {
-      // A bug here must not cost the whole file: keep the line as written and say so.
-      const reason = `the line could not be read: ${error instanceof Error ? error.message : String(error)}`;
-      siblings().push({ kind: "opaque", raw: logical.raw, span: wholeSpan(logical), reason });
-      problem("error", logical.firstLine, 1, reason);
-    }
-  }
 
-  while (stack.length > 0) {
-    const open = popSection();
-    problem(
-      "error",
-      open.line,
-      open.column,
-      `<${open.node.name}> was not closed before the end of the file`,
-      `add </${open.node.name}> where the section ends`,
-    );
-    const endLine = split.lines[split.lines.length - 1];
-    open.node.span = {
-      ...open.node.span,
-      endLine: endLine?.number ?? open.line,
-      endColumn: endLine?.body.length ?? open.column,
+    if (!this.#decoded.text.includes("\n") && this.#decoded.text.includes("\r")) {
+      this.#problem(
+        "warning",
+        1,
+        1,
+        "the file's lines end in CR alone; httpd splits lines at LF only, so it reads the whole file as one line",
+        "convert the file to LF (or CR LF) line ends",
+      );
+    }
+
+    const lines = this.#split.lines;
+    for (let index = 0; index < lines.length; ) {
+      // A line read before is placed from its physical line alone: no logical line is made for it. A line that
+      // continues onto the next is never among those kept (keepReading), so it is read below.
+      const physical = lines[index] as PhysicalLine;
+      const reading = this.#readings.get(physical.text);
+      if (reading !== undefined) {
+        this.#placeReading(reading, physical.number);
+        index++;
+        continue;
+      }
+      const logical = logicalLineAt(lines, index);
+      index += logical.lastLine - logical.firstLine + 1;
+      for (const note of logical.notes) this.#problem("warning", note.line, note.column, note.message);
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines are short enough not to be measured.
+      if (logical.text.length * 3 > shortLineLimit && Buffer.byteLength(logical.text, this.#decoded.encoding) > shortLineLimit) {
+        this.#problem(
+          "warning",
+          logical.firstLine,
+          1,
+          `this line is longer than httpd 2.2 reads at once (${shortLineLimit} bytes, MAX_STRING_LEN less one): ` +
+            "2.2 reads the rest as a new line, 2.4 reads it whole",
+          "split it with continuation lines (a backslash at the end of each part)",
+        );
+      }
+      try {
+        this.#readLine(logical);
+      } catch (error) {
+        // A bug here must not cost the whole file: keep the line as written and say so.
+        const reason = `the line could not be read: ${error instanceof Error ? error.message : String(error)}`;
+        this.#siblings().push({ kind: "opaque", raw: logical.raw, span: this.#wholeSpan(logical), reason });
+        this.#problem("error", logical.firstLine, 1, reason);
+      }
+    }
+
+    while (this.#stack.length > 0) {
+      const open = this.#popSection();
+      this.#problem(
+        "error",
+        open.line,
+        open.column,
+        `<${open.node.name}> was not closed before the end of the file`,
+        `add </${open.node.name}> where the section ends`,
+      );
+      const endLine = this.#split.lines[this.#split.lines.length - 1];
+      open.node.span = {
+        ...open.node.span,
+        endLine: endLine?.number ?? open.line,
+        endColumn: endLine?.body.length ?? open.column,
+      };
+    }
+
+    this.#problems.sort((a, b) => a.line - b.line || a.column - b.column);
+    return {
+      path: this.#path,
+      nodes: this.#top.slice(),
+      problems: this.#problems,
+      lineEnd: this.#split.lineEnd,
+      finalLineEnd: this.#split.finalLineEnd,
+      encoding: this.#decoded.encoding,
+      bom: this.#decoded.bom,
     };
   }
 
-  problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return {
-    path,
-    nodes: top.slice(),
-    problems,
-    lineEnd: split.lineEnd,
-    finalLineEnd: split.finalLineEnd,
-    encoding: decoded.encoding,
-    bom: decoded.bom,
-  };
+  #problem(severity: ProblemSeverity, line: number, column: number, message: string, hint?: string): void {
+    const file = this.#path;
+    this.#problems.push(hint === undefined ? { severity, file, line, column, message } : { severity, file, line, column, message, hint });
+  }
 
-  function wholeSpan(logical: LogicalLine): Span {
+  #keyOf(name: string): string {
+    let key = this.#keys.get(name);
+    if (key === undefined) this.#keys.set(name, (key = name.toLowerCase()));
+    return key;
+  }
+
+  #siblings(): SyntaxNode[] {
+    return this.#stack.length === 0 ? this.#top : (this.#stack[this.#stack.length - 1] as OpenSection).node.children;
+  }
+
+  /** A section's children as an array of its exact length once nothing more joins it: an array grown by push
+   * keeps room for more (17 places for a section of 2 lines), megabytes over a large tree's sections. Made as
+   * each section closes, not by a second walk of the whole tree. */
+  #popSection(): OpenSection {
+    const open = this.#stack.pop() as OpenSection;
+    open.node.children = open.node.children.slice();
+    return open;
+  }
+
+  #wholeSpan(logical: LogicalLine): Span {
     return {
-      file: path,
+      file: this.#path,
       line: logical.firstLine,
       column: 1,
       endLine: logical.lastLine,
@@ -391,18 +412,18 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     };
   }
 
-  function spanOf(logical: LogicalLine, from: number, to: number): Span {
+  #spanOf(logical: LogicalLine, from: number, to: number): Span {
     const last = Math.max(from, to - 1);
-    return { file: path, line: logical.lineAt(from), column: logical.columnAt(from), endLine: logical.lineAt(last), endColumn: logical.columnAt(last) };
+    return { file: this.#path, line: logical.lineAt(from), column: logical.columnAt(from), endLine: logical.lineAt(last), endColumn: logical.columnAt(last) };
   }
 
   /** `firstLine`: the node's own first line, which the words' offsets count from. */
-  function toWords(logical: LogicalLine, words: readonly ReadWord[], firstLine: number): Word[] {
+  #toWords(logical: LogicalLine, words: readonly ReadWord[], firstLine: number): Word[] {
     return words.map((word) => {
       const line = logical.lineAt(word.start);
       const column = logical.columnAt(word.start);
       if (word.unterminated) {
-        problem(
+        this.#problem(
           "warning",
           line,
           column,
@@ -416,64 +437,64 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
 
   /** A line read before (in any file of this evaluation) without a problem: the same node at this line, nothing read
    * again. */
-  function placeReading(reading: LineReading, line: number): void {
-    const span: Span = { file: path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
+  #placeReading(reading: LineReading, line: number): void {
+    const span: Span = { file: this.#path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
-    if (reading.kind === "blank") siblings().push({ kind: "blank", raw: parsed.raw, span });
-    else if (reading.kind === "comment") siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
-    else if (reading.kind === "directive") siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
+    if (reading.kind === "blank") this.#siblings().push({ kind: "blank", raw: parsed.raw, span });
+    else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
+    else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
     else {
       const section = new ParsedSection(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed);
-      siblings().push(section);
-      stack.push({ node: section, line, column: reading.column });
+      this.#siblings().push(section);
+      this.#stack.push({ node: section, line, column: reading.column });
     }
   }
 
   /** Keeps what a line of one physical line read as when it cost no problem, for the next line reading the same. */
-  function keepReading(logical: LogicalLine, node: SyntaxNode, problemsBefore: number): void {
-    if (problems.length !== problemsBefore || logical.lastLine !== logical.firstLine || logical.notes.length > 0) return;
+  #keepReading(logical: LogicalLine, node: SyntaxNode, problemsBefore: number): void {
+    if (this.#problems.length !== problemsBefore || logical.lastLine !== logical.firstLine || logical.notes.length > 0) return;
     // A long line has a warning of its own, given before the line is read (and not when it is placed).
     if (logical.text.length * 3 > shortLineLimit) return;
     // A line ending in a backslash reads differently as the file's last line (kept) and before another (dropped).
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
+      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
       const key = node.kind === "comment" ? "" : node.key;
       const argsText = node.kind === "comment" ? "" : node.argsText;
-      readings.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed, next: undefined });
+      this.#readings.keep(parsed.raw, { kind, key, argsText, column, endColumn, parsed, next: undefined });
     }
   }
 
-  function readLine(logical: LogicalLine): void {
-    const problemsBefore = problems.length;
-    const before = siblings().length;
-    const depth = stack.length;
-    readNewLine(logical);
+  #readLine(logical: LogicalLine): void {
+    const problemsBefore = this.#problems.length;
+    const before = this.#siblings().length;
+    const depth = this.#stack.length;
+    this.#readNewLine(logical);
     // One node more at the same depth, or a section opened: the line made exactly that node.
-    const made = stack.length === depth + 1 ? (stack[depth] as OpenSection).node : stack.length === depth && siblings().length === before + 1 ? siblings()[before] : undefined;
-    if (made !== undefined) keepReading(logical, made, problemsBefore);
+    const made = this.#stack.length === depth + 1 ? (this.#stack[depth] as OpenSection).node : this.#stack.length === depth && this.#siblings().length === before + 1 ? this.#siblings()[before] : undefined;
+    if (made !== undefined) this.#keepReading(logical, made, problemsBefore);
   }
 
-  function readNewLine(logical: LogicalLine): void {
+  #readNewLine(logical: LogicalLine): void {
     const { text, trimStart, trimEnd } = logical;
     if (trimStart >= trimEnd) {
-      siblings().push({ kind: "blank", raw: logical.raw, span: wholeSpan(logical) });
+      this.#siblings().push({ kind: "blank", raw: logical.raw, span: this.#wholeSpan(logical) });
       return;
     }
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
       const commentText = line.slice(trimStart + 1);
-      const comment = new ParsedComment(commentText, logical.raw, spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
-      siblings().push(comment);
+      const comment = new ParsedComment(commentText, logical.raw, this.#spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
+      this.#siblings().push(comment);
       // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
       // a multi-line SSLRequire line by line, backslashes kept).
       if (logical.lastLine > logical.firstLine && logical.raw.split("\n").slice(1).some((physical) => !/^\s*(#|$)/.test(physical))) {
         const at = logical.positionOf(trimStart);
-        problem(
+        this.#problem(
           "warning",
           at.line,
           at.column,
@@ -489,7 +510,7 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     for (let i = 1; i < rawLines.length; i++) {
       const hash = /^[ \t]*#/.exec(rawLines[i] as string);
       if (hash !== null) {
-        problem(
+        this.#problem(
           "warning",
           logical.firstLine + i,
           hash[0].length,
@@ -506,37 +527,37 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     const name = first.value;
 
     if (name.startsWith("</")) {
-      closeSection(logical, first, name, argsStart);
+      this.#closeSection(logical, first, name, argsStart);
       return;
     }
     if (name.startsWith("<")) {
-      openSection(logical, first, name, line, argsStart);
+      this.#openSection(logical, first, name, line, argsStart);
       return;
     }
     const nodeLine = logical.lineAt(trimStart);
-    if (first.unterminated) toWords(logical, [first], nodeLine);
-    const args = toWords(logical, readWords(line, argsStart), nodeLine);
+    if (first.unterminated) this.#toWords(logical, [first], nodeLine);
+    const args = this.#toWords(logical, readWords(line, argsStart), nodeLine);
     const parsed = asParsed(logical.raw, name, args);
-    const directive = new ParsedDirective(name, keyOf(name), parsed.words, rest, spanOf(logical, trimStart, trimEnd), logical.raw, parsed);
-    siblings().push(directive);
+    const directive = new ParsedDirective(name, this.#keyOf(name), parsed.words, rest, this.#spanOf(logical, trimStart, trimEnd), logical.raw, parsed);
+    this.#siblings().push(directive);
   }
 
-  function openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
+  #openSection(logical: LogicalLine, first: ReadWord, word: string, line: string, argsStart: number): void {
     const name = word.endsWith(">") ? word.slice(1, -1) : word.slice(1);
     const at = logical.positionOf(first.start);
     if (name === "") {
       // httpd would open a section named "<" and then refuse it as an unknown command; opening one here would
       // swallow the rest of the file.
       const reason = "Invalid command '<': a '<' with no section name";
-      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
-      problem("error", at.line, at.column, reason, "write the section's name right after '<'");
+      this.#siblings().push({ kind: "opaque", raw: logical.raw, span: this.#spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      this.#problem("error", at.line, at.column, reason, "write the section's name right after '<'");
       return;
     }
     const close = line.lastIndexOf(">");
     let argsEnd = line.length;
     if (argsStart < line.length) {
       if (close < argsStart) {
-        problem(
+        this.#problem(
           "error",
           at.line,
           at.column,
@@ -548,39 +569,39 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
         const after = line.slice(close + 1);
         if (after.trim() !== "") {
           const where = logical.positionOf(close + 1);
-          problem("warning", where.line, where.column, `httpd ignores the text after the last '>' of <${name}>`);
+          this.#problem("warning", where.line, where.column, `httpd ignores the text after the last '>' of <${name}>`);
         }
       }
     } else if (!word.endsWith(">")) {
-      problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
+      this.#problem("error", at.line, at.column, `<${name}> directive missing closing '>'`, `end the line with '>'`);
     }
     let trimmedEnd = argsEnd;
     while (trimmedEnd > argsStart && isConfSpaceCode(line.charCodeAt(trimmedEnd - 1))) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const args = toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
+    const args = this.#toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
     const parsed = asParsed(logical.raw, name, args);
-    const section = new ParsedSection(name, keyOf(name), parsed.words, argsText, spanOf(logical, first.start, logical.trimEnd), logical.raw, parsed);
-    siblings().push(section);
-    stack.push({ node: section, line: at.line, column: at.column });
+    const section = new ParsedSection(name, this.#keyOf(name), parsed.words, argsText, this.#spanOf(logical, first.start, logical.trimEnd), logical.raw, parsed);
+    this.#siblings().push(section);
+    this.#stack.push({ node: section, line: at.line, column: at.column });
   }
 
-  function closeSection(logical: LogicalLine, first: ReadWord, word: string, argsStart: number): void {
+  #closeSection(logical: LogicalLine, first: ReadWord, word: string, argsStart: number): void {
     const at = logical.positionOf(first.start);
     const bracketed = word.endsWith(">");
     const name = bracketed ? word.slice(2, -1) : word.slice(2);
     const key = name.toLowerCase();
-    if (stack.length === 0) {
+    if (this.#stack.length === 0) {
       const reason = `</${name}> without matching <${name}> section`;
-      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
-      problem("error", at.line, at.column, reason, `remove the line or add the <${name}> it closes`);
+      this.#siblings().push({ kind: "opaque", raw: logical.raw, span: this.#spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      this.#problem("error", at.line, at.column, reason, `remove the line or add the <${name}> it closes`);
       return;
     }
     if (!bracketed) {
-      problem("error", at.line, at.column, `</${name}> directive missing closing '>'`, `write </${name}> with no space before '>'`);
+      this.#problem("error", at.line, at.column, `</${name}> directive missing closing '>'`, `write </${name}> with no space before '>'`);
     }
     if (bracketed && argsStart < logical.trimEnd) {
       const where = logical.positionOf(argsStart);
-      problem(
+      this.#problem(
         "warning",
         where.line,
         where.column,
@@ -596,20 +617,20 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
     // other sections in the body may be left open or closed without their opening (the expansion must make
     // them whole), and mod_macro only warns (modules/core/mod_macro.c get_lines_till_end_token). So inside a
     // macro body a close never reaches past the macro, and what httpd only warns about is a warning here.
-    let macro = stack.length - 1;
-    while (macro >= 0 && (stack[macro] as OpenSection).node.key !== "macro") macro--;
-    let depth = stack.length - 1;
-    while (depth > macro && (stack[depth] as OpenSection).node.key !== key) depth--;
+    let macro = this.#stack.length - 1;
+    while (macro >= 0 && (this.#stack[macro] as OpenSection).node.key !== "macro") macro--;
+    let depth = this.#stack.length - 1;
+    while (depth > macro && (this.#stack[depth] as OpenSection).node.key !== key) depth--;
     if (depth === macro && macro >= 0 && key !== "macro") {
       const reason = `</${name}> without its opening in the body of <Macro>; the macro's expansion must open it`;
-      siblings().push({ kind: "opaque", raw: logical.raw, span: spanOf(logical, logical.trimStart, logical.trimEnd), reason });
-      problem("warning", at.line, at.column, reason);
+      this.#siblings().push({ kind: "opaque", raw: logical.raw, span: this.#spanOf(logical, logical.trimStart, logical.trimEnd), reason });
+      this.#problem("warning", at.line, at.column, reason);
       return;
     }
-    const innermost = stack[stack.length - 1] as OpenSection;
-    if (depth < 0 || depth === stack.length - 1) {
+    const innermost = this.#stack[this.#stack.length - 1] as OpenSection;
+    if (depth < 0 || depth === this.#stack.length - 1) {
       if (depth < 0) {
-        problem(
+        this.#problem(
           "error",
           at.line,
           at.column,
@@ -618,21 +639,21 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
         );
       }
       // A misspelt close most often means the innermost section ends here.
-      finish(popSection(), logical, first);
+      this.#finish(this.#popSection(), logical, first);
       return;
     }
     // The close names an outer section: the sections inside it were never closed.
-    while (stack.length - 1 > depth) {
-      const open = popSection();
+    while (this.#stack.length - 1 > depth) {
+      const open = this.#popSection();
       if (depth === macro) {
-        problem(
+        this.#problem(
           "warning",
           open.line,
           open.column,
           `<${open.node.name}> is left open in the body of <Macro>; the macro's expansion must close it`,
         );
       } else {
-        problem(
+        this.#problem(
           "error",
           open.line,
           open.column,
@@ -642,11 +663,11 @@ export function parseFile(path: string, bytes: Buffer, readings: LineReadings = 
       }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
-    finish(popSection(), logical, first);
+    this.#finish(this.#popSection(), logical, first);
   }
 
-  function finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
-    const closeSpan = spanOf(logical, first.start, first.end);
+  #finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
+    const closeSpan = this.#spanOf(logical, first.start, first.end);
     open.node.closeRaw = logical.raw;
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
