@@ -6,6 +6,7 @@ import { evaluateTree } from "../conf/evaluate-tree.ts";
 import { testIfVersion } from "../conf/if-version.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { moduleFileOfId, moduleIdOfFile } from "../conf/module-identity.ts";
+import { walkConfig } from "../conf/queries/walk-config.ts";
 import { httpdVersion, type Family, type HttpdVersion } from "../versions/httpd-version.ts";
 import { DIRECTIVES, type DirectiveKnowledge } from "./directive-knowledge.ts";
 import type { TargetModules } from "./target-modules.ts";
@@ -56,13 +57,8 @@ export interface LintContextOptions {
 
 function loadedIds(config: EffectiveConfig, builtin: readonly string[]): Set<string> {
   const ids = new Set(builtin.map((file) => moduleIdOfFile(file) ?? `${file.replace(/\.c$/, "")}_module`));
-  const visit = (nodes: EffectiveConfig["nodes"]): void => {
-    for (const node of nodes) {
-      if (node.kind === "section") visit(node.children);
-      else if (node.key === "loadmodule" && node.args[0] !== undefined) ids.add(node.args[0]);
-    }
-  };
-  visit(config.nodes);
+  // The LoadModule lines from the walk the rules read anyway, not from a walk of every node of the tree of its own.
+  for (const entry of walkConfig(config).byKey.get("loadmodule") ?? []) if (entry.directive.args[0] !== undefined) ids.add(entry.directive.args[0]);
   return ids;
 }
 
