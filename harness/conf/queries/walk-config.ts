@@ -44,8 +44,9 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, []]]) };
   let index = 0;
   const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
-    // The lines of one section share its enclosing sections: their server is asked once.
+    // The lines of one section share its enclosing sections: their server, and its list, are asked once.
     const server = inServerContext(sections) ? enclosingVirtualHost(sections) : undefined;
+    let serverList: WalkedDirective[] | undefined;
     // An index loop: the walk runs once per config, largely unoptimised, where for-of makes an iterator
     // result per node (a few MB on a large tree).
     for (let at = 0; at < nodes.length; at++) {
@@ -54,7 +55,13 @@ export function walkConfig(config: EffectiveConfig): WalkedConfig {
         const entry = { directive: node, sections, index: index++ };
         walked.directives.push(entry);
         push(walked.byKey, node.key, entry);
-        if (server !== undefined) push(walked.byServer, server, entry);
+        if (server !== undefined) {
+          if (serverList === undefined) {
+            serverList = walked.byServer.get(server);
+            if (serverList === undefined) walked.byServer.set(server, (serverList = []));
+          }
+          serverList.push(entry);
+        }
       } else {
         walked.sections.push({ section: node, sections, index: index++ });
         visit(node.children, appended(sections, node));
