@@ -89,6 +89,10 @@ class Shared {
   readonly #seeds = new Map<Rule, string[]>();
   /** Fingerprints by the parts of the text they hash: rule, file, section path, line. */
   readonly #fingerprints = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+  #lastRule = "";
+  #lastFile = "";
+  #lastNormals = "";
+  #byLine: Map<string, string> | undefined;
   readonly #context: LintContext;
 
   constructor(context: LintContext) {
@@ -145,7 +149,14 @@ class Shared {
    * by its parts, strings made once per lint whose hashes the maps keep; the text is made only to be hashed
    * (as a key, it was a string built, flattened and hashed by the map for each of the 90,000 findings). */
   fingerprint(rule: string, file: string, path: Path, quoted: Quoted): string {
-    const byLine = inner(inner(inner(this.#fingerprints, rule), file), path.normals);
+    // Findings come in runs of one rule, file and section path: the lines' map of the last run is kept.
+    if (this.#byLine === undefined || rule !== this.#lastRule || file !== this.#lastFile || path.normals !== this.#lastNormals) {
+      this.#byLine = inner(inner(inner(this.#fingerprints, rule), file), path.normals);
+      this.#lastRule = rule;
+      this.#lastFile = file;
+      this.#lastNormals = path.normals;
+    }
+    const byLine: Map<string, string> = this.#byLine;
     let known = byLine.get(quoted.normal);
     if (known === undefined) byLine.set(quoted.normal, (known = hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "hex").slice(0, 32)));
     return known;
