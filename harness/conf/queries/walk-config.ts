@@ -1,6 +1,6 @@
 // Every directive of an evaluated config in httpd's reading order, each with the sections that enclose it. The
 // queries read this flat list instead of each walking the tree, so "which vhost is this in" has one answer.
-import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../effective-config.ts";
+import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection } from "../effective-config.ts";
 import { appended } from "../exact-arrays.ts";
 
 export interface WalkedDirective {
@@ -23,10 +23,6 @@ export interface WalkedConfig {
   sections: WalkedSection[];
   /** Directives by lower-case name, each list in reading order: queries ask by name, per vhost, many times. */
   byKey: Map<string, WalkedDirective[]>;
-  /** Server-context directives by server (null: the main server; else its <VirtualHost>), in reading order. One
-   * list per server, not a map by name: a vhost holds a few dozen lines, and 10,000 vhosts' maps cost more
-   * memory than the whole rest of the walk. */
-  byServer: Map<EffectiveSection | null, WalkedDirective[]>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -41,43 +37,66 @@ const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
 export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const known = cache.get(config);
   if (known) return known;
-  const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map(), byServer: new Map([[null, []]]) };
-  let index = 0;
-  const visit = (nodes: EffectiveConfig["nodes"], sections: EffectiveSection[]): void => {
-    // The lines of one section share its enclosing sections: their server, and its list, are asked once.
-    const server = inServerContext(sections) ? enclosingVirtualHost(sections) : undefined;
-    let serverList: WalkedDirective[] | undefined;
-    // An index loop: the walk runs once per config, largely unoptimised, where for-of makes an iterator
-    // result per node (a few MB on a large tree).
-    for (let at = 0; at < nodes.length; at++) {
-      const node = nodes[at]!;
-      if (node.kind === "directive") {
-        const entry = { directive: node, sections, index: index++ };
-        walked.directives.push(entry);
-        push(walked.byKey, node.key, entry);
-        if (server !== undefined) {
-          if (serverList === undefined) {
-            serverList = walked.byServer.get(server);
-            if (serverList === undefined) walked.byServer.set(server, (serverList = []));
-          }
-          serverList.push(entry);
-        }
-      } else {
-        walked.sections.push({ section: node, sections, index: index++ });
-        visit(node.children, appended(sections, node));
-      }
-    }
-  };
-  visit(config.nodes, []);
+  const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map() };
+  visit(walked, config.nodes, []);
   // Exact length: a list grown by push keeps up to half again its length in room (17 places for a vhost's list
   // of 2), and the walk lives as long as its config.
   walked.directives = walked.directives.slice();
   walked.sections = walked.sections.slice();
-  for (const lists of [walked.byKey, walked.byServer] as Array<Map<unknown, WalkedDirective[]>>) {
-    for (const [key, list] of lists) lists.set(key, list.slice());
-  }
+  for (const [key, list] of walked.byKey) walked.byKey.set(key, list.slice());
   cache.set(config, walked);
   return walked;
+}
+
+const byServerCache = new WeakMap<EffectiveConfig, Map<EffectiveSection | null, WalkedDirective[]>>();
+
+/** Server-context directives by server (null: the main server; else its <VirtualHost>), in reading order. One
+ * list per server, not a map by name: a vhost holds a few dozen lines, and 10,000 vhosts' maps cost more memory
+ * than the whole rest of the walk. Made on the first ask, apart from the walk: lint asks only of trees with a
+ * few rare directives, and made with the walk it cost every lint two lists' upkeep per line. */
+function directivesByServer(config: EffectiveConfig): Map<EffectiveSection | null, WalkedDirective[]> {
+  const known = byServerCache.get(config);
+  if (known) return known;
+  const { directives } = walkConfig(config);
+  const byServer = new Map<EffectiveSection | null, WalkedDirective[]>([[null, []]]);
+  // The lines of one section share its enclosing sections: their server, and its list, are found once.
+  let sections: readonly EffectiveSection[] | undefined;
+  let list: WalkedDirective[] | undefined;
+  for (let at = 0; at < directives.length; at++) {
+    const entry = directives[at]!;
+    if (entry.sections !== sections) {
+      sections = entry.sections;
+      const server = inServerContext(sections) ? enclosingVirtualHost(sections) : undefined;
+      list = server === undefined ? undefined : byServer.get(server);
+      if (server !== undefined && list === undefined) byServer.set(server, (list = []));
+    }
+    list?.push(entry);
+  }
+  // Exact length, as the walk's lists: they live as long as the config.
+  for (const [server, entries] of byServer) byServer.set(server, entries.slice());
+  byServerCache.set(config, byServer);
+  return byServer;
+}
+
+/** Adds `nodes` and what they hold to the walk. A function of the module, not a closure made per walk: the
+ * optimising compiler ties a recursive closure's calls to the closure object, so the next config's walk, with
+ * a closure of its own, was thrown back to unoptimised code. */
+function visit(walked: WalkedConfig, nodes: readonly EffectiveNode[], sections: EffectiveSection[]): void {
+  // An index loop: the walk runs once per config, largely unoptimised, where for-of makes an iterator result per
+  // node (a few MB on a large tree).
+  for (let at = 0; at < nodes.length; at++) {
+    const node = nodes[at]!;
+    // Position in reading order: the entries made so far.
+    const index = walked.directives.length + walked.sections.length;
+    if (node.kind === "directive") {
+      const entry = { directive: node, sections, index };
+      walked.directives.push(entry);
+      push(walked.byKey, node.key, entry);
+    } else {
+      walked.sections.push({ section: node, sections, index });
+      visit(walked, node.children, appended(sections, node));
+    }
+  }
 }
 
 /** The `<VirtualHost>` among `sections`, or null for the main server. */
@@ -110,7 +129,7 @@ export function directivesNamed(config: EffectiveConfig, ...keys: string[]): Wal
 /** The directives with one of `keys` that configure one server itself: the main server (`vhost` null) or one
  * `<VirtualHost>`, outside any Directory/Location/Files section. */
 export function serverDirectives(config: EffectiveConfig, vhost: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  const own = walkConfig(config).byServer.get(vhost);
+  const own = directivesByServer(config).get(vhost);
   if (own === undefined) return [];
   return own.filter((entry) => keys.includes(entry.directive.key));
 }
