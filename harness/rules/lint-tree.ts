@@ -85,8 +85,12 @@ class Shared {
   #lastSections: readonly EffectiveSection[] | undefined;
   #lastPath: Path | undefined;
   readonly #chains = new Map<string, SourcePlace[]>();
+  #chainFile: string | undefined;
+  #chain: SourcePlace[] | undefined;
   /** A copy per rule, not per finding: findings do not hand out the rule's own array. */
   readonly #seeds = new Map<Rule, string[]>();
+  #seedRule: Rule | undefined;
+  #seed: string[] | undefined;
   /** Fingerprints by the parts of the text they hash: rule, file, section path, line. */
   readonly #fingerprints = new Map<string, Map<string, Map<string, Map<string, string>>>>();
   #lastRule = "";
@@ -132,14 +136,22 @@ class Shared {
 
   /** The Include lines that reached a file: every finding of a file shares its file's chain. */
   chain(file: string): SourcePlace[] {
+    // Findings come in runs of one file: the last one's chain is kept.
+    if (file === this.#chainFile) return this.#chain!;
     let chain = this.#chains.get(file);
     if (!chain) this.#chains.set(file, (chain = includeChain(this.#context.source, this.#context.target, file)));
+    this.#chainFile = file;
+    this.#chain = chain;
     return chain;
   }
 
   seed(rule: Rule): string[] {
+    // Findings come in runs of one rule: the last one's seed is kept.
+    if (rule === this.#seedRule) return this.#seed!;
     let seed = this.#seeds.get(rule);
     if (!seed) this.#seeds.set(rule, (seed = [...rule.seed]));
+    this.#seedRule = rule;
+    this.#seed = seed;
     return seed;
   }
 
@@ -235,9 +247,9 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
       lastRule = rule.id;
       lastFile = span.file;
     }
-    const place = placeKey(span.line, span.column);
-    if (lastPlaces.has(place)) return;
-    lastPlaces.add(place);
+    // One set operation: a place already there leaves the size as it was.
+    const size = lastPlaces.size;
+    if (lastPlaces.add(placeKey(span.line, span.column)).size === size) return;
     const finding = toFinding(rule, detection, shared);
     lastList!.push(finding);
     made.push(finding);
@@ -248,8 +260,14 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   // Each pass read as it goes (the invalid-command pass a line at a time), in the same order as before.
   const passes = [() => invalidCommandLines(context, rules), () => targetRefusals(context, rules), () => accessFileDetections(context, rules)];
   for (const pass of passes) {
+    // The passes credit lines in runs of one rule: the last one looked up is kept.
+    let id: string | undefined;
+    let rule: Rule | undefined;
     for (const owned of pass()) {
-      const rule = byId.get(owned.rule) ?? ruleById(owned.rule);
+      if (owned.rule !== id) {
+        id = owned.rule;
+        rule = byId.get(id) ?? ruleById(id);
+      }
       if (rule) add(rule, owned.detection);
     }
   }
