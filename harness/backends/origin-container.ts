@@ -81,13 +81,13 @@ export async function startOrigin(
     ready = ORIGIN_HTTPD.readyLog;
     const certificate = tls ? await issueServerCertificate(context.ca, { kind: spec.certificate, dnsName: spec.name }) : null;
     const archive = await packBundle([
-        { path: `${ORIGIN_ROOT}/conf/httpd.conf`, content: originConfig(tls) },
-        ...(certificate
-          ? [
-              { path: "/harness/origin.crt", content: certificate.certificate },
-              { path: "/harness/origin.key", content: certificate.privateKey, mode: 0o600 },
-            ]
-          : []),
+      { path: `${ORIGIN_ROOT}/conf/httpd.conf`, content: originConfig(tls) },
+      ...(certificate
+        ? [
+            { path: "/harness/origin.crt", content: certificate.certificate },
+            { path: "/harness/origin.key", content: certificate.privateKey, mode: 0o600 },
+          ]
+        : []),
       ...(files.length > 0 ? files : [{ path: `${ORIGIN_ROOT}/htdocs/index.html`, content: `hello from ${spec.name}\n` }]),
     ]);
     // Its files travel in its command line where they fit, extracted by the image's own tar, as a server's do: the

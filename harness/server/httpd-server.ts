@@ -122,9 +122,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const targets = launch.logs
     ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
     : logTargets(launch.config.text, profile.serverRoot);
-  const paths = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
+  const pathsOf = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
   // The script follows the log files itself where the image lets it: no exec per server.
-  const follow = targets.errorLog !== null || targets.accessLog !== null ? scriptFollowLines(paths(targets.errorLog), paths(targets.accessLog)) : [];
+  const follow = targets.errorLog !== null || targets.accessLog !== null ? scriptFollowLines(pathsOf(targets.errorLog), pathsOf(targets.accessLog)) : [];
   const script = startScript(profile, launch.prepare, launch.extras, inline !== null, follow);
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
@@ -167,9 +167,8 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     await container.stderr.waitForQuiet(50, 1_000);
     // httpd can exit before following its log files has caught up (mod_ssl refusing its ciphers at start): the
     // files in the exited container are complete, so they are what the startup log is read from.
-    const paths: readonly string[] = targets.errorLog === null ? [] : typeof targets.errorLog === "string" ? [targets.errorLog] : targets.errorLog;
     if (logs.error !== container.stderr) {
-      for (const path of paths) {
+      for (const path of pathsOf(targets.errorLog) ?? []) {
         const text = await container.readTextFile(path);
         if (text !== null) {
           readFromFiles = true;

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it, vi } from "vitest";
-import { connectEngine } from "../../../harness/engine/engine.ts";
+import { connectEngine, type Engine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { createScenarioNetwork } from "../../../harness/engine/network.ts";
 import { LABEL_ROLE, LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
@@ -32,6 +32,16 @@ function minimalConfig(inspection: ImageInspection, modules: string[], siteText 
     listenTls: false,
     site: siteText,
   });
+}
+
+/** `image` with `paths` removed, committed as `name` (the caller removes it). */
+async function imageWithout(engine: Engine, image: string, paths: readonly string[], name: string): Promise<void> {
+  const stripping = await engine.docker.createContainer({ Image: image, Entrypoint: ["/bin/rm", "-f", ...paths], Cmd: [] });
+  await stripping.start();
+  await stripping.wait();
+  const [repo, tag] = name.split(":");
+  await stripping.commit({ repo, tag });
+  await stripping.remove();
 }
 
 describe("one httpd under test", { timeout: 120_000 }, () => {
@@ -127,11 +137,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     const bare = `harness-test-no-grep:${scope.runId}`.toLowerCase();
     try {
       const candidate = await inspectImage(scope, inject("images").candidate);
-      const stripping = await engine.docker.createContainer({ Image: candidate.image, Entrypoint: ["/bin/rm", "-f", "/usr/bin/grep", "/bin/grep"], Cmd: [] });
-      await stripping.start();
-      await stripping.wait();
-      await stripping.commit({ repo: bare.split(":")[0], tag: bare.split(":")[1] });
-      await stripping.remove();
+      await imageWithout(engine, candidate.image, ["/usr/bin/grep", "/bin/grep"], bare);
       const network = await createScenarioNetwork(scope, "script-follow");
       for (const image of [candidate.image, bare]) {
         const inspection = await inspectImage(scope, image);
@@ -176,11 +182,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     try {
       const candidate = await inspectImage(scope, inject("images").candidate);
       // The same image without base64: its start script cannot extract a bundle.
-      const stripping = await engine.docker.createContainer({ Image: candidate.image, Entrypoint: ["/bin/rm", "-f", "/usr/bin/base64"], Cmd: [] });
-      await stripping.start();
-      await stripping.wait();
-      await stripping.commit({ repo: bare.split(":")[0], tag: bare.split(":")[1] });
-      await stripping.remove();
+      await imageWithout(engine, candidate.image, ["/usr/bin/base64"], bare);
       const network = await createScenarioNetwork(scope, "staging");
       for (const image of [candidate.image, bare]) {
         const inspection = await inspectImage(scope, image);
