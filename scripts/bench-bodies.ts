@@ -133,7 +133,7 @@ interface Floor {
 
 async function startFloor(reference: ChildResult, tools: string): Promise<Floor> {
   const { connectEngine } = await import("../harness/engine/engine.ts");
-  const { ExecDemuxer } = await import("../harness/engine/container.ts");
+  const { ExecDemuxer } = await import("../harness/engine/exec-demuxer.ts");
   const engine = await connectEngine();
   const dir = mkdtempSync(join(tmpdir(), "bench-bodies-"));
   const net = `bench-bodies-${process.pid}-${Date.now()}`;

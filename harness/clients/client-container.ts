@@ -54,7 +54,7 @@ export async function startClientContainer(scope: RunScope, context: ClientConta
       name: containerName,
       role: "client",
       scenario: context.scenario,
-      command: ["sleep", "infinity"],
+      agent: true,
       network: { name: context.network, aliases: [context.name], ...(address === undefined ? {} : { address }) },
     });
   const container = context.containerName

@@ -23,7 +23,7 @@ export async function startLocalClient(scope: RunScope, context: LocalClientCont
     name: `${scope.runId}-${scenarioKey}-${context.side}-local`,
     role: "client",
     scenario: context.scenario,
-    command: ["sleep", "infinity"],
+    agent: true,
     joinNetworkOf: context.server.id,
   });
   await container.start();

@@ -1,8 +1,10 @@
 import { extract } from "tar-stream";
-import { PassThrough } from "node:stream";
+import { type Duplex, PassThrough } from "node:stream";
 import type Dockerode from "dockerode";
 import { HarnessError } from "../errors.ts";
 import { type ResourceRole, resourceLabels } from "./labels.ts";
+import { EXEC_AGENT_COMMAND, ExecAgent } from "./exec-agent.ts";
+import { ExecDemuxer } from "./exec-demuxer.ts";
 import { LineStream } from "./line-stream.ts";
 import { log } from "./log.ts";
 import type { RunScope } from "./run-scope.ts";
@@ -31,6 +33,9 @@ export interface ContainerSpec {
   ipv6?: boolean;
   /** A tar archive extracted at / before start (the staged site bundle, certificates, ...). */
   archive?: Buffer;
+  /** Runs the tools image's exec agent as its command (`command` is not given): execs go to it over the attach
+   * stream instead of through the engine (engine/exec-agent.ts). Its output is not logged. */
+  agent?: boolean;
 }
 
 export interface ExecResult {
@@ -46,6 +51,7 @@ export class HarnessContainer {
   readonly stdout = new LineStream();
   readonly stderr = new LineStream();
   private exited: Promise<number | null> | undefined;
+  #agent: ExecAgent | null = null;
 
   private constructor(
     readonly scope: RunScope,
@@ -66,6 +72,7 @@ export class HarnessContainer {
     if (spec.joinNetworkOf !== undefined && (spec.network !== undefined || (spec.publish ?? []).length > 0)) {
       throw new HarnessError("HARNESS_INTERNAL", "A container that joins another's network namespace has no network or ports of its own.");
     }
+    if (spec.agent && spec.command !== undefined) throw new HarnessError("HARNESS_INTERNAL", "A container with the exec agent runs the agent as its command.");
     const exposed = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, {}]));
     const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: scope.engine.publishIp, HostPort: "" }]]));
     let container: Dockerode.Container;
@@ -73,8 +80,10 @@ export class HarnessContainer {
       container = await docker.createContainer({
         Image: spec.image,
         name: spec.name,
-        Cmd: spec.command,
+        Cmd: spec.agent ? [...EXEC_AGENT_COMMAND] : spec.command,
         Entrypoint: spec.entrypoint,
+        // The agent's stdin stays open for the run's commands, and its frames are no log.
+        ...(spec.agent ? { OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : {}),
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: resourceLabels(scope.runId, spec.role, spec.scenario),
         ExposedPorts: exposed,
@@ -84,6 +93,7 @@ export class HarnessContainer {
           ...(spec.ipv6 ? { Sysctls: { "net.ipv6.conf.all.disable_ipv6": "0" } } : {}),
           // Servers under test are small; a cap keeps a runaway config from taking the machine.
           Memory: 512 * 1024 * 1024,
+          ...(spec.agent ? { LogConfig: { Type: "none", Config: {} } } : {}),
         },
         NetworkingConfig: spec.network
           ? { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases, ...fixedAddress(spec.network.address) } } }
@@ -127,6 +137,7 @@ export class HarnessContainer {
   }
 
   async start(): Promise<void> {
+    if (this.spec.agent) return this.#startWithAgent();
     await this.container.start();
     const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true, since: 0 })) as NodeJS.ReadableStream;
     const out = new PassThrough();
@@ -142,6 +153,26 @@ export class HarnessContainer {
       (result: { StatusCode?: number }) => result.StatusCode ?? null,
       () => null,
     );
+  }
+
+  /** Attached before it starts (stdin written early waits in the engine's pipe), then up once the agent says so. */
+  async #startWithAgent(): Promise<void> {
+    const stream = (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+    this.#agent = new ExecAgent(stream, this.shortId);
+    await this.container.start();
+    this.exited = this.container.wait().then(
+      (result: { StatusCode?: number }) => result.StatusCode ?? null,
+      () => null,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HarnessError("HARNESS_CONTAINER", `The exec agent of ${this.shortId} did not come up within 30 s.`)), 30_000);
+    });
+    try {
+      await Promise.race([this.#agent.ready, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Resolves with the exit status once the main process has ended. */
@@ -204,6 +235,7 @@ export class HarnessContainer {
     command: string[],
     options: { timeoutMs?: number; stdin?: string | Buffer; onStdout: (chunk: Buffer) => void; stderrLimit?: number },
   ): Promise<{ exitCode: number; stderr: string }> {
+    if (this.#agent !== null) return this.#agent.run(command, options);
     const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: options.stdin !== undefined });
     const stream = await exec.start({ hijack: true, stdin: options.stdin !== undefined });
     const stderrLimit = options.stderrLimit ?? 1024 * 1024;
@@ -306,6 +338,7 @@ export class HarnessContainer {
 
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id);
+    this.#agent?.close();
   }
 }
 
@@ -313,45 +346,4 @@ export class HarnessContainer {
 function fixedAddress(address: string | undefined): { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } } {
   if (address === undefined) return {};
   return { IPAMConfig: address.includes(":") ? { IPv6Address: address } : { IPv4Address: address } };
-}
-
-/**
- * Splits an exec's multiplexed stream (8-byte frame headers: stream type, then the payload's length) into
- * stdout and stderr as bytes arrive, without joining frames: a payload is handed on in the pieces it came in.
- * (docker-modem's demuxStream joins each frame into one buffer, copying what it has so far on every read.)
- */
-export class ExecDemuxer {
-  readonly #header = Buffer.alloc(8);
-  #headerBytes = 0;
-  #stream = 0;
-  #remaining = 0;
-
-  constructor(
-    private readonly onStdout: (chunk: Buffer) => void,
-    private readonly onStderr: (chunk: Buffer) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let i = 0;
-    while (i < chunk.length) {
-      if (this.#remaining === 0) {
-        const take = Math.min(8 - this.#headerBytes, chunk.length - i);
-        chunk.copy(this.#header, this.#headerBytes, i, i + take);
-        this.#headerBytes += take;
-        i += take;
-        if (this.#headerBytes === 8) {
-          this.#headerBytes = 0;
-          this.#stream = this.#header[0]!;
-          this.#remaining = this.#header.readUInt32BE(4);
-        }
-        continue;
-      }
-      const take = Math.min(this.#remaining, chunk.length - i);
-      const part = chunk.subarray(i, i + take);
-      if (this.#stream === 2) this.onStderr(part);
-      else this.onStdout(part);
-      this.#remaining -= take;
-      i += take;
-    }
-  }
 }

@@ -39,7 +39,7 @@ export async function takeSeat(
     // Not "server": what looks for a scenario's servers by label finds httpd containers only.
     role: "seat",
     scenario: spec.label,
-    command: ["sleep", "infinity"],
+    agent: true,
     publish: [...SEAT_PORTS],
     // No alias: clients send to a server's address, never to a name (observe-side.ts serverAddressFor), and a
     // lane keeps seats of two kinds per side.

@@ -1,7 +1,7 @@
 // An exec's multiplexed stream split into stdout and stderr whatever the reads' boundaries, without joining
 // frames.
 import { describe, expect, it } from "vitest";
-import { ExecDemuxer } from "../../../harness/engine/container.ts";
+import { ExecDemuxer } from "../../../harness/engine/exec-demuxer.ts";
 
 function frame(stream: 1 | 2, payload: string): Buffer {
   const header = Buffer.alloc(8);
