@@ -167,12 +167,13 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
       : null;
     // On a lane, servers take the lane's seats, unless one needs ports the seats do not publish. The seats stay on
     // the run's shared client networks (scenario-lane.ts) and join the scenario's own ones for its time; a side
-    // with a local client takes a seat with IPv6 (for ::1), and the holder is its local client.
+    // with a local client takes a seat with IPv6 (for ::1), and the holder is its local client; one that sends
+    // nothing from the host may take a seat that publishes no ports.
     const seated = lane !== undefined && plan.sides.every((side) => fitsSeat(side.ports));
     const ownNetworks = ownClientNetworks.map((made) => made.name);
     const seats: ServerSeat[] = [];
     if (lane && seated) {
-      const taken = await allStarted(plan.sides.map((side) => lane.seat(side.side.id, side.localClient)));
+      const taken = await allStarted(plan.sides.map((side) => lane.seat(side.side.id, side.localClient, side.requests.some((request) => request.client === "host"))));
       await lane.stayOn(taken, shared);
       for (const seat of taken) {
         // Recorded before the connects, so that the clean-up takes the seat off every one again (an unclean end

@@ -55,13 +55,16 @@ export class ScenarioLane {
   /** The seat of a side, taken at its first use: with IPv6 in its namespace (for a local client's ::1) or
    * without, as a server with a stack of its own has IPv6 only when a local client asks. A lane keeps a seat of
    * each kind a side has used: a fleet's configs ask for one or the other in turn, and a seat made again costs what
-   * a stack of its own does. */
-  async seat(side: string, ipv6: boolean): Promise<ServerSeat> {
+   * a stack of its own does. A scenario that sends nothing from the host takes a seat that publishes its ports when
+   * the lane has one of its kind already, and otherwise one that publishes none (server/server-seat.ts). */
+  async seat(side: string, ipv6: boolean, fromHost: boolean): Promise<ServerSeat> {
     const network = await this.network();
-    const key = `${side} ${ipv6 ? "ipv6" : "ipv4"}`;
+    const kind = `${side} ${ipv6 ? "ipv6" : "ipv4"}`;
+    const publishing = `${kind} published`;
+    const key = fromHost || this.#seats.has(publishing) ? publishing : kind;
     let taken = this.#seats.get(key);
     if (taken === undefined) {
-      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6 });
+      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6, publish: key === publishing });
       this.#seats.set(key, taken);
       // A seat that could not be taken is not kept: the next scenario tries again.
       taken.catch(() => this.#seats.delete(key));

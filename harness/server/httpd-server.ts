@@ -160,8 +160,10 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     const afterReady = FAMILY_TRAITS[inspection.version.family].afterReadyLog;
     if (afterReady) await logs.error.waitForLine((line) => afterReady.test(line), { from: ready, timeoutMs: 1_500 });
     await logs.error.waitForQuiet(150, 1_000);
-    // A server listening on loopback addresses only publishes nothing: its ready line is all there is to wait for.
-    if (publish.length > 0) started = await waitForPort(scope.engine.host, await mappedPort(publish[0]!), 5_000);
+    // A server listening on loopback addresses only publishes nothing: its ready line is all there is to wait for;
+    // so for one on a seat that publishes nothing (httpd opens its listeners before it logs that line).
+    const checked = publish[0];
+    if (checked !== undefined && (!seat || seat.published.has(checked))) started = await waitForPort(scope.engine.host, await mappedPort(checked), 5_000);
   } else {
     exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
     await container.stderr.waitForQuiet(50, 1_000);
@@ -199,7 +201,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const startupLines = [...ownLines(container.stderr.lines.slice(phases.errorLogStart)), ...fromFiles, ...exitedLogLines];
   log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
   const published = new Map<number, number>();
-  if (started) for (const port of publish) published.set(port, await mappedPort(port));
+  if (started) for (const port of publish) if (!seat || seat.published.has(port)) published.set(port, await mappedPort(port));
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
   const address = !started ? null : seat ? seat.address : await container.ipAddress(launch.network.name).catch(() => null);
   return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);

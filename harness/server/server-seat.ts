@@ -19,6 +19,9 @@ export interface ServerSeat {
   containerId: string;
   /** The holder itself: the local client of the servers on the seat, and what joins client networks. */
   holder: HarnessContainer;
+  /** The container ports it publishes: SEAT_PORTS, or none for a seat whose servers no request from the host
+   * reaches. */
+  publishes: readonly number[];
   /** Container port → the host port it is published on. */
   published: ReadonlyMap<number, number>;
   /** The seat's address on its network: the server's. */
@@ -30,17 +33,21 @@ export function fitsSeat(ports: readonly number[]): boolean {
   return ports.every((port) => SEAT_PORTS.includes(port));
 }
 
+/** `publish`: the seat publishes SEAT_PORTS on the host, for requests from the host. A seat that publishes nothing
+ * costs the engine less to make, to connect and to remove: no proxy processes and about ten iptables runs per port
+ * each time (a fleet's probes all come from client containers). */
 export async function takeSeat(
   scope: RunScope,
-  spec: { image: string; network: string; label: string; ipv6: boolean },
+  spec: { image: string; network: string; label: string; ipv6: boolean; publish: boolean },
 ): Promise<ServerSeat> {
+  const publishes = spec.publish ? SEAT_PORTS : [];
   const holder = await HarnessContainer.create(scope, {
     image: spec.image,
     // Not "server": what looks for a scenario's servers by label finds httpd containers only.
     role: "seat",
     scenario: spec.label,
     agent: true,
-    publish: [...SEAT_PORTS],
+    publish: [...publishes],
     // No alias: clients send to a server's address, never to a name (observe-side.ts serverAddressFor), and a
     // lane keeps seats of two kinds per side.
     network: { name: spec.network, aliases: [] },
@@ -48,7 +55,7 @@ export async function takeSeat(
   });
   await holder.start();
   const address = await holder.ipAddress(spec.network).catch(() => null);
-  return { containerId: holder.id, holder, published: await publishedPorts(holder), address };
+  return { containerId: holder.id, holder, publishes, published: await holder.mappedPorts(publishes), address };
 }
 
 /** The seat connected to a scenario's own client networks (those it is not on yet), with its published ports as
@@ -59,12 +66,8 @@ export async function takeSeat(
  * server with a stack of its own is connected to all its networks before it starts and publishes once, the same
  * way. */
 export async function seatOnNetworks(seat: ServerSeat, networks: readonly string[]): Promise<ServerSeat> {
-  const now = await seat.holder.attachment(SEAT_PORTS);
+  const now = await seat.holder.attachment(seat.publishes);
   const missing = networks.filter((network) => !now.networks.has(network));
   for (const network of missing) await seat.holder.connect(network);
-  return { ...seat, published: missing.length === 0 ? now.published : await publishedPorts(seat.holder) };
-}
-
-function publishedPorts(holder: HarnessContainer): Promise<Map<number, number>> {
-  return holder.mappedPorts(SEAT_PORTS);
+  return { ...seat, published: missing.length === 0 || seat.publishes.length === 0 ? now.published : await seat.holder.mappedPorts(seat.publishes) };
 }
