@@ -4,15 +4,16 @@
 // no server gets a network stack of its own and no local client container is made; the fixed-address client stays
 // on the shared network between scenarios too; what the server sees is what
 // it saw with a stack of its own (the client's own address, 127.0.0.1, ::1), and its published port answers the
-// host. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
+// host. A scenario with no request from the host takes a seat that publishes nothing until the lane holds one that
+// does. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
 import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
-function scenario(id: string): string {
-  return `
+function scenario(id: string, fromHost = true): string {
+  const text = `
 id: ${id}
 title: a fixed-address client, localhost and ::1 and the host, on seats
 server:
@@ -32,6 +33,7 @@ requests:
   - { name: from-localhost6, client: localhost6, path: / }
   - { name: from-host, path: / }
 `;
+  return fromHost ? text : text.replace(/^ {2}- \{ name: from-host.*\n/m, "");
 }
 
 function seen(side: SideObservation, name: string): { status: number; remote: string | undefined } {
@@ -66,12 +68,37 @@ async function recordEvents(): Promise<{ stop: () => Promise<EngineEvent[]> }> {
   };
 }
 
-function expectAnswered(side: SideObservation): void {
+function expectAnswered(side: SideObservation, fromHost = true): void {
   expect(side.started, `${side.side.id} started`).toBe(true);
   expect(seen(side, "from-office")).toEqual({ status: 200, remote: "10.79.6.5" });
   expect(seen(side, "from-localhost")).toEqual({ status: 200, remote: "127.0.0.1" });
   expect(seen(side, "from-localhost6")).toEqual({ status: 200, remote: "::1" });
-  expect(seen(side, "from-host").status).toBe(403);
+  if (fromHost) expect(seen(side, "from-host").status).toBe(403);
+  else expect(side.requests.map((request) => request.name)).not.toContain("from-host");
+}
+
+/** Every seat on the engine, by id, and how many host ports it published, as seen every 100 ms while `work` runs
+ * (a run's seats are gone by its end); the caller picks its run's seats by the engine's events. */
+async function watchSeats<T>(work: () => Promise<T>): Promise<{ result: T; seats: Map<string, number> }> {
+  const engine = await connectEngine();
+  const seats = new Map<string, number>();
+  let running = true;
+  const watching = (async () => {
+    while (running) {
+      const listed = await engine.docker.listContainers({ all: true, filters: { label: [`${LABEL_ROLE}=seat`] } });
+      for (const container of listed) {
+        const published = container.Ports.filter((port) => port.PublicPort !== undefined).length;
+        seats.set(container.Id, Math.max(seats.get(container.Id) ?? 0, published));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  try {
+    return { result: await work(), seats };
+  } finally {
+    running = false;
+    await watching;
+  }
 }
 
 async function expectNothingLeft(prefix: string): Promise<void> {
@@ -86,7 +113,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
   it("serve fleet-shaped scenarios from seats that stay on their client network and send their local requests", async () => {
     const recording = await recordEvents();
     // One lane: its seats serve the three scenarios in turn.
-    const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map(scenario), { concurrency: 1 });
+    const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map((id) => scenario(id)), { concurrency: 1 });
     const happened = await recording.stop();
     for (const run of runs) {
       expect(run.error ?? null).toBeNull();
@@ -114,10 +141,36 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     await expectNothingLeft("seats-");
   });
 
+  it("give a scenario with no request from the host a seat that publishes nothing, until the lane holds one that does", async () => {
+    const recording = await recordEvents();
+    const ids = ["seats-ports-a", "seats-ports-b", "seats-ports-c"];
+    const { result, seats } = await watchSeats(() =>
+      runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!, false)], { concurrency: 1 }),
+    );
+    const happened = await recording.stop();
+    result.runs.forEach((run, index) => {
+      expect(run.error ?? null).toBeNull();
+      for (const side of run.observations) expectAnswered(side, index === 1);
+    });
+    const runIds = new Set(
+      happened
+        .filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-ports-"))
+        .map((event) => event.Actor.Attributes[LABEL_RUN_ID]),
+    );
+    expect(runIds.size).toBe(1);
+    const made = happened.filter((event) => event.Type === "container" && event.Action === "create" && runIds.has(event.Actor.Attributes[LABEL_RUN_ID]) && event.Actor.Attributes[LABEL_ROLE] === "seat");
+    // Two seats without ports for the first scenario, two publishing 80 and 443 for the second, which the third
+    // takes too.
+    expect(made).toHaveLength(4);
+    const published = made.map((event) => seats.get(event.Actor.ID));
+    expect(published).toEqual([0, 0, 2, 2]);
+    await expectNothingLeft("seats-ports-");
+  });
+
   it("let a shared network closed to new scenarios drain while seats stay on it: the next one gets its subnet", async () => {
     const recording = await recordEvents();
     // A window shorter than a scenario: every scenario finds the network closed and waits for it to go.
-    const { runs } = await runYamlScenarios(["seats-window-a", "seats-window-b", "seats-window-c", "seats-window-d"].map(scenario), {
+    const { runs } = await runYamlScenarios(["seats-window-a", "seats-window-b", "seats-window-c", "seats-window-d"].map((id) => scenario(id)), {
       concurrency: 2,
       sharedNetworkWindowMs: 500,
       // Whether another test file's run is alive on the engine now is not for this test to know.
