@@ -355,6 +355,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         note(`engine ${station.engine.target.url} ${station.lost}; the run goes on without it`);
       }
       while (!options.signal?.aborted && station.lost === null) {
+        if (queue.length === 0 && stations.length === 1) {
+          // Nothing left to run, and with one engine nothing comes back to the queue: the lane's seats and network
+          // go now, while the other lanes finish their last scenarios, not all together after the last one (the
+          // engine removes them one at a time: seconds at the end of a run).
+          await lane.retire();
+          return;
+        }
         if (queue.length === 0) {
           // Nothing to run for now: the lane's seats leave the shared networks that wait to drain (closed to new
           // scenarios). They stay on open ones: at the run's end its clean-up removes seats and networks at once,
