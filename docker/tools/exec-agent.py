@@ -6,17 +6,22 @@
 #
 # In (harness -> agent), a header line then its bytes:
 #     r <id> <argv bytes> <stdin bytes, -1: none>\n<argv as JSON><stdin>     run a command
+#     b <id> <batch bytes>\n<batch as JSON>                                   send a request batch (below)
 #     k <id>\n                                                              kill its process group
 # Out (agent -> harness):
 #     <id> o <n>\n<n bytes>     stdout          <id> e <n>\n<n bytes>     stderr
 #     <id> x <status>\n         its end (128 + the signal when one ended it, as docker exec says)
 #     0 h 0\n                   ready (sent once, first)
+import base64
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 
 out = sys.stdout.buffer
 out_lock = threading.Lock()
@@ -47,6 +52,10 @@ def feed(stream, data):
         pass  # the command ended without reading all of it, as with a closed pipe under docker exec
 
 
+def status_of(returncode):
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def run(job_id, argv, data):
     try:
         process = subprocess.Popen(
@@ -63,7 +72,7 @@ def run(job_id, argv, data):
         send(b"%d x %d" % (job_id, 126 if isinstance(error, PermissionError) else 127))
         return
     with jobs_lock:
-        jobs[job_id] = process
+        jobs[job_id] = lambda: os.killpg(process.pid, signal.SIGKILL)
     threads = [threading.Thread(target=pump, args=(job_id, process.stdout, b"o")), threading.Thread(target=pump, args=(job_id, process.stderr, b"e"))]
     if data is not None:
         threads.append(threading.Thread(target=feed, args=(process.stdin, data)))
@@ -74,15 +83,84 @@ def run(job_id, argv, data):
     status = process.wait()
     with jobs_lock:
         jobs.pop(job_id, None)
-    send(b"%d x %d" % (job_id, 128 - status if status < 0 else status))
+    send(b"%d x %d" % (job_id, status_of(status)))
+
+
+# A request batch (harness/clients/client-batch.ts): one curl per item, `gap` seconds apart, in a directory of its
+# own; each item's answer and stderr go to files, then one record on the job's stdout:
+#     @@hb <index> <curl exit> <answer bytes> <stderr bytes> <time_total> <local_port>\n<answer><stderr>
+# or `@@hb <index> skip` for an item marked skip after one that timed out (curl exit 28). The same records the
+# batch's sh script prints, without the shell, sleep, wc and cat processes it runs for every request.
+def batch(job_id, spec):
+    state = {"cancelled": False, "process": None}
+
+    def cancel():
+        state["cancelled"] = True
+        process = state["process"]
+        if process is not None:
+            os.killpg(process.pid, signal.SIGKILL)
+
+    with jobs_lock:
+        jobs[job_id] = cancel
+    status = 0
+    try:
+        directory = tempfile.mkdtemp()
+    except OSError as error:
+        message = ("batch: %s\n" % error).encode()
+        send(b"%d e %d" % (job_id, len(message)), message)
+        directory = None
+        status = 97
+    if directory is not None:
+        try:
+            last = 0
+            for index, item in enumerate(spec["items"]):
+                if state["cancelled"]:
+                    break
+                if item["skip"] and last == 28:
+                    record = b"@@hb %d skip\n" % index
+                    send(b"%d o %d" % (job_id, len(record)), record)
+                    continue
+                if index > 0 and spec["gap"] > 0:
+                    time.sleep(spec["gap"])
+                if item["body"] is not None:
+                    with open(os.path.join(directory, "b"), "wb") as body:
+                        body.write(base64.b64decode(item["body"]))
+                with open(os.path.join(directory, "e"), "wb") as errors:
+                    open(os.path.join(directory, "o"), "wb").close()
+                    process = subprocess.Popen(item["argv"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, cwd=directory, start_new_session=True)
+                    state["process"] = process
+                    written = process.communicate()[0]
+                    state["process"] = None
+                last = status_of(process.returncode)
+                sizes = [os.path.getsize(os.path.join(directory, name)) for name in ("o", "e")]
+                timing = written.decode("latin-1").rstrip("\n") or "0 0"
+                header = b"@@hb %d %d %d %d %s\n" % (index, last, sizes[0], sizes[1], timing.encode("latin-1"))
+                send(b"%d o %d" % (job_id, len(header)), header)
+                # The answer may be large: passed on in pieces, as `cat` did.
+                for name in ("o", "e"):
+                    with open(os.path.join(directory, name), "rb") as part:
+                        while True:
+                            chunk = part.read(65536)
+                            if not chunk:
+                                break
+                            send(b"%d o %d" % (job_id, len(chunk)), chunk)
+        except Exception as error:  # a curl that cannot be run: said on stderr, as the shell would
+            message = ("batch: %s\n" % error).encode()
+            send(b"%d e %d" % (job_id, len(message)), message)
+            status = 1
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+    with jobs_lock:
+        jobs.pop(job_id, None)
+    send(b"%d x %d" % (job_id, 137 if state["cancelled"] else status))
 
 
 def kill(job_id):
     with jobs_lock:
-        process = jobs.get(job_id)
-    if process is not None:
+        cancel = jobs.get(job_id)
+    if cancel is not None:
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            cancel()
         except OSError:
             pass
 
@@ -97,6 +175,10 @@ def main():
         words = line.split()
         if words[0] == b"k":
             kill(int(words[1]))
+            continue
+        if words[0] == b"b":
+            spec = json.loads(source.read(int(words[2])))
+            threading.Thread(target=batch, args=(int(words[1]), spec), daemon=True).start()
             continue
         job_id, argv_bytes, stdin_bytes = int(words[1]), int(words[2]), int(words[3])
         argv = json.loads(source.read(argv_bytes))

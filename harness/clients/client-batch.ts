@@ -13,6 +13,7 @@
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import { type ContainerHttpPlan, curlCommand, outcomeOfCurl, type SendingClient } from "./client-container.ts";
 import { StreamedResponse } from "./outcome-parts.ts";
+import type { AgentBatch } from "../engine/exec-agent.ts";
 
 /** Bodies up to this size travel inside the script (base64); a larger one is sent on its own. */
 export const BATCH_BODY_LIMIT = 64 * 1024;
@@ -34,6 +35,22 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Pure: what a client's exec agent runs for the items (engine/exec-agent.ts): the same curl command lines as the
+ * script, and the same records back. */
+export function agentBatch(items: readonly BatchItem[], gapMs: number): AgentBatch {
+  return {
+    gap: gapMs / 1000,
+    items: items.map((item) => ({
+      argv: [...curlCommand(item.plan, item.plan.body === null ? undefined : "@b"), ...CURL_OUTPUT],
+      body: item.plan.body === null ? null : Buffer.from(item.plan.body, "utf8").toString("base64"),
+      skip: item.skipAfterTimeout,
+    })),
+  };
+}
+
+/** Where curl writes an item's answer, and what it prints for it: its time and the client port. */
+const CURL_OUTPUT = ["-o", "o", "-w", "%{time_total} %{local_port}"];
+
 /** Pure: the script that sends the items in order, `gapMs` apart. */
 export function batchScript(items: readonly BatchItem[], gapMs: number): string {
   const lines = ['d=$(mktemp -d) || exit 97', 'cd "$d" || exit 97', "c=0"];
@@ -42,6 +59,7 @@ export function batchScript(items: readonly BatchItem[], gapMs: number): string 
     const send = [
       ...(item.plan.body === null ? [] : [`printf '%s' ${shellQuote(Buffer.from(item.plan.body, "utf8").toString("base64"))} | base64 -d > b`]),
       ": > o; : > e",
+      // CURL_OUTPUT, as the shell reads it.
       `t=$(${args} -o o -w '%{time_total} %{local_port}' 2>e); c=$?`,
       // One wc for both lengths ("N o M e T total"): a process per request less.
       `set -- $(wc -c o e); printf '@@hb ${index} %s %s %s %s\\n' "$c" "$1" "$3" "\${t:-0 0}"; cat o e`,
@@ -148,7 +166,12 @@ export class BatchReader {
 export async function sendBatchFromContainer(client: SendingClient, items: readonly BatchItem[], options: { gapMs: number }): Promise<BatchRecord[]> {
   const reader = new BatchReader(items.map((item) => item.plan.method));
   const timeoutMs = items.reduce((sum, item) => sum + item.plan.timeoutMs + options.gapMs, 0) + 10_000;
-  const result = await client.container.execStream(["sh", "-c", batchScript(items, options.gapMs)], { timeoutMs, onStdout: (chunk) => reader.push(chunk) });
+  const onStdout = (chunk: Buffer): void => reader.push(chunk);
+  // A client with an exec agent runs the batch itself: no shell, sleep, wc and cat processes per request.
+  const agent = client.container.agent;
+  const result = agent
+    ? await agent.batch(agentBatch(items, options.gapMs), { timeoutMs, onStdout })
+    : await client.container.execStream(["sh", "-c", batchScript(items, options.gapMs)], { timeoutMs, onStdout });
   const byIndex = new Map(reader.records.map((record) => [record.index, record]));
   return items.map((_, index) => {
     const record = byIndex.get(index);

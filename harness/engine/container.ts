@@ -175,6 +175,11 @@ export class HarnessContainer {
     }
   }
 
+  /** The exec agent it runs (spec.agent), once started; null for any other container. */
+  get agent(): ExecAgent | null {
+    return this.#agent;
+  }
+
   /** Resolves with the exit status once the main process has ended. */
   waitForExit(): Promise<number | null> {
     if (!this.exited) throw new HarnessError("HARNESS_INTERNAL", "waitForExit() was called on a container that was never started.");

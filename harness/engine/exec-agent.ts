@@ -11,6 +11,13 @@ import { log } from "./log.ts";
 /** The agent as the container's command (the tools image's copy). */
 export const EXEC_AGENT_COMMAND: readonly string[] = ["python3", "/usr/local/bin/exec-agent.py"];
 
+/** A request batch as the agent runs it: each item's whole curl command line, its body (base64) written to the file
+ * `b` its command reads, and whether it is skipped after an item that timed out; `gap` seconds between items. */
+export interface AgentBatch {
+  gap: number;
+  items: Array<{ argv: string[]; body: string | null; skip: boolean }>;
+}
+
 interface Job {
   onStdout: (chunk: Buffer) => void;
   stderr: Buffer[];
@@ -120,9 +127,25 @@ export class ExecAgent {
   }
 
   /** Runs a command to its end, as HarnessContainer.execStream does. */
-  async run(
+  run(
     command: readonly string[],
     options: { timeoutMs?: number; stdin?: string | Buffer; onStdout: (chunk: Buffer) => void; stderrLimit?: number },
+  ): Promise<{ exitCode: number; stderr: string }> {
+    const argv = Buffer.from(JSON.stringify(command), "utf8");
+    const stdin = options.stdin === undefined ? null : Buffer.isBuffer(options.stdin) ? options.stdin : Buffer.from(options.stdin, "utf8");
+    return this.#job(command.join(" "), (id) => [Buffer.from(`r ${id} ${argv.length} ${stdin === null ? -1 : stdin.length}\n`), argv, ...(stdin === null ? [] : [stdin])], options);
+  }
+
+  /** Sends a request batch (clients/client-batch.ts): its records come on stdout as the batch's script prints them. */
+  batch(spec: AgentBatch, options: { timeoutMs: number; onStdout: (chunk: Buffer) => void }): Promise<{ exitCode: number; stderr: string }> {
+    const json = Buffer.from(JSON.stringify(spec), "utf8");
+    return this.#job(`a batch of ${spec.items.length} requests`, (id) => [Buffer.from(`b ${id} ${json.length}\n`), json], options);
+  }
+
+  async #job(
+    what: string,
+    frames: (id: number) => Buffer[],
+    options: { timeoutMs?: number; onStdout: (chunk: Buffer) => void; stderrLimit?: number },
   ): Promise<{ exitCode: number; stderr: string }> {
     await this.ready;
     if (this.#ended !== null) throw new HarnessError("HARNESS_CONTAINER", `The exec agent of ${this.label} is gone (${this.#ended}).`);
@@ -132,17 +155,15 @@ export class ExecAgent {
       const timer = setTimeout(() => {
         this.#jobs.delete(id);
         this.#write(Buffer.from(`k ${id}\n`));
-        reject(new HarnessError("HARNESS_CONTAINER", `exec ${command.join(" ")} in ${this.label} timed out`));
+        reject(new HarnessError("HARNESS_CONTAINER", `exec ${what} in ${this.label} timed out`));
       }, options.timeoutMs ?? 60_000);
       job.done = (value) => {
         clearTimeout(timer);
-        if (value < 0) reject(new HarnessError("HARNESS_CONTAINER", `The exec agent of ${this.label} is gone (${this.#ended ?? "ended"}) before exec ${command.join(" ")} ended.`));
+        if (value < 0) reject(new HarnessError("HARNESS_CONTAINER", `The exec agent of ${this.label} is gone (${this.#ended ?? "ended"}) before exec ${what} ended.`));
         else resolve(value);
       };
       this.#jobs.set(id, job);
-      const argv = Buffer.from(JSON.stringify(command), "utf8");
-      const stdin = options.stdin === undefined ? null : Buffer.isBuffer(options.stdin) ? options.stdin : Buffer.from(options.stdin, "utf8");
-      this.#write(Buffer.concat([Buffer.from(`r ${id} ${argv.length} ${stdin === null ? -1 : stdin.length}\n`), argv, ...(stdin === null ? [] : [stdin])]));
+      this.#write(Buffer.concat(frames(id)));
     });
     return { exitCode: status, stderr: Buffer.concat(job.stderr, job.stderrBytes).toString("utf8") };
   }

@@ -55,7 +55,8 @@ export async function takeSeat(
   });
   await holder.start();
   const address = await holder.ipAddress(spec.network).catch(() => null);
-  return { containerId: holder.id, holder, publishes, published: await holder.mappedPorts(publishes), address };
+  const published = publishes.length > 0 ? await holder.mappedPorts(publishes) : new Map<number, number>();
+  return { containerId: holder.id, holder, publishes, published, address };
 }
 
 /** The seat connected to a scenario's own client networks (those it is not on yet), with its published ports as
@@ -66,6 +67,8 @@ export async function takeSeat(
  * server with a stack of its own is connected to all its networks before it starts and publishes once, the same
  * way. */
 export async function seatOnNetworks(seat: ServerSeat, networks: readonly string[]): Promise<ServerSeat> {
+  // Nothing to join and no ports that could have moved: nothing to look at.
+  if (networks.length === 0 && seat.publishes.length === 0) return seat;
   const now = await seat.holder.attachment(seat.publishes);
   const missing = networks.filter((network) => !now.networks.has(network));
   for (const network of missing) await seat.holder.connect(network);

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { HarnessContainer } from "../../../harness/engine/container.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
+import { type BatchItem, type BatchRecord, sendBatchFromContainer } from "../../../harness/clients/client-batch.ts";
+import type { ContainerHttpPlan } from "../../../harness/clients/client-container.ts";
 
 const COMMANDS: Array<{ name: string; command: string[]; stdin?: Buffer }> = [
   { name: "output on both streams and a status", command: ["sh", "-c", "printf 'out\\n'; printf 'err\\n' >&2; printf more; exit 3"] },
@@ -84,5 +86,50 @@ describe("exec agent", () => {
     await doomed.remove();
     expect((await running)?.message).toMatch(/exec agent .* is gone/);
     await expect(doomed.exec(["true"])).rejects.toThrow(/exec agent .* is gone/);
+  });
+});
+
+describe("exec agent batches", () => {
+  // The agent's own batch runner against the batch's sh script through the engine's exec (clients/client-batch.ts):
+  // the same records, item by item: an answer, a body sent, a refused connection, a timeout and the repeat it skips.
+  it("give the records the batch script gives", async () => {
+    await using scope = new RunScope(await connectEngine());
+    const image = inject("images").tools;
+    const [agent, plain] = await Promise.all([
+      HarnessContainer.create(scope, { image, role: "client", scenario: "exec-agent-batch", agent: true }),
+      HarnessContainer.create(scope, { image, role: "client", scenario: "exec-agent-batch", command: ["sleep", "infinity"] }),
+    ]);
+    await Promise.all([agent.start(), plain.start()]);
+    // In each container: a file server on 8080 and a listener on 8081 that never answers.
+    const servers = "cd /usr/local/bin && (python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && (nc -l -p 8081 -s 127.0.0.1 >/dev/null 2>&1 &) && sleep 1";
+    await Promise.all([agent.exec(["sh", "-c", servers]), plain.exec(["sh", "-c", servers])]);
+    const plan = (path: string, port: number, extra: Partial<ContainerHttpPlan> = {}): ContainerHttpPlan => ({
+      method: "GET", path, hostHeader: null, headers: [], body: null, auth: null, httpVersion: "1.1", timeoutMs: 3_000, keepAliveRequests: 1,
+      serverIp: "127.0.0.1", port, tls: false, clientCertificate: null, ...extra,
+    });
+    const items: BatchItem[] = [
+      { plan: plan("/raw-client.py", 8080), skipAfterTimeout: false },
+      { plan: plan("/", 8080, { method: "POST", body: "a=1&b='2'" }), skipAfterTimeout: false },
+      { plan: plan("/", 9), skipAfterTimeout: false },
+      { plan: plan("/", 8081, { timeoutMs: 1_000 }), skipAfterTimeout: false },
+      { plan: plan("/", 8081, { timeoutMs: 1_000 }), skipAfterTimeout: true },
+      { plan: plan("/missing", 8080, { headers: [["X-Odd", "$HOME `id` \"q\""]] }), skipAfterTimeout: false },
+    ];
+    expect(agent.agent).not.toBeNull();
+    expect(plain.agent).toBeNull();
+    const [viaAgent, viaScript] = await Promise.all([sendBatchFromContainer({ container: agent }, items, { gapMs: 30 }), sendBatchFromContainer({ container: plain }, items, { gapMs: 30 })]);
+    const essence = (record: BatchRecord) => {
+      const outcome = record.outcome;
+      if (outcome === null) return { index: record.index, skipped: true };
+      if (outcome.kind !== "response") return { index: record.index, code: outcome.code, port: record.localPort !== null };
+      return { index: record.index, status: outcome.status, names: outcome.headers.map(([name]) => name), body: outcome.bodySha256, port: record.localPort !== null };
+    };
+    expect(viaAgent.map(essence)).toEqual(viaScript.map(essence));
+    expect(viaAgent.map(essence)).toMatchObject([{ status: 200 }, { status: 501 }, { code: "ECONNREFUSED" }, { code: "TIMEOUT" }, { skipped: true }, { status: 404 }]);
+    // A request went `gapMs` after the one before it ended (the server's log lines are told apart by that); a skipped
+    // repeat waits for nothing.
+    for (let i = 1; i < viaAgent.length; i++) {
+      if (viaAgent[i]!.outcome !== null) expect(viaAgent[i]!.receivedAt - viaAgent[i - 1]!.receivedAt).toBeGreaterThanOrEqual(28);
+    }
   });
 });
