@@ -8,13 +8,13 @@ import { type ClientNetworkPlan, planClientNetworks } from "../clients/client-ne
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
 import { bindAll } from "../plan/late-binding.ts";
-import { fitsSeat, seatOnNetworks, type ServerSeat } from "../server/server-seat.ts";
+import { seatOnNetworks, type ServerSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import type { SideObservation } from "./observation.ts";
 import type { ObserveContext } from "./observe-context.ts";
 import { observeSide } from "./observe-side.ts";
-import type { ScenarioLane } from "./scenario-lane.ts";
+import { ScenarioLane } from "./scenario-lane.ts";
 import type { SharedNetworkUse } from "./shared-client-networks.ts";
 import type { ScenarioRun } from "./scenario-run.ts";
 
@@ -169,11 +169,11 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     // the run's shared client networks (scenario-lane.ts) and join the scenario's own ones for its time; a side
     // with a local client takes a seat with IPv6 (for ::1), and the holder is its local client; one that sends
     // nothing from the host may take a seat that publishes no ports.
-    const seated = lane !== undefined && plan.sides.every((side) => fitsSeat(side.ports));
+    const seatKinds = lane !== undefined ? ScenarioLane.seatsFor(plan) : null;
     const ownNetworks = ownClientNetworks.map((made) => made.name);
     const seats: ServerSeat[] = [];
-    if (lane && seated) {
-      const taken = await allStarted(plan.sides.map((side) => lane.seat(side.side.id, side.localClient, side.requests.some((request) => request.client === "host"))));
+    if (lane && seatKinds) {
+      const taken = await allStarted(seatKinds.map((kind) => lane.seat(kind.side, kind.ipv6, kind.fromHost)));
       await lane.stayOn(taken, shared);
       for (const seat of taken) {
         // Recorded before the connects, so that the clean-up takes the seat off every one again (an unclean end

@@ -18,7 +18,8 @@ import { type OriginSeat, seatOriginOn, takeOriginSeat } from "../backends/origi
 import type { HarnessContainer } from "../engine/container.ts";
 import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
-import { type ServerSeat, takeSeat } from "../server/server-seat.ts";
+import { fitsSeat, type ServerSeat, takeSeat } from "../server/server-seat.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { NetworkStay, SharedNetworkUse } from "./shared-client-networks.ts";
 
 interface SeatStay {
@@ -29,6 +30,7 @@ interface SeatStay {
 
 export class ScenarioLane {
   #network: HarnessNetwork | null = null;
+  #making: Promise<HarnessNetwork> | null = null;
   readonly #seats = new Map<string, Promise<ServerSeat>>();
   /** The shared networks the seats are on, by network id (a network made again after its window has a new id and
    * the same name). */
@@ -46,10 +48,21 @@ export class ScenarioLane {
     private readonly seatImage: string,
   ) {}
 
-  /** The lane's network, made at its first scenario. */
+  /** The lane's network, made at its first scenario (once, however many ask at the same time). */
   async network(): Promise<HarnessNetwork> {
-    this.#network ??= await createScenarioNetwork(this.scope, this.name);
-    return this.#network;
+    if (this.#network !== null) return this.#network;
+    this.#making ??= createScenarioNetwork(this.scope, this.name).then(
+      (network) => {
+        this.#network = network;
+        this.#making = null;
+        return network;
+      },
+      (error: unknown) => {
+        this.#making = null;
+        throw error;
+      },
+    );
+    return this.#making;
   }
 
   /** The seat of a side, taken at its first use: with IPv6 in its namespace (for a local client's ::1) or
@@ -70,6 +83,14 @@ export class ScenarioLane {
       taken.catch(() => this.#seats.delete(key));
     }
     return taken;
+  }
+
+  /** The seats a scenario's sides take on this lane (null: a side needs ports the seats do not publish, so every
+   * server gets a stack of its own): one per side, with IPv6 for a local client, published for requests from the
+   * host. */
+  static seatsFor(plan: ScenarioPlan): Array<{ side: string; ipv6: boolean; fromHost: boolean }> | null {
+    if (!plan.sides.every((side) => fitsSeat(side.ports))) return null;
+    return plan.sides.map((side) => ({ side: side.side.id, ipv6: side.localClient, fromHost: side.requests.some((request) => request.client === "host") }));
   }
 
   /** A seat on the lane's network for a backend named `alias`: an idle one connected under that name, or a new one. */
@@ -160,6 +181,8 @@ export class ScenarioLane {
 
   /** Gives the network and seats up: removed now (or by the run's clean-up when something is still on them). */
   async retire(): Promise<void> {
+    // A network still being made (for seats made ahead) is given up too.
+    await this.#making?.catch(() => undefined);
     await this.#leaveSeats();
     const network = this.#network;
     this.#network = null;
