@@ -1,7 +1,8 @@
-// Many HTTP requests of one client container in ONE exec: a `docker exec` costs tens of milliseconds, and
-// generated probe sets send hundreds of requests per side from a handful of clients. A small sh script runs one
-// curl per request (so each has its own connection, as a single send does), each writing its answer and its
-// stderr to files, then prints a length-prefixed record:
+// Many HTTP requests of one client container in ONE command: generated probe sets send hundreds of requests per
+// side from a handful of clients. The container's exec agent (engine/exec-agent.ts) runs the batch itself; a
+// container without one gets a small sh script through a `docker exec`. Either runs one curl per request (so each
+// has its own connection, as a single send does), each writing its answer and its stderr to files, then prints a
+// length-prefixed record:
 //
 //     @@hb <index> <curl exit> <answer bytes> <stderr bytes> <time_total> <local_port>\n<answer><stderr>
 //
