@@ -7,7 +7,9 @@ export interface WalkedDirective {
   directive: EffectiveDirective;
   /** Enclosing sections, outermost first. */
   sections: EffectiveSection[];
-  /** Position in reading order (0-based), for "the ServerRoot in effect when this line was read". */
+  /** Increasing in reading order, for "the ServerRoot in effect when this line was read": compare it with the
+   * index of another entry of the same walk only. The first walk of a tree counts 0, 1, 2, ...; a later walk
+   * sharing its entries (see visit) may leave gaps. */
   index: number;
 }
 
@@ -15,6 +17,7 @@ export interface WalkedSection {
   section: EffectiveSection;
   /** Sections enclosing this one, outermost first (not the section itself). */
   sections: EffectiveSection[];
+  /** As WalkedDirective's, counted with it. */
   index: number;
 }
 
@@ -33,12 +36,61 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 const cache = new WeakMap<EffectiveConfig, WalkedConfig>();
 
+/** The enclosing sections of a top-level line, one array for every walk: a top-level section's entries can be
+ * shared between walks only if what encloses them is the same array. Never changed (nothing changes `sections`). */
+const TOP: EffectiveSection[] = [];
+
+/** Where the first walk of a top-level section put its entries: its own entry at `sections[firstSection]`, then
+ * the directives and sections it holds, up to the ends (exclusive). */
+interface SubtreeWalk {
+  walked: WalkedConfig;
+  firstDirective: number;
+  endDirective: number;
+  firstSection: number;
+  endSection: number;
+  /** The largest index among them. */
+  lastIndex: number;
+}
+
+/** By top-level section. Evaluations share the effective nodes that read the same (evaluate-tree.ts madeBefore),
+ * and lint walks a tree's 2.2 and 2.4 views, whose sections are nearly all the same objects: the second walk
+ * takes the first one's entries (and their arrays of enclosing sections) instead of making its own, 260,000
+ * entries and 40,000 arrays on 10,000 vhosts. It keeps the first walk's arrays alive while the section lives. */
+const subtreeWalks = new WeakMap<EffectiveSection, SubtreeWalk>();
+
+/** A walk in progress: the lists it fills, and the index its next entry may take at least. */
+interface Walk {
+  walked: WalkedConfig;
+  next: number;
+}
+
 /** Directives and sections in reading order. Cached per config value: queries call it freely. */
 export function walkConfig(config: EffectiveConfig): WalkedConfig {
   const known = cache.get(config);
   if (known) return known;
   const walked: WalkedConfig = { directives: [], sections: [], byKey: new Map() };
-  visit(walked, config.nodes, []);
+  const walk: Walk = { walked, next: 0 };
+  // Top-level nodes here, the sections' contents in visit.
+  const nodes = config.nodes;
+  for (let at = 0; at < nodes.length; at++) {
+    const node = nodes[at]!;
+    if (node.kind === "directive") {
+      addDirective(walk, node, TOP);
+      continue;
+    }
+    const before = subtreeWalks.get(node);
+    // Shared only where the indices stay increasing: the other view may have read more lines before this one.
+    if (before !== undefined && before.walked !== walked && before.walked.sections[before.firstSection]!.index >= walk.next) {
+      share(walk, before);
+      continue;
+    }
+    const firstDirective = walked.directives.length;
+    const firstSection = walked.sections.length;
+    addSection(walk, node, TOP);
+    if (before === undefined) {
+      subtreeWalks.set(node, { walked, firstDirective, endDirective: walked.directives.length, firstSection, endSection: walked.sections.length, lastIndex: walk.next - 1 });
+    }
+  }
   // Exact length: a list grown by push keeps up to half again its length in room (17 places for a vhost's list
   // of 2), and the walk lives as long as its config.
   walked.directives = walked.directives.slice();
@@ -78,25 +130,41 @@ function directivesByServer(config: EffectiveConfig): Map<EffectiveSection | nul
   return byServer;
 }
 
-/** Adds `nodes` and what they hold to the walk. A function of the module, not a closure made per walk: the
+function addDirective(walk: Walk, directive: EffectiveDirective, sections: EffectiveSection[]): void {
+  const entry = { directive, sections, index: walk.next++ };
+  walk.walked.directives.push(entry);
+  push(walk.walked.byKey, directive.key, entry);
+}
+
+function addSection(walk: Walk, section: EffectiveSection, sections: EffectiveSection[]): void {
+  walk.walked.sections.push({ section, sections, index: walk.next++ });
+  visit(walk, section.children, appended(sections, section));
+}
+
+/** Adds `nodes` and what they hold to the walk. Functions of the module, not a closure made per walk: the
  * optimising compiler ties a recursive closure's calls to the closure object, so the next config's walk, with
  * a closure of its own, was thrown back to unoptimised code. */
-function visit(walked: WalkedConfig, nodes: readonly EffectiveNode[], sections: EffectiveSection[]): void {
+function visit(walk: Walk, nodes: readonly EffectiveNode[], sections: EffectiveSection[]): void {
   // An index loop: the walk runs once per config, largely unoptimised, where for-of makes an iterator result per
   // node (a few MB on a large tree).
   for (let at = 0; at < nodes.length; at++) {
     const node = nodes[at]!;
-    // Position in reading order: the entries made so far.
-    const index = walked.directives.length + walked.sections.length;
-    if (node.kind === "directive") {
-      const entry = { directive: node, sections, index };
-      walked.directives.push(entry);
-      push(walked.byKey, node.key, entry);
-    } else {
-      walked.sections.push({ section: node, sections, index });
-      visit(walked, node.children, appended(sections, node));
-    }
+    if (node.kind === "directive") addDirective(walk, node, sections);
+    else addSection(walk, node, sections);
   }
+}
+
+/** Adds the entries another walk made of a top-level section, the very objects. */
+function share(walk: Walk, before: SubtreeWalk): void {
+  const { walked } = walk;
+  const { directives, sections } = before.walked;
+  for (let at = before.firstSection; at < before.endSection; at++) walked.sections.push(sections[at]!);
+  for (let at = before.firstDirective; at < before.endDirective; at++) {
+    const entry = directives[at]!;
+    walked.directives.push(entry);
+    push(walked.byKey, entry.directive.key, entry);
+  }
+  walk.next = before.lastIndex + 1;
 }
 
 /** The `<VirtualHost>` among `sections`, or null for the main server. */
