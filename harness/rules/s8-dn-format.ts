@@ -19,9 +19,15 @@ export function rfc2253(oneline: string): string {
     .join(",");
 }
 
-function namesDnVariable(arg: string): boolean {
-  // Every match holds "SSL_": most arguments are rejected without running the expression.
-  return arg.includes("SSL_") && DN_VARIABLE.test(arg);
+/** Whether an argument names a DN variable. A loop, not `args.some` with a callback: it runs once over every
+ * argument of every line (mostly unoptimised, where each callback call costs more than the test), and every match
+ * holds "SSL_", so most arguments are rejected without running the expression. */
+function namesDnVariable(args: readonly string[]): boolean {
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at]!;
+    if (arg.includes("SSL_") && DN_VARIABLE.test(arg)) return true;
+  }
+  return false;
 }
 
 function legacyFormat(args: readonly string[]): boolean {
@@ -44,7 +50,7 @@ export const S8: Rule = {
     const directives = walkConfig(config).directives;
     for (let at = 0; at < directives.length; at++) {
       const entry = directives[at]!;
-      if (entry.directive.key === "ssloptions" || !entry.directive.args.some(namesDnVariable)) continue;
+      if (entry.directive.key === "ssloptions" || !namesDnVariable(entry.directive.args)) continue;
       uses.push(detection(entry, `${DN_VARIABLE.exec(entry.directive.args.join(" "))![0]} is "CN=...,O=...,C=..." on 2.4 where 2.2 gave "/C=.../O=.../CN=...": what this line compares or passes on changes`, fix));
     }
     const exported = options
