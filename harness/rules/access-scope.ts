@@ -76,7 +76,7 @@ function ownIndex(config: EffectiveConfig): OwnIndex {
     const entry = walked.directives[at]!;
     if (entry.sections !== lastSections) {
       lastSections = entry.sections;
-      const scope = innermostScope(entry.sections) ?? entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const scope = innermostScope(entry.sections) ?? virtualHostOf(entry.sections);
       const known = index.get(scope);
       if (known) list = known;
       else index.set(scope, (list = []));
@@ -87,14 +87,27 @@ function ownIndex(config: EffectiveConfig): OwnIndex {
   return index;
 }
 
+/** The <VirtualHost> among `sections`, or null. A loop, not `find` with a closure: asked per section of a tree
+ * before the optimising compiler steps in. */
+function virtualHostOf(sections: readonly EffectiveSection[]): EffectiveSection | null {
+  for (let at = 0; at < sections.length; at++) if (sections[at]!.key === "virtualhost") return sections[at]!;
+  return null;
+}
+
 function pathIndex(config: EffectiveConfig): PathIndex {
   const known = pathIndexes.get(config);
   if (known) return known;
   const walked = walkConfig(config);
   const index: PathIndex = { byPath: new Map(), serverOf: new Map() };
+  // A vhost's sections share its array of enclosing sections: their server is found once.
+  let lastSections: readonly EffectiveSection[] | null = null;
+  let server: EffectiveSection | null = null;
   for (let at = 0; at < walked.sections.length; at++) {
     const entry = walked.sections[at]!;
-    const server = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    if (entry.sections !== lastSections) {
+      lastSections = entry.sections;
+      server = virtualHostOf(entry.sections);
+    }
     index.serverOf.set(entry.section, server);
     const path = plainPath(entry.section);
     if (path === null) continue;
@@ -163,10 +176,10 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
   const own = innermostScope(sections);
   const around = sections.filter((section) => SCOPES.has(section.key));
   if (own === null) return around;
-  const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
+  const vhost = virtualHostOf(sections);
   const above = sectionsAbove(config, own)
     .filter((entry) => {
-      const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+      const theirs = virtualHostOf(entry.sections);
       return theirs === null || theirs === vhost;
     })
     .map((entry) => entry.section);
@@ -177,14 +190,23 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
   // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
   const found: WalkedDirective[] = [];
-  for (const entry of ownIndex(config).get(section) ?? []) if (keys.includes(entry.directive.key)) found.push(entry);
+  const own = ownIndex(config).get(section);
+  if (own === undefined) return found;
+  for (let at = 0; at < own.length; at++) if (keys.includes(own[at]!.directive.key)) found.push(own[at]!);
   return found;
 }
 
 /** Whether a section has a directive of `key` (a lower-case name) written in it that passes `test` (any, without
  * one). No list made: the access rules ask this for every scope of tens of thousands of lines. */
 export function hasOwn(config: EffectiveConfig, section: EffectiveSection | null, key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
-  for (const entry of ownIndex(config).get(section) ?? []) if (entry.directive.key === key && (test === undefined || test(entry.directive))) return true;
+  const own = ownIndex(config).get(section);
+  if (own === undefined) return false;
+  // An index loop: asked tens of thousands of times, from code that is often not optimised yet, where for-of
+  // makes an iterator and a result per line.
+  for (let at = 0; at < own.length; at++) {
+    const directive = own[at]!.directive;
+    if (directive.key === key && (test === undefined || test(directive))) return true;
+  }
   return false;
 }
 
@@ -197,12 +219,12 @@ export function inEffect(config: EffectiveConfig, sections: readonly EffectiveSe
     const section = sections[index]!;
     if (SCOPES.has(section.key) && hasOwn(config, section, key, test)) return true;
   }
-  const vhost = sections.find((section) => section.key === "virtualhost") ?? null;
+  const vhost = virtualHostOf(sections);
   if ((vhost !== null && hasOwn(config, vhost, key, test)) || hasOwn(config, null, key, test)) return true;
   const own = innermostScope(sections);
   if (own === null) return false;
   for (const entry of sectionsAbove(config, own)) {
-    const theirs = entry.sections.find((section) => section.key === "virtualhost") ?? null;
+    const theirs = virtualHostOf(entry.sections);
     if ((theirs === null || theirs === vhost) && hasOwn(config, entry.section, key, test)) return true;
   }
   return false;
