@@ -79,6 +79,9 @@ class Shared {
   readonly #quoted = new Map<string, Quoted>();
   /** Section labels normalised, by label: 10,000 vhosts may all be `<VirtualHost *:80>`. */
   readonly #labels = new Map<string, string>();
+  /** Each section's label and its normal form, by section: a section is in the paths of all the lines below it,
+   * and its label, made again for each, was a string built and hashed per path. */
+  readonly #sectionLabels = new Map<EffectiveSection, { label: string; normal: string }>();
   /** By the walk's array of enclosing sections, which all lines of one section share. */
   readonly #paths = new WeakMap<readonly EffectiveSection[], Path>();
   /** The last path asked: detections come in reading order, and a section's lines share its array. */
@@ -120,11 +123,15 @@ class Shared {
       const labels: string[] = [];
       let normals = "";
       for (const section of sections) {
-        const label = sectionLabel(section);
-        let normal = this.#labels.get(label);
-        if (normal === undefined) this.#labels.set(label, (normal = normalised(label)));
-        labels.push(label);
-        normals += `\u0000${normal}`;
+        let known = this.#sectionLabels.get(section);
+        if (known === undefined) {
+          const label = sectionLabel(section);
+          let normal = this.#labels.get(label);
+          if (normal === undefined) this.#labels.set(label, (normal = normalised(label)));
+          this.#sectionLabels.set(section, (known = { label, normal }));
+        }
+        labels.push(known.label);
+        normals += `\u0000${known.normal}`;
       }
       known = { labels, normals };
       this.#paths.set(sections, known);
