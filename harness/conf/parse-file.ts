@@ -213,7 +213,8 @@ export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentN
 
 /** What a line of one physical line read as, apart from where it is (file, line). */
 interface LineReading {
-  kind: "blank" | "comment" | "directive" | "section";
+  /** "close": a `</Name>` alone on its line that closed the innermost section, as `Name`'s key. */
+  kind: "blank" | "comment" | "directive" | "section" | "close";
   /** The name's lower-cased key (directives and sections). */
   key: string;
   argsText: string;
@@ -320,7 +321,9 @@ class FileParse {
       // continues onto the next is never among those kept (keepReading), so it is read below.
       const physical = lines[index] as PhysicalLine;
       const reading = this.#readings.get(physical.text);
-      if (reading !== undefined) {
+      // A close read before is placed only where it closes the innermost section again; else it is read anew,
+      // for what it closes there and the problems that go with it.
+      if (reading !== undefined && (reading.kind !== "close" || this.#stack.at(-1)?.node.key === reading.key)) {
         this.#placeReading(reading, physical.number);
         index++;
         continue;
@@ -443,6 +446,7 @@ class FileParse {
     if (reading.kind === "blank") this.#siblings().push({ kind: "blank", raw: parsed.raw, span });
     else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
     else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
+    else if (reading.kind === "close") this.#finish(this.#popSection(), span, parsed.raw);
     else {
       const section = new ParsedSection(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed);
       this.#siblings().push(section);
@@ -473,10 +477,26 @@ class FileParse {
     const problemsBefore = this.#problems.length;
     const before = this.#siblings().length;
     const depth = this.#stack.length;
+    const innermost = this.#stack[depth - 1];
     this.#readNewLine(logical);
     // One node more at the same depth, or a section opened: the line made exactly that node.
     const made = this.#stack.length === depth + 1 ? (this.#stack[depth] as OpenSection).node : this.#stack.length === depth && this.#siblings().length === before + 1 ? this.#siblings()[before] : undefined;
     if (made !== undefined) this.#keepReading(logical, made, problemsBefore);
+    // The innermost section closed, and only it: a `</Name>` line, kept as a close when it cost no problem.
+    else if (innermost !== undefined && this.#stack.length === depth - 1) this.#keepClose(logical, innermost.node, problemsBefore);
+  }
+
+  /** Keeps a `</Name>` line that closed the innermost section without a problem: a tree closes its sections with
+   * the same few lines (every vhost's `</Directory>` and `</VirtualHost>`), and reading one again cost a logical
+   * line, its words and the section lookups. The same conditions as keepReading. */
+  #keepClose(logical: LogicalLine, section: SectionNode, problemsBefore: number): void {
+    if (this.#problems.length !== problemsBefore || logical.lastLine !== logical.firstLine || logical.notes.length > 0) return;
+    if (logical.text.length * 3 > shortLineLimit) return;
+    if (/\\\r?$/.test(logical.raw)) return;
+    const span = section.closeSpan;
+    if (span === null || section.closeRaw !== logical.raw) return;
+    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS };
+    this.#readings.keep(logical.raw, { kind: "close", key: section.key, argsText: "", column: span.column, endColumn: span.endColumn, parsed, next: undefined });
   }
 
   #readNewLine(logical: LogicalLine): void {
@@ -639,7 +659,7 @@ class FileParse {
         );
       }
       // A misspelt close most often means the innermost section ends here.
-      this.#finish(this.#popSection(), logical, first);
+      this.#finish(this.#popSection(), this.#spanOf(logical, first.start, first.end), logical.raw);
       return;
     }
     // The close names an outer section: the sections inside it were never closed.
@@ -663,12 +683,11 @@ class FileParse {
       }
       open.node.span = { ...open.node.span, endLine: at.line, endColumn: at.column - 1 };
     }
-    this.#finish(this.#popSection(), logical, first);
+    this.#finish(this.#popSection(), this.#spanOf(logical, first.start, first.end), logical.raw);
   }
 
-  #finish(open: OpenSection, logical: LogicalLine, first: ReadWord): void {
-    const closeSpan = this.#spanOf(logical, first.start, first.end);
-    open.node.closeRaw = logical.raw;
+  #finish(open: OpenSection, closeSpan: Span, closeRaw: string): void {
+    open.node.closeRaw = closeRaw;
     open.node.closeSpan = closeSpan;
     open.node.span = { ...open.node.span, endLine: closeSpan.endLine, endColumn: closeSpan.endColumn };
   }

@@ -282,4 +282,20 @@ describe("LineReadings shared by the files of a tree", () => {
     // And again, every line now known.
     for (const [i, text] of texts.entries()) expect(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"), readings))).toBe(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"))));
   });
+
+  it("places a close read before only where it closes the innermost section, and reads it anew elsewhere", () => {
+    const texts = [
+      ["<VirtualHost *:80>", "  <Directory /a>", "  </Directory>", "</VirtualHost>", "<Location /x>", "</location>"].join("\n"),
+      // The same close lines: stray, closing an outer section over an open one, misspelt, and inside a macro body.
+      ["</VirtualHost>", "<VirtualHost *:80>", "  <Directory /b>", "</VirtualHost>", "<Location /y>", "  </Directory>", "</location>"].join("\n"),
+      ["<Macro M>", "  <Directory /c>", "  </Directory>", "</VirtualHost>", "</Macro>", "<VirtualHost *:80>", "  <Directory /d>", "  </Directory>", "</VirtualHost>"].join("\n"),
+    ];
+    const shape = (file: ParsedFile) => JSON.stringify({ nodes: file.nodes, problems: file.problems });
+    const readings = new LineReadings();
+    for (const round of [1, 2]) {
+      for (const [i, text] of texts.entries()) {
+        expect(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"), readings)), `round ${round}, file ${i}`).toBe(shape(parseFile(`f${i}.conf`, Buffer.from(text, "utf8"))));
+      }
+    }
+  });
 });
