@@ -75,6 +75,8 @@ function negatesNewModule(condition: string): boolean {
 }
 
 export function legacyBranch(guards: readonly Guard[]): boolean {
+  // Asked for every detection (over 90,000 on a large tree), most of them outside any guard: no callback made.
+  if (guards.length === 0) return false;
   return guards.some((guard) => {
     const key = guard.name.toLowerCase();
     if (key === "ifversion") {

@@ -77,6 +77,8 @@ class Shared {
   /** By a line's raw text: a tree repeats its lines (every vhost's `Order deny,allow`), and the regular
    * expressions cost more than the lookup. */
   readonly #quoted = new Map<string, Quoted>();
+  #lastRaw: string | undefined;
+  #lastQuoted: Quoted | undefined;
   /** Section labels normalised, by label: 10,000 vhosts may all be `<VirtualHost *:80>`. */
   readonly #labels = new Map<string, string>();
   /** Each section's label and its normal form, by section: a section is in the paths of all the lines below it,
@@ -107,12 +109,17 @@ class Shared {
   }
 
   quoted(raw: string): Quoted {
+    // A rule's detections come in runs of the same line (every vhost's `Order deny,allow`), whose nodes share
+    // one raw string: the last one is kept.
+    if (raw === this.#lastRaw) return this.#lastQuoted!;
     let known = this.#quoted.get(raw);
     if (!known) {
       const directive = firstLine(raw);
       known = { directive, normal: normalised(directive) };
       this.#quoted.set(raw, known);
     }
+    this.#lastRaw = raw;
+    this.#lastQuoted = known;
     return known;
   }
 
