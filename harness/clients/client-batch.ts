@@ -15,6 +15,7 @@ import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts"
 import { type ContainerHttpPlan, curlCommand, outcomeOfCurl, type SendingClient } from "./client-container.ts";
 import { StreamedResponse } from "./outcome-parts.ts";
 import type { AgentBatch } from "../engine/exec-agent.ts";
+import { PendingLine } from "../engine/pending-line.ts";
 
 /** Bodies up to this size travel inside the script (base64); a larger one is sent on its own. */
 export const BATCH_BODY_LIMIT = 64 * 1024;
@@ -89,7 +90,7 @@ const HEADER = /^@@hb (\d+) (?:skip|(\d+) (\d+) (\d+) ([0-9.]+) (\d+))$/;
 /** Parses a batch's stdout as it streams, record by record. */
 export class BatchReader {
   readonly records: BatchRecord[] = [];
-  #header: Buffer[] = [];
+  readonly #header = new PendingLine();
   #current: { index: number; exit: number; out: number; err: number; seconds: number; port: number; reader: StreamedResponse; stderr: Buffer[] } | null = null;
 
   constructor(
@@ -102,14 +103,10 @@ export class BatchReader {
     while (i < chunk.length) {
       const current = this.#current;
       if (current === null) {
-        const newline = chunk.indexOf(0x0a, i);
-        const end = newline === -1 ? chunk.length : newline;
-        this.#header.push(Buffer.from(chunk.subarray(i, end)));
-        i = end;
-        if (newline === -1) break;
-        i += 1;
-        this.#startRecord(Buffer.concat(this.#header).toString("latin1"));
-        this.#header = [];
+        const header = this.#header.take(chunk, i);
+        if (header === null) break;
+        i = header.next;
+        this.#startRecord(header.line);
         continue;
       }
       if (current.out > 0) {
@@ -158,7 +155,7 @@ export class BatchReader {
 
   /** Whether the stream ended between records (a cut-off batch has a record open). */
   get complete(): boolean {
-    return this.#current === null && this.#header.length === 0;
+    return this.#current === null && this.#header.empty;
   }
 }
 

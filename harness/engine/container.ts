@@ -149,6 +149,11 @@ export class HarnessContainer {
       out.end();
       err.end();
     });
+    this.#watchExit();
+  }
+
+  /** The main process's exit status, asked for once it runs. */
+  #watchExit(): void {
     this.exited = this.container.wait().then(
       (result: { StatusCode?: number }) => result.StatusCode ?? null,
       () => null,
@@ -160,10 +165,7 @@ export class HarnessContainer {
     const stream = (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
     this.#agent = new ExecAgent(stream, this.shortId);
     await this.container.start();
-    this.exited = this.container.wait().then(
-      (result: { StatusCode?: number }) => result.StatusCode ?? null,
-      () => null,
-    );
+    this.#watchExit();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new HarnessError("HARNESS_CONTAINER", `The exec agent of ${this.shortId} did not come up within 30 s.`)), 30_000);

@@ -7,6 +7,7 @@ import type { Duplex } from "node:stream";
 import { HarnessError } from "../errors.ts";
 import { ExecDemuxer } from "./exec-demuxer.ts";
 import { log } from "./log.ts";
+import { PendingLine } from "./pending-line.ts";
 
 /** The agent as the container's command (the tools image's copy). */
 export const EXEC_AGENT_COMMAND: readonly string[] = ["python3", "/usr/local/bin/exec-agent.py"];
@@ -30,7 +31,7 @@ const FRAME = /^(\d+) ([oexh]) (-?\d+)$/;
 
 /** Parses the agent's output frames as they stream in. Pure over its input: tests feed it bytes. */
 export class AgentFrameReader {
-  #header: Buffer[] = [];
+  readonly #header = new PendingLine();
   #current: { id: number; kind: "o" | "e"; remaining: number } | null = null;
 
   constructor(private readonly onFrame: (id: number, kind: "o" | "e" | "x" | "h", value: number, data: Buffer | null) => void) {}
@@ -40,13 +41,10 @@ export class AgentFrameReader {
     while (i < chunk.length) {
       const current = this.#current;
       if (current === null) {
-        const newline = chunk.indexOf(0x0a, i);
-        const end = newline === -1 ? chunk.length : newline;
-        this.#header.push(Buffer.from(chunk.subarray(i, end)));
-        if (newline === -1) return;
-        i = newline + 1;
-        const line = Buffer.concat(this.#header).toString("latin1");
-        this.#header = [];
+        const header = this.#header.take(chunk, i);
+        if (header === null) return;
+        i = header.next;
+        const line = header.line;
         const match = FRAME.exec(line);
         if (match === null) throw new HarnessError("HARNESS_CONTAINER", `The exec agent sent something that is not a frame: ${JSON.stringify(line.slice(0, 120))}`);
         const id = Number(match[1]);
