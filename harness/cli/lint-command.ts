@@ -22,6 +22,7 @@ import { lintTree } from "../rules/lint-tree.ts";
 import type { Rule } from "../rules/rule.ts";
 import { targetModules } from "../rules/target-modules.ts";
 import { EXIT } from "./exit-status.ts";
+import { startLintTiming } from "./lint-timing.ts";
 import { parseOptions } from "./parse-options.ts";
 import { toolVersion } from "./tool-version.ts";
 import { parseLayout } from "./tree-inputs.ts";
@@ -92,6 +93,7 @@ export async function runLintCommand(args: string[], rules: readonly Rule[] = RU
   const linted: Array<{ tree: LintedTree; findings: LintFinding[] }> = [];
   const unreadable: Array<{ path: string; problems: ConfProblem[] }> = [];
   const seen = new Set<string>();
+  const timing = startLintTiming();
   for (const path of positionals) {
     // The same tree named twice is linted once.
     if (seen.has(treeLabel(path, cwd))) continue;
@@ -114,6 +116,7 @@ export async function runLintCommand(args: string[], rules: readonly Rule[] = RU
       findings: result.findings,
     });
   }
+  await timing?.done(linted.reduce((sum, tree) => sum + tree.findings.length, 0));
   if (unreadable.length > 0) throw badTrees(unreadable);
 
   const outcome = lintOutcome({ trees: linted, ignore, baseline, failOn });
