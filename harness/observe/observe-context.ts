@@ -1,4 +1,6 @@
-import type { CertificateAuthority, IssuedClientCertificate } from "../backends/certificate-factory.ts";
+import type { CertificateAuthority, IssuedClientCertificate, PemPair } from "../backends/certificate-factory.ts";
+import type { CertificateKind } from "../scenario/scenario.ts";
+import type { Subject } from "../scenario/subject-name.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { PlannedSideInput } from "../plan/plan-scenario.ts";
 import type { SkippedSide } from "./scenario-run.ts";
@@ -17,6 +19,9 @@ export interface ObserveContext {
     ca: CertificateAuthority;
     crl: string;
     clients: { valid: IssuedClientCertificate; revoked: IssuedClientCertificate };
+    /** The server certificate of a kind and subject (for the name "server"), issued by the CA once per run: every
+     * server asking for the same one presents it (run-harness.ts serverCertificates). */
+    server(kind: CertificateKind, subject: Subject | null): Promise<PemPair>;
   };
   /** Send each request twice to learn noise (a scenario request can still opt out). */
   learnNoise: boolean;

@@ -1,6 +1,5 @@
 // Observes one scenario on every side: its network, client containers and backends first (their addresses
 // bind the plan's late slots), then the sides' servers side by side, then everything is removed.
-import { issueServerCertificate } from "../backends/certificate-factory.ts";
 import { type StartedOrigin, startOrigin } from "../backends/origin-container.ts";
 import type { OriginSeat } from "../backends/origin-seat.ts";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
@@ -157,14 +156,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     ]);
     for (const client of sharedClients.values()) clients.set(client.name, client);
     const values = slotValues(net, [...startedClients, ...sharedClients.values()], startedOrigins);
-    const serverCertificate = plan.serverCertificate
-      ? await issueServerCertificate(context.certificates.ca, {
-          kind: plan.serverCertificate.kind,
-          dnsName: "server",
-          ipAddresses: [],
-          ...(plan.serverCertificate.subject === null ? {} : { subject: plan.serverCertificate.subject }),
-        })
-      : null;
+    const serverCertificate = plan.serverCertificate ? await context.certificates.server(plan.serverCertificate.kind, plan.serverCertificate.subject) : null;
     // On a lane, servers take the lane's seats, unless one needs ports the seats do not publish. The seats stay on
     // the run's shared client networks (scenario-lane.ts) and join the scenario's own ones for its time; a side
     // with a local client takes a seat with IPv6 (for ::1), and the holder is its local client; one that sends

@@ -1,7 +1,9 @@
 // One harness run: engine, images, certificates, then every scenario observed on every side with bounded
 // concurrency. It returns observations only; the command judges them and the reporters format the result.
 // Everything it creates is removed when it returns, throws or is aborted.
-import { createCertificateAuthority, createRevocationList, issueClientCertificate } from "../backends/certificate-factory.ts";
+import { type CertificateAuthority, createCertificateAuthority, createRevocationList, issueClientCertificate, issueServerCertificate, type PemPair } from "../backends/certificate-factory.ts";
+import type { CertificateKind } from "../scenario/scenario.ts";
+import type { Subject } from "../scenario/subject-name.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
 import { RECIPE_PREFIX } from "../engine/image-recipes.ts";
@@ -237,7 +239,26 @@ async function runCertificates(): Promise<ObserveContext["certificates"]> {
     issueClientCertificate(ca, { commonName: "client-revoked" }),
   ]);
   const crl = await createRevocationList(ca, [revoked.serialNumber]);
-  return { ca, crl, clients: { valid, revoked } };
+  return { ca, crl, clients: { valid, revoked }, server: serverCertificates(ca) };
+}
+
+/** Server certificates by kind and subject, each issued once for the run: a fleet's servers all ask for the same
+ * one, and building and signing it again for each (X.509 encoding in JS, an RSA signature) was harness CPU per
+ * config for a certificate that said the same. Its dates are fixed from the first issue: a valid one holds from a
+ * day back for a year, longer than any run. */
+function serverCertificates(ca: CertificateAuthority): ObserveContext["certificates"]["server"] {
+  const issued = new Map<string, Promise<PemPair>>();
+  return (kind: CertificateKind, subject: Subject | null) => {
+    const key = JSON.stringify([kind, subject]);
+    let certificate = issued.get(key);
+    if (certificate === undefined) {
+      certificate = issueServerCertificate(ca, { kind, dnsName: "server", ipAddresses: [], ...(subject === null ? {} : { subject }) });
+      // A failed issue is not kept: the next server asks again.
+      certificate.catch(() => issued.delete(key));
+      issued.set(key, certificate);
+    }
+    return certificate;
+  };
 }
 
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
@@ -292,6 +313,16 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     for (const [index, image] of candidateImages.entries()) sides.push({ side: sideIds[index + 1]!, inspection: await inspectImage(primary.scope, image) });
     const ids = new Map<string, string | null>();
     for (const side of sides) ids.set(side.inspection.image, await imageId(primary.engine, side.inspection.image));
+    // The lanes, and their networks made while the scenarios are planned: the engine makes networks one at a
+    // time (about 0.2 s each, mostly waiting on the kernel, not on the CPU the planning needs), and every lane's
+    // first scenario waited for its network after the check. A network is no container: a bad plan still stops the
+    // run before any exists, and the run's clean-up removes the networks.
+    const count = Array.isArray(options.scenarios) ? options.scenarios.length : options.scenarios.count;
+    const lanes = stations.map((station, at) =>
+      Array.from({ length: Math.max(1, Math.min(station.concurrency, count)) }, (_, slot) => new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools)),
+    );
+    // A network that cannot be made now is made again at the lane's first scenario, which then says why.
+    for (const lane of lanes.flat()) lane.network().catch(() => undefined);
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
     const source = await plannedSource(options, sides);
@@ -302,14 +333,14 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       provisioning.set(station, copyImages(station, primary, images, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     }
 
-    const { ca, crl, clients } = await certificates;
+    const { ca, crl, clients, server } = await certificates;
     for (const station of stations) {
       station.context = {
         scope: station.scope,
         sides,
         skipped,
         helperImages: { httpd: helperHttpd, tools },
-        certificates: { ca, crl, clients },
+        certificates: { ca, crl, clients, server },
         learnNoise: options.learnNoise,
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
@@ -409,9 +440,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         }
       }
     };
-    const workers = stations.flatMap((station, at) =>
-      Array.from({ length: Math.max(1, Math.min(station.concurrency, total)) }, (_, slot) => worker(station, new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools))),
-    );
+    const workers = stations.flatMap((station, at) => lanes[at]!.map((lane) => worker(station, lane)));
     // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
     const ended = await Promise.allSettled(workers);
     const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
