@@ -404,9 +404,12 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           continue;
         }
         const index = queue.shift()!;
+        // With one engine, nothing comes back to an empty queue: this is the lane's last scenario.
+        const last = queue.length === 0 && stations.length === 1;
         running++;
         try {
           const { scenario, plan } = await source.take(index);
+          if (last) lane.retireSeatsBut(ScenarioLane.seatsFor(plan));
           const run =
             runDeadline !== null && Date.now() >= runDeadline
               ? notStarted(scenario, plan, skipped, options.runTimeLimitMs!)

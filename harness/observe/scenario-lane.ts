@@ -39,6 +39,8 @@ export class ScenarioLane {
   readonly #idleOriginSeats: HarnessContainer[] = [];
   /** Origin seats a scenario holds now: removed with the lane's seats when it ends uncleanly. */
   readonly #busyOriginSeats = new Set<HarnessContainer>();
+  /** Seats being removed ahead of the lane's retirement (retireSeatsBut). */
+  readonly #retiring: Array<Promise<void>> = [];
 
   constructor(
     private readonly scope: RunScope,
@@ -72,17 +74,46 @@ export class ScenarioLane {
    * the lane has one of its kind already, and otherwise one that publishes none (server/server-seat.ts). */
   async seat(side: string, ipv6: boolean, fromHost: boolean): Promise<ServerSeat> {
     const network = await this.network();
-    const kind = `${side} ${ipv6 ? "ipv6" : "ipv4"}`;
-    const publishing = `${kind} published`;
-    const key = fromHost || this.#seats.has(publishing) ? publishing : kind;
+    const key = this.#seatKey(side, ipv6, fromHost);
     let taken = this.#seats.get(key);
     if (taken === undefined) {
-      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6, publish: key === publishing });
+      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6, publish: key.endsWith(" published") });
       this.#seats.set(key, taken);
       // A seat that could not be taken is not kept: the next scenario tries again.
       taken.catch(() => this.#seats.delete(key));
     }
     return taken;
+  }
+
+  /** Which of the lane's seats a side takes (seat): its kind, published when the side sends from the host or the
+   * lane has a published one of the kind already. */
+  #seatKey(side: string, ipv6: boolean, fromHost: boolean): string {
+    const kind = `${side} ${ipv6 ? "ipv6" : "ipv4"}`;
+    const publishing = `${kind} published`;
+    return fromHost || this.#seats.has(publishing) ? publishing : kind;
+  }
+
+  /** Removes, in the background, the seats the lane's last scenario does not take (`kinds`, as seatsFor gives
+   * them; null: it takes none). The engine releases a seat's network endpoints one at a time, about 0.1 s each, and
+   * a fleet's lanes hold four seats on four networks each: released all at the end, after the last scenario, that
+   * was seconds of a nearly idle machine. Released now, they go while the last scenarios run. retire() waits for
+   * them. */
+  retireSeatsBut(kinds: ReadonlyArray<{ side: string; ipv6: boolean; fromHost: boolean }> | null): void {
+    const kept = new Set((kinds ?? []).map((kind) => this.#seatKey(kind.side, kind.ipv6, kind.fromHost)));
+    for (const [key, taken] of [...this.#seats]) {
+      if (kept.has(key)) continue;
+      this.#seats.delete(key);
+      this.#retiring.push(
+        taken.then(
+          async (seat) => {
+            // Off the stays' books first: a lane leaving a network later must not disconnect a holder that is gone.
+            for (const kept of this.#stays.values()) kept.connected.delete(seat.containerId);
+            await seat.holder.remove();
+          },
+          () => undefined,
+        ),
+      );
+    }
   }
 
   /** The seats a scenario's sides take on this lane (null: a side needs ports the seats do not publish, so every
@@ -172,6 +203,7 @@ export class ScenarioLane {
     await Promise.all([
       ...seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)),
       ...origins.map((holder) => holder.remove()),
+      ...this.#retiring.splice(0),
     ]);
     // The holders are gone, and with them their connections.
     const stays = [...this.#stays.values()];
