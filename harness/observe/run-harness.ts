@@ -1,9 +1,6 @@
 // One harness run: engine, images, certificates, then every scenario observed on every side with bounded
 // concurrency. It returns observations only; the command judges them and the reporters format the result.
 // Everything it creates is removed when it returns, throws or is aborted.
-import { type CertificateAuthority, createCertificateAuthority, createRevocationList, issueClientCertificate, issueServerCertificate, type PemPair } from "../backends/certificate-factory.ts";
-import type { CertificateKind } from "../scenario/scenario.ts";
-import type { Subject } from "../scenario/subject-name.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
 import { RECIPE_PREFIX } from "../engine/image-recipes.ts";
@@ -21,6 +18,7 @@ import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
 import type { ObserveContext } from "./observe-context.ts";
+import { runCertificates } from "./run-certificates.ts";
 import { observeScenario } from "./observe-scenario.ts";
 import { ScenarioLane } from "./scenario-lane.ts";
 import { SharedClientNetworks } from "./shared-client-networks.ts";
@@ -231,36 +229,6 @@ async function plannedSource(options: HarnessRunOptions, sides: readonly Planned
   };
 }
 
-/** The run's certificate authority, its revocation list and the two client certificates scenarios present. */
-async function runCertificates(): Promise<ObserveContext["certificates"]> {
-  const ca = await createCertificateAuthority({ commonName: "httpd-upgrade-harness test CA" });
-  const [valid, revoked] = await Promise.all([
-    issueClientCertificate(ca, { commonName: "client-valid" }),
-    issueClientCertificate(ca, { commonName: "client-revoked" }),
-  ]);
-  const crl = await createRevocationList(ca, [revoked.serialNumber]);
-  return { ca, crl, clients: { valid, revoked }, server: serverCertificates(ca) };
-}
-
-/** Server certificates by kind and subject, each issued once for the run: a fleet's servers all ask for the same
- * one, and building and signing it again for each (X.509 encoding in JS, an RSA signature) was harness CPU per
- * config for a certificate that said the same. Its dates are fixed from the first issue: a valid one holds from a
- * day back for a year, longer than any run. */
-function serverCertificates(ca: CertificateAuthority): ObserveContext["certificates"]["server"] {
-  const issued = new Map<string, Promise<PemPair>>();
-  return (kind: CertificateKind, subject: Subject | null) => {
-    const key = JSON.stringify([kind, subject]);
-    let certificate = issued.get(key);
-    if (certificate === undefined) {
-      certificate = issueServerCertificate(ca, { kind, dnsName: "server", ipAddresses: [], ...(subject === null ? {} : { subject }) });
-      // A failed issue is not kept: the next server asks again.
-      certificate.catch(() => issued.delete(key));
-      issued.set(key, certificate);
-    }
-    return certificate;
-  };
-}
-
 export async function runHarness(options: HarnessRunOptions): Promise<HarnessRunResult> {
   const startedAt = new Date();
   const runDeadline = options.runTimeLimitMs ? startedAt.getTime() + options.runTimeLimitMs : null;
@@ -270,6 +238,8 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
   const disposeAll = (): Promise<void> => Promise.all(stations.map((station) => station.scope.dispose())).then(() => undefined);
   const abort = (): void => void disposeAll();
   options.signal?.addEventListener("abort", abort, { once: true });
+  /** The lanes' networks made ahead (below): settled before the clean-up. */
+  const networksMade: Array<Promise<unknown>> = [];
   const interrupted = (): void => {
     if (options.signal?.aborted) throw new HarnessError("HARNESS_INTERRUPTED", "Interrupted; every container and network of the run was removed.");
   };
@@ -321,8 +291,9 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const lanes = stations.map((station, at) =>
       Array.from({ length: Math.max(1, Math.min(station.concurrency, count)) }, (_, slot) => new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools)),
     );
-    // A network that cannot be made now is made again at the lane's first scenario, which then says why.
-    for (const lane of lanes.flat()) lane.network().catch(() => undefined);
+    // A network that cannot be made now is made again at the lane's first scenario, which then says why. The run
+    // waits for these before its clean-up: one still being made when a bad plan stops the run would outlive it.
+    for (const lane of lanes.flat()) networksMade.push(lane.network().catch(() => undefined));
     // Every scenario is planned before any of them runs: a plan that cannot be made is bad input, and stops
     // the run before a scenario container exists. The engines hold the same images, so one plan serves all.
     const source = await plannedSource(options, sides);
@@ -459,6 +430,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     };
   } finally {
     options.signal?.removeEventListener("abort", abort);
+    await Promise.all(networksMade);
     await disposeAll();
   }
 }

@@ -45,6 +45,7 @@ function seen(side: SideObservation, name: string): { status: number; remote: st
 interface EngineEvent {
   Type: string;
   Action: string;
+  timeNano: number;
   Actor: { ID: string; Attributes: Record<string, string> };
 }
 
@@ -165,6 +166,41 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     const published = made.map((event) => seats.get(event.Actor.ID));
     expect(published).toEqual([0, 0, 2, 2]);
     await expectNothingLeft("seats-ports-");
+  });
+
+  it("let the seats a lane's last scenario does not take go while that scenario runs, not after it", async () => {
+    const recording = await recordEvents();
+    const ids = ["seats-last-a", "seats-last-b", "seats-last-c"];
+    // The first scenario takes seats that publish nothing, the others published ones: the last needs only those.
+    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!)], { concurrency: 1 }));
+    const happened = await recording.stop();
+    result.runs.forEach((run, index) => {
+      expect(run.error ?? null).toBeNull();
+      for (const side of run.observations) expectAnswered(side, index > 0);
+    });
+    const runIds = new Set(
+      happened
+        .filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-last-"))
+        .map((event) => event.Actor.Attributes[LABEL_RUN_ID]),
+    );
+    expect(runIds.size).toBe(1);
+    const ofRun = (event: EngineEvent): boolean => runIds.has(event.Actor.Attributes[LABEL_RUN_ID]);
+    const made = happened.filter((event) => event.Type === "container" && event.Action === "create" && ofRun(event) && event.Actor.Attributes[LABEL_ROLE] === "seat");
+    const unpublished = made.filter((event) => seats.get(event.Actor.ID) === 0).map((event) => event.Actor.ID);
+    expect(unpublished).toHaveLength(2);
+    // The last scenario's servers: the unpublished seats were gone before they were.
+    const lastServers = new Set(
+      happened
+        .filter((event) => event.Type === "container" && event.Action === "create" && event.Actor.Attributes[LABEL_SCENARIO] === ids[2] && event.Actor.Attributes[LABEL_ROLE] === "server")
+        .map((event) => event.Actor.ID),
+    );
+    expect(lastServers.size).toBe(2);
+    const destroyed = (id: string): number => happened.find((event) => event.Type === "container" && event.Action === "destroy" && event.Actor.ID === id)?.timeNano ?? Infinity;
+    const lastServerGone = Math.min(...[...lastServers].map(destroyed));
+    for (const seat of unpublished) expect(destroyed(seat)).toBeLessThan(lastServerGone);
+    // The published seats served the last scenario and went after it.
+    for (const event of made.filter((event) => !unpublished.includes(event.Actor.ID))) expect(destroyed(event.Actor.ID)).toBeGreaterThan(lastServerGone);
+    await expectNothingLeft("seats-last-");
   });
 
   it("let a shared network closed to new scenarios drain while seats stay on it: the next one gets its subnet", async () => {
