@@ -1,6 +1,7 @@
 import { extract } from "tar-stream";
 import { type Duplex, PassThrough } from "node:stream";
 import type Dockerode from "dockerode";
+import { changeEndpoints, limitEngineCall } from "./endpoint-changes.ts";
 import { HarnessError } from "../errors.ts";
 import { type ResourceRole, resourceLabels } from "./labels.ts";
 import { EXEC_AGENT_COMMAND, ExecAgent } from "./exec-agent.ts";
@@ -106,7 +107,7 @@ export class HarnessContainer {
     log("[%s] created from %s (%s)", container.id.slice(0, 12), spec.image, spec.role);
     for (const network of spec.extraNetworks ?? []) {
       try {
-        await docker.getNetwork(network).connect({ Container: container.id });
+        await limitEngineCall(scope.engine, `connecting ${container.id.slice(0, 12)} to ${network}`, () => docker.getNetwork(network).connect({ Container: container.id }));
       } catch (cause) {
         throw new HarnessError("HARNESS_CONTAINER", `Could not connect ${container.id.slice(0, 12)} to the network ${network}: ${(cause as Error).message}`, { cause });
       }
@@ -120,9 +121,11 @@ export class HarnessContainer {
    * `aliases` there when given. */
   async connect(network: string, aliases: readonly string[] = []): Promise<void> {
     try {
-      await this.scope.engine.docker
-        .getNetwork(network)
-        .connect({ Container: this.container.id, ...(aliases.length > 0 ? { EndpointConfig: { Aliases: [...aliases] } } : {}) });
+      await limitEngineCall(this.scope.engine, `connecting ${this.shortId} to ${network}`, () =>
+        this.scope.engine.docker
+          .getNetwork(network)
+          .connect({ Container: this.container.id, ...(aliases.length > 0 ? { EndpointConfig: { Aliases: [...aliases] } } : {}) }),
+      );
     } catch (cause) {
       throw new HarnessError("HARNESS_CONTAINER", `Could not connect ${this.shortId} to the network ${network}: ${(cause as Error).message}`, { cause });
     }
@@ -130,10 +133,9 @@ export class HarnessContainer {
 
   /** Takes it off a network again; a network or container already gone is no error. */
   async disconnect(network: string): Promise<void> {
-    await this.scope.engine.docker
-      .getNetwork(network)
-      .disconnect({ Container: this.container.id, Force: true })
-      .catch(() => undefined);
+    await changeEndpoints(this.scope.engine, `disconnecting ${this.shortId} from ${network}`, () =>
+      this.scope.engine.docker.getNetwork(network).disconnect({ Container: this.container.id, Force: true }),
+    ).catch(() => undefined);
   }
 
   async start(): Promise<void> {
@@ -344,7 +346,7 @@ export class HarnessContainer {
   }
 
   async remove(): Promise<void> {
-    await this.scope.removeContainer(this.id);
+    await this.scope.removeContainer(this.id, this.spec.joinNetworkOf === undefined);
     this.#agent?.close();
   }
 }

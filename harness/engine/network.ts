@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { type ClientSubnet, subnetsOverlap } from "../scenario/client-address.ts";
 import { claim, type ClaimHolder } from "./claim.ts";
+import { changeEndpoints, engineStuck, limitEngineCall } from "./endpoint-changes.ts";
 import { LABEL_RUN_ID, resourceLabels } from "./labels.ts";
 import { log } from "./log.ts";
 import type { RunScope } from "./run-scope.ts";
@@ -21,14 +22,18 @@ export async function createScenarioNetwork(scope: RunScope, scenario: string): 
   const key = createHash("sha256").update(scenario).digest("hex").slice(0, 8);
   const name = `harness-${scope.runId}-${scenario.slice(0, 24)}-${key}`.replace(/[^a-zA-Z0-9_.-]/g, "-");
   try {
-    const network = await scope.engine.docker.createNetwork({
-      Name: name,
-      Driver: "bridge",
-      CheckDuplicate: true,
-      Labels: resourceLabels(scope.runId, "client", scenario),
-    });
+    // Within a time limit: a create waits for the network controller, forever on one that stopped answering
+    // (engine/endpoint-changes.ts).
+    const network = await limitEngineCall(scope.engine, `creating the network ${name}`, () =>
+      scope.engine.docker.createNetwork({
+        Name: name,
+        Driver: "bridge",
+        CheckDuplicate: true,
+        Labels: resourceLabels(scope.runId, "client", scenario),
+      }),
+    );
     await scope.trackNetwork(network.id);
-    const info = await network.inspect();
+    const info = await limitEngineCall(scope.engine, `inspecting the network ${name}`, () => network.inspect());
     const config = info.IPAM?.Config?.[0] ?? {};
     log("network %s %s gw %s", name, config.Subnet, config.Gateway);
     return { id: network.id, name, subnet: config.Subnet ?? "", gateway: config.Gateway ?? "" };
@@ -65,14 +70,16 @@ export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSp
   const { docker } = scope.engine;
   const ipv6 = spec.subnet?.family === 6;
   const create = async () => {
-    const network = await docker.createNetwork({
-      Name: spec.name,
-      Driver: "bridge",
-      CheckDuplicate: true,
-      EnableIPv6: ipv6,
-      ...(spec.subnet === null ? {} : { IPAM: { Driver: "default", Config: [{ Subnet: spec.subnet.subnet, Gateway: spec.subnet.gateway, ...(spec.engineRange ? { IPRange: spec.engineRange } : {}) }] } }),
-      Labels: resourceLabels(scope.runId, "client", spec.scenario),
-    });
+    const network = await limitEngineCall(scope.engine, `creating the network ${spec.name}`, () =>
+      docker.createNetwork({
+        Name: spec.name,
+        Driver: "bridge",
+        CheckDuplicate: true,
+        EnableIPv6: ipv6,
+        ...(spec.subnet === null ? {} : { IPAM: { Driver: "default", Config: [{ Subnet: spec.subnet.subnet, Gateway: spec.subnet.gateway, ...(spec.engineRange ? { IPRange: spec.engineRange } : {}) }] } }),
+        Labels: resourceLabels(scope.runId, "client", spec.scenario),
+      }),
+    );
     await scope.trackNetwork(network.id);
     return network;
   };
@@ -80,7 +87,7 @@ export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSp
     subject: `${spec.subject} (network ${spec.name}${spec.subnet === null ? "" : `, subnet ${spec.subnet.subnet}`})`,
     ...(spec.signal ? { signal: spec.signal } : {}),
   });
-  const info = await network.inspect();
+  const info = await limitEngineCall(scope.engine, `inspecting the network ${spec.name}`, () => network.inspect());
   const configs: Array<{ Subnet?: string; Gateway?: string }> = info.IPAM?.Config ?? [];
   const own = configs.find((config) => config.Subnet === spec.subnet?.subnet) ?? configs[0] ?? {};
   log("client network %s %s gw %s", spec.name, own.Subnet, own.Gateway);
@@ -113,7 +120,13 @@ async function networkHolder(scope: RunScope, spec: ClientNetworkSpec, error: un
  * keep its subnet from the engine. */
 export async function removeNetworkWithEndpoints(scope: RunScope, id: string): Promise<void> {
   const network = scope.engine.docker.getNetwork(id);
-  const info = (await network.inspect().catch(() => null)) as { Containers?: Record<string, unknown> } | null;
-  await Promise.all(Object.keys(info?.Containers ?? {}).map((container) => network.disconnect({ Container: container, Force: true }).catch(() => undefined)));
-  await scope.removeNetwork(id);
+  const { engine } = scope;
+  const at = `the network ${id.slice(0, 12)}`;
+  const info = (await limitEngineCall(engine, `inspecting ${at}`, () => network.inspect()).catch(() => null)) as { Containers?: Record<string, unknown> } | null;
+  await Promise.all(
+    Object.keys(info?.Containers ?? {}).map((container) =>
+      changeEndpoints(engine, `disconnecting ${container.slice(0, 12)} from ${at}`, () => network.disconnect({ Container: container, Force: true })).catch(() => undefined),
+    ),
+  );
+  if (engineStuck(engine) === null) await scope.removeNetwork(id);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { HarnessError } from "../errors.ts";
+import { changeEndpoints, engineStuck, limitEngineCall } from "./endpoint-changes.ts";
 import type { Engine } from "./engine.ts";
 import { harnessResourceFilters } from "./labels.ts";
 import { RunLease } from "./lease.ts";
@@ -45,9 +46,11 @@ export class RunScope implements AsyncDisposable {
     this.networks.add(id);
   }
 
-  async removeContainer(id: string): Promise<void> {
+  /** `endpoints`: whether the container has network endpoints of its own (one that joins another's namespace
+   * has none, and its removal need not wait for the engine's endpoint changes: engine/endpoint-changes.ts). */
+  async removeContainer(id: string, endpoints = true): Promise<void> {
     this.containers.delete(id);
-    await removeContainerQuietly(this.engine, id);
+    await removeContainerQuietly(this.engine, id, endpoints);
   }
 
   async removeNetwork(id: string): Promise<void> {
@@ -66,7 +69,9 @@ export class RunScope implements AsyncDisposable {
       await Promise.all(labelled.map((c) => removeContainerQuietly(this.engine, c.Id)));
       await Promise.all([...this.networks].map((id) => removeNetworkQuietly(this.engine, id)));
       this.networks.clear();
-      const networks = await this.engine.docker.listNetworks({ filters }).catch(() => []);
+      // An engine that stopped answering network calls would not answer this list either: what is left is the
+      // next run's sweep's, and the run says why (engineStuck).
+      const networks = engineStuck(this.engine) === null ? await this.engine.docker.listNetworks({ filters }).catch(() => []) : [];
       await Promise.all(networks.map((n) => removeNetworkQuietly(this.engine, n.Id)));
       await this.leaseTaken;
       await this.lease.stop();
@@ -79,9 +84,11 @@ export class RunScope implements AsyncDisposable {
   }
 }
 
-export async function removeContainerQuietly(engine: Engine, id: string): Promise<void> {
+/** `endpoints`: false for a container in another's network namespace (it has no endpoints to change). */
+export async function removeContainerQuietly(engine: Engine, id: string, endpoints = true): Promise<void> {
   try {
-    await engine.docker.getContainer(id).remove({ force: true, v: true });
+    const remove = (): Promise<unknown> => engine.docker.getContainer(id).remove({ force: true, v: true });
+    await (endpoints ? changeEndpoints(engine, `removing the container ${id.slice(0, 12)}`, remove) : remove());
     log("[%s] removed", id.slice(0, 12));
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode !== 404) log("[%s] remove failed: %s", id.slice(0, 12), error);
@@ -91,12 +98,14 @@ export async function removeContainerQuietly(engine: Engine, id: string): Promis
 export async function removeNetworkQuietly(engine: Engine, id: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      await engine.docker.getNetwork(id).remove();
+      // Not queued with the endpoint changes (a network with endpoints left is refused, not deadlocked), but
+      // limited like them: a lane's network goes as soon as its seats are gone, beside other lanes' seats going.
+      await limitEngineCall(engine, `removing the network ${id.slice(0, 12)}`, () => engine.docker.getNetwork(id).remove());
       log("network %s removed", id.slice(0, 12));
       return;
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      if (status === 404) return;
+      if (status === 404 || engineStuck(engine) !== null) return;
       // 403 "has active endpoints": a container removal is still settling.
       await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
     }
