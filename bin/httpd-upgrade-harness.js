@@ -75,3 +75,7 @@ else {
   }
 }
 process.exitCode = await cli.main(process.argv.slice(2));
+// The command is over: nothing it started may keep the process alive past a grace period (a request to an engine
+// that stopped answering, which the command has given up on and said so). Unref'd: a process with nothing left
+// exits at once, as before.
+setTimeout(() => process.exit(), 10_000).unref();

@@ -1,6 +1,7 @@
 // One harness run: engine, images, certificates, then every scenario observed on every side with bounded
 // concurrency. It returns observations only; the command judges them and the reporters format the result.
 // Everything it creates is removed when it returns, throws or is aborted.
+import { engineStuck, engineStuckError } from "../engine/endpoint-changes.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
 import { RECIPE_PREFIX } from "../engine/image-recipes.ts";
@@ -389,7 +390,8 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           // config. With several engines, one that stopped answering after a scenario that did not fail is asked
           // too (its log streams may have been cut short). With another engine left, the scenario goes back to
           // the queue; with none, the run stops, exit 3, no report.
-          if ((run.error || stations.length > 1) && !(await engineAnswers(station.engine))) {
+          // An engine that stopped finishing its endpoint changes (engine/endpoint-changes.ts) still answers a ping.
+          if ((run.error || stations.length > 1) && (engineStuck(station.engine) !== null || !(await engineAnswers(station.engine)))) {
             const why = run.error ? `: ${run.error.message.split("\n")[0]}` : "";
             // The first scenario to find it gone says why; the engine's other scenarios find the same.
             station.lost ??= `stopped answering during ${scenario.id}${why}`;
@@ -432,5 +434,10 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     options.signal?.removeEventListener("abort", abort);
     await Promise.all(networksMade);
     await disposeAll();
+    // A clean-up the engine stopped answering in is no finished run, whatever the scenarios said.
+    for (const station of stations) {
+      const stuck = engineStuck(station.engine);
+      if (stuck !== null) throw engineStuckError(station.engine, stuck);
+    }
   }
 }
