@@ -10,14 +10,27 @@ import { httpdVersion } from "../versions/httpd-version.ts";
 
 /** Reads a tree and refuses it, with every reason at once, when the harness cannot read it as given. */
 export async function readTree(path: string, layout: LayoutId | null, defines: readonly string[]): Promise<ConfigTree> {
-  const tree = await loadTree(path, layout === null ? {} : { layout });
+  const tree = await loadUncheckedTree(path, layout);
+  checkTree(tree, path, defines);
+  return tree;
+}
+
+/** The tree as readTree loads it, not checked: for a caller that checked the same tree before and tells it is the
+ * same (the fleet compares its fingerprint, which covers everything the check reads, with the one it checked at
+ * its start: the check evaluates the tree for both versions, each time). */
+export function loadUncheckedTree(path: string, layout: LayoutId | null): Promise<ConfigTree> {
+  return loadTree(path, layout === null ? {} : { layout });
+}
+
+/** Refuses a tree, with every reason at once, when the harness cannot read it as given (as 2.2 or 2.4 would). */
+export function checkTree(tree: ConfigTree, path: string, defines: readonly string[]): void {
   const problems = new Map<string, ConfProblem>();
   for (const problem of tree.problems) if (problem.severity === "error") problems.set(key(problem), problem);
   for (const version of ["2.2.34", "2.4.68"].map(httpdVersion)) {
     const config = evaluateTree(tree, { version, defines: [...defines], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
     for (const problem of config.problems) if (problem.severity === "error") problems.set(key(problem), problem);
   }
-  if (problems.size === 0) return tree;
+  if (problems.size === 0) return;
   // Files in the order httpd reads them, lines in order within a file.
   const fileOrder = new Map<string, number>();
   for (const problem of problems.values()) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);

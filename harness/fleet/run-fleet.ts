@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { stat } from "node:fs/promises";
 import type { ConfigTree } from "../conf/load-tree.ts";
-import { readTree } from "../conf/read-tree.ts";
+import { loadUncheckedTree, readTree } from "../conf/read-tree.ts";
 import { FLEET_CONFIGS_PER_CPU } from "../engine/engine-capacity.ts";
 import type { Verdict } from "../judge/difference.ts";
 import type { CandidateSummary } from "../judge/judge-run.ts";
@@ -353,7 +353,8 @@ async function buildConfigScenario(
   purpose: "check" | "run",
 ): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] } | null }> {
   const { config } = item;
-  let tree = await readTree(config.path, config.layout, config.defines);
+  // Not checked again: the fingerprint covers all the check reads, and the run checked this tree at its start.
+  let tree = await loadUncheckedTree(config.path, config.layout);
   if (treeFingerprint(tree, config.defines) !== item.fingerprint) {
     throw new HarnessError("HARNESS_CONFIG_FILE", `${config.label} changed during the fleet run (its tree is not the one the run read at its start).`, {
       hint: "Run the fleet again once the configs stay put.",
