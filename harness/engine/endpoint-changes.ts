@@ -5,9 +5,9 @@
 // (moby/moby#46661). From then on the daemon answers no network call and removes no container with an endpoint:
 // a run removing a fleet's seats (four networks each) all at once hung for good in its clean-up, twice in a day.
 // So the harness takes endpoints away one at a time on each engine: it removes containers that have endpoints of
-// their own and disconnects in turn (the engine released endpoints one at a time anyway,
-// 0.06-0.1 s each). Endpoints coming (a connect, a container's start) are not queued: they are most of a run's
-// start, and the deadlock takes a going one. Another process on the same engine is not covered; nor is a container
+// their own and disconnects in turn (the engine released endpoints one at a time anyway, 0.06-0.1 s each).
+// Endpoints coming (a connect, a container's start) and network creates and removals are not queued: they are most
+// of a run's start, and the deadlock takes an endpoint going; they get the same time limit (limitEngineCall). Another process on the same engine is not covered; nor is a container
 // that exits by itself.
 // A change that has not ended within its limit means the engine stopped answering: the engine is marked stuck,
 // every later change fails at once instead of waiting behind it, and the run says so (engineStuck) instead of

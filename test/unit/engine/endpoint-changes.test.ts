@@ -10,6 +10,20 @@ function fakeEngine(): Engine {
 
 const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A call that takes 20 ms, and how many of it ran at once at most. */
+function overlapProbe(): { call: () => Promise<void>; most: () => number } {
+  let running = 0;
+  let most = 0;
+  return {
+    call: async () => {
+      most = Math.max(most, ++running);
+      await later(20);
+      running--;
+    },
+    most: () => most,
+  };
+}
+
 describe("changeEndpoints", () => {
   it("runs one engine's changes one at a time, in the order asked, whatever the first ones' outcome", async () => {
     const engine = fakeEngine();
@@ -36,15 +50,9 @@ describe("changeEndpoints", () => {
 
   it("lets two engines' changes run side by side", async () => {
     const [one, two] = [fakeEngine(), fakeEngine()];
-    let running = 0;
-    let most = 0;
-    const change = async (): Promise<void> => {
-      most = Math.max(most, ++running);
-      await later(20);
-      running--;
-    };
-    await Promise.all([changeEndpoints(one, "x", change), changeEndpoints(two, "y", change)]);
-    expect(most).toBe(2);
+    const probe = overlapProbe();
+    await Promise.all([changeEndpoints(one, "x", probe.call), changeEndpoints(two, "y", probe.call)]);
+    expect(probe.most()).toBe(2);
   });
 
   it("marks the engine stuck when a change outlasts its limit, and fails every later change at once without running it", async () => {
@@ -67,15 +75,9 @@ describe("changeEndpoints", () => {
 
   it("runs limited calls (endpoints coming) beside queued changes, and fails them at once on a stuck engine", async () => {
     const engine = fakeEngine();
-    let running = 0;
-    let most = 0;
-    const call = async (): Promise<void> => {
-      most = Math.max(most, ++running);
-      await later(20);
-      running--;
-    };
-    await Promise.all([changeEndpoints(engine, "a removal", call), limitEngineCall(engine, "a connect", call), limitEngineCall(engine, "another connect", call)]);
-    expect(most).toBe(3);
+    const probe = overlapProbe();
+    await Promise.all([changeEndpoints(engine, "a removal", probe.call), limitEngineCall(engine, "a connect", probe.call), limitEngineCall(engine, "another connect", probe.call)]);
+    expect(probe.most()).toBe(3);
     await expect(limitEngineCall(engine, "a hung connect", () => new Promise<void>(() => {}), 30)).rejects.toThrow(/did not finish a hung connect within 30 ms/);
     let ran = false;
     await expect(
