@@ -8,6 +8,11 @@ export class LineStream {
   /** When each line arrived (Date.now()), by index: a batch of requests sent in one exec tells its requests'
    * log lines apart by it (observe/batch-attribution.ts). */
   readonly arrivals: number[] = [];
+  /** For a stream fed by another's tagged route (routeTagged), each line's place among all the lines that one
+   * routed, by index: lines from one source keep their order across the streams it feeds. Empty otherwise. */
+  readonly orders: number[] = [];
+  /** How many lines this stream has routed. */
+  private routed = 0;
   private partial = "";
   /** Pieces of the unfinished line that came after `partial`. */
   private readonly pending: string[] = [];
@@ -64,7 +69,7 @@ export class LineStream {
   private take(line: string, at: number): boolean {
     const route = this.routes.length > 0 ? this.routes.find((r) => line.startsWith(r.tag)) : undefined;
     if (route) {
-      route.to.accept(line.slice(route.tag.length), at);
+      route.to.accept(line.slice(route.tag.length), at, this.routed++);
       return false;
     }
     this.lines.push(line);
@@ -72,9 +77,10 @@ export class LineStream {
     return true;
   }
 
-  private accept(line: string, at: number): void {
+  private accept(line: string, at: number, order: number): void {
     this.lines.push(line);
     this.arrivals.push(at);
+    this.orders.push(order);
     this.lastLineAt = at;
     this.wake();
   }

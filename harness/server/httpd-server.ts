@@ -8,7 +8,7 @@ import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
-import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_TAG, followPairScript, followScript, logTargets, scriptFollowLines } from "./log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followPairScript, followScript, logTargets, scriptFollowLines } from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
@@ -90,13 +90,34 @@ export class StartedHttpd implements AsyncDisposable {
 
   /** The error-log lines since `mark`, with when each arrived, once the access log has `accessLines` more
    * lines (a batch's requests, observe/batch-attribution.ts) and the error log has then stayed quiet. */
-  async errorLinesArrivedSince(mark: { err: number; out: number }, options: { accessLines: number }): Promise<Array<{ text: string; arrivedAt: number }>> {
+  async errorLinesArrivedSince(mark: { err: number; out: number }, options: { accessLines: number }): Promise<Array<{ text: string; arrivedAt: number; order?: number }>> {
     const { access, error } = this.logs;
     if (options.accessLines > 0 && this.accessLogged) {
       await access.waitForLine(() => true, { from: mark.out + options.accessLines - 1, timeoutMs: 1_500 });
     }
     await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
-    return error.lines.slice(mark.err).map((text, index) => ({ text, arrivedAt: error.arrivals[mark.err + index] ?? Date.now() }));
+    return error.lines.slice(mark.err).map((text, index) => {
+      const order = this.orderedLogs ? error.orders[mark.err + index] : undefined;
+      return { text, arrivedAt: error.arrivals[mark.err + index] ?? Date.now(), ...(order === undefined ? {} : { order }) };
+    });
+  }
+
+  /** Whether both logs come from the start script's one follower: their lines' orders then tell which came first. */
+  private get orderedLogs(): boolean {
+    const { error, access } = this.logs;
+    return error !== access && error.orders.length === error.count && access.orders.length === access.count && access.count > 0;
+  }
+
+  /** The access-log lines since `mark`: when each arrived, and its order beside the error log's lines when the
+   * two come from one follower; null when this server's requests reach no followed access log. */
+  accessLinesSince(mark: { err: number; out: number }): Array<{ arrivedAt: number; order?: number }> | null {
+    if (!this.accessLogged) return null;
+    const { access } = this.logs;
+    const ordered = this.orderedLogs;
+    return access.arrivals.slice(mark.out).map((arrivedAt, index) => {
+      const order = ordered ? access.orders[mark.out + index] : undefined;
+      return { arrivedAt, ...(order === undefined ? {} : { order }) };
+    });
   }
 
   async stop(): Promise<void> {
@@ -141,8 +162,8 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const mappedPort = (port: number): Promise<number> => (seat ? Promise.resolve(seat.published.get(port) ?? 0) : container.mappedPort(port));
   // The followed files' lines, tagged by the script, apart from httpd's own output on the same streams.
   const followed = { error: new LineStream(), access: new LineStream() };
-  container.stderr.routeTagged(FOLLOWED_TAG, followed.error);
-  container.stdout.routeTagged(FOLLOWED_TAG, followed.access);
+  container.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
+  container.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access);
   await container.start();
   const logs = await logStreams(container, profile.environment, targets, follow.length > 0 ? followed : null);
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;

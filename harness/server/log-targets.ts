@@ -55,6 +55,7 @@ export function followPairScript(environment: string, errorPaths: string | reado
   ].join("\n");
 }
 
+const WAIT_FOR_REST = 'wait_rest() { i=0; for f; do while [ ! -f "$f" ] && [ "$i" -lt 20 ]; do sleep 0.05; i=$((i+1)); done; done; }';
 const WAIT_FOR_FILE = 'wait_for() { i=0; while [ ! -f "$1" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i+1)); done; }';
 
 // tail -F waits on inotify; when the engine host's inotify instances run out (128 per user by default, and every
@@ -71,23 +72,49 @@ function tailOf(paths: readonly string[]): string {
  * other than GNU's): the server's logs are then followed by an exec of their own. */
 export const FOLLOW_STARTED = "@@harness follow-started";
 export const FOLLOW_UNSUPPORTED = "@@harness follow-unsupported";
-/** The start of each line a start script's followers write (the error log's on stderr, the access log's on
- * stdout), so that they reach their own streams apart from httpd's own output on the same stream. */
-export const FOLLOWED_TAG = "@@harness-log ";
+/** The start of each line a start script's follower writes: error-log lines and access-log lines, both on stderr
+ * in the order tail read them, apart from httpd's own output on the same stream. */
+export const FOLLOWED_ERROR_TAG = "@@harness-log-e ";
+export const FOLLOWED_ACCESS_TAG = "@@harness-log-a ";
 
-/** Lines for a server's start script, run just before httpd: the log files followed in the background, each line
- * tagged (sed -u writes each line as it comes), so that no exec per server is needed (an exec costs the engine
- * tens of milliseconds of CPU; a fleet starts two servers per config). */
+/** A path in a sed address between `\|` delimiters, inside shell double quotes: regular-expression characters of
+ * its literal parts escaped, its ${VAR} parts left for the shell to expand as it does for tail's arguments. */
+function sedAddressPath(path: string): string {
+  return path
+    .split(/(\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*)/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/[.[\]*^|]/g, "\\$&")))
+    .join("");
+}
+
+/** Lines for a server's start script, run just before httpd: every followed file by one tail (in the order
+ * inotify reports their writes, which is the order httpd wrote them: a request's error lines before its access
+ * line), each line tagged by its kind of log from tail's `==> file <==` headers (sed -u writes each line as it
+ * comes), all on stderr. One stream keeps that order to the harness, which places a batch's 2.2 lines, which carry
+ * no client port, by the access lines around them (observe/batch-attribution.ts); and no exec per server is needed
+ * (an exec costs the engine tens of milliseconds of CPU; a fleet starts two servers per config). */
 export function scriptFollowLines(errorPaths: readonly string[] | null, accessPaths: readonly string[] | null): string[] {
-  const follow = (paths: readonly string[], to: string): string =>
-    `  ( wait_for "${paths[0]}"; exec ${tailOf(paths)} ) | sed -u 's/^/${FOLLOWED_TAG}/'${to} &`;
+  const errors = errorPaths ?? [];
+  const paths = [...errors, ...(accessPaths ?? [])];
+  if (paths.length === 0) return [];
+  // -n: only what the last command prints. A header names an error file (E) or not (A), kept in the hold space;
+  // the blank line tail writes before each header goes; every other line gets its kind's tag.
+  const sed = [
+    "-e '/^==> .* <==$/{'",
+    ...errors.map((path) => `-e "\\|^==> ${sedAddressPath(path)} <==\\$|{s/.*/E/;h;d;}"`),
+    "-e 's/.*/A/;h;d;}'",
+    "-e '/^$/d'",
+    `-e 'G;s/^\\(.*\\)\\nE$/${FOLLOWED_ERROR_TAG}\\1/p;s/^\\(.*\\)\\nA$/${FOLLOWED_ACCESS_TAG}\\1/p'`,
+  ].join(" ");
   return [
     // GNU sed only: its -u writes each line at once; another sed may take -u and still hold lines back.
     "if command -v tail >/dev/null 2>&1 && sed --version 2>/dev/null | grep -q 'GNU sed'; then",
     `  ${WAIT_FOR_FILE}`,
+    `  ${WAIT_FOR_REST}`,
     `  ${POLL_IF_NEEDED}`,
-    ...(errorPaths ? [follow(errorPaths, " >&2")] : []),
-    ...(accessPaths ? [follow(accessPaths, "")] : []),
+    // -v: a header even for a single file, so that its first lines have a kind too.
+    // The rest waited for too, a second at most in all (httpd opens every log before it serves): tail writes no
+    // header before the first lines of a file that appears after it started.
+    `  ( wait_for "${paths[0]}"; ${paths.length > 1 ? `wait_rest ${paths.slice(1).map((path) => `"${path}"`).join(" ")}; ` : ""}exec tail -v -n +1 -F $s ${paths.map((path) => `"${path}"`).join(" ")} 2>/dev/null ) | sed -u -n ${sed} >&2 &`,
     `  echo "${FOLLOW_STARTED}" >&2`,
     "else",
     `  echo "${FOLLOW_UNSUPPORTED}" >&2`,

@@ -195,6 +195,18 @@ describe("LineStream with a long line", () => {
 });
 
 describe("LineStream with a tagged route", () => {
+  it("numbers the lines it routes in one sequence across the streams they go to", () => {
+    const own = new LineStream();
+    const errors = new LineStream();
+    const access = new LineStream();
+    own.routeTagged("@@e ", errors);
+    own.routeTagged("@@a ", access);
+    own.push("@@e first error\nhttpd's own line\n@@a GET /one\n@@e second error\n@@a GET /two\n");
+    expect(errors.lines).toEqual(["first error", "second error"]);
+    expect(errors.orders).toEqual([0, 2]);
+    expect(access.orders).toEqual([1, 3]);
+  });
+
   it("hands tagged lines to their stream without the tag, with their arrival time, and ends it with its own end", async () => {
     const own = new LineStream();
     const routed = new LineStream();
@@ -203,6 +215,8 @@ describe("LineStream with a tagged route", () => {
     expect(own.lines).toEqual(["httpd's own line"]);
     expect(routed.lines).toEqual(["[error] from the file"]);
     expect(routed.arrivals[0]).toBe(own.arrivals[0]);
+    expect(routed.orders).toEqual([0]);
+    expect(own.orders).toEqual([]);
     const waiting = routed.waitForLine((line) => line === "second", { timeoutMs: 1_000 });
     own.end();
     expect(await waiting).toBe(1);

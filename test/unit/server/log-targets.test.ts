@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_TAG, followScript, logTargets, scriptFollowLines } from "../../../harness/server/log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followScript, logTargets, scriptFollowLines } from "../../../harness/server/log-targets.ts";
 
 const ROOT = "/usr/local/apache2";
 
@@ -35,13 +35,51 @@ describe("followScript", () => {
 });
 
 describe("scriptFollowLines", () => {
-  it("follows the error files on stderr and the access files on stdout, each line tagged, where tail and GNU sed are", () => {
+  it("follows every file with one tail into one sed on stderr, where tail and GNU sed are", () => {
     const lines = scriptFollowLines(["${APACHE_LOG_DIR}/error.log"], ["/var/log/a.log", "/var/log/b.log"]);
     expect(lines[0]).toBe("if command -v tail >/dev/null 2>&1 && sed --version 2>/dev/null | grep -q 'GNU sed'; then");
-    expect(lines).toContain(`  ( wait_for "\${APACHE_LOG_DIR}/error.log"; exec tail -q -n +1 -F $s "\${APACHE_LOG_DIR}/error.log" 2>/dev/null ) | sed -u 's/^/${FOLLOWED_TAG}/' >&2 &`);
-    expect(lines).toContain(`  ( wait_for "/var/log/a.log"; exec tail -q -n +1 -F $s "/var/log/a.log" "/var/log/b.log" 2>/dev/null ) | sed -u 's/^/${FOLLOWED_TAG}/' &`);
+    const tails = lines.filter((line) => line.includes("exec tail"));
+    expect(tails).toHaveLength(1);
+    expect(tails[0]).toContain(`exec tail -v -n +1 -F $s "\${APACHE_LOG_DIR}/error.log" "/var/log/a.log" "/var/log/b.log" 2>/dev/null ) | sed -u -n `);
+    expect(tails[0]).toMatch(/ >&2 &$/);
     expect(lines.slice(-4)).toEqual([`  echo "${FOLLOW_STARTED}" >&2`, "else", `  echo "${FOLLOW_UNSUPPORTED}" >&2`, "fi"]);
     // Only what the config writes to files.
     expect(scriptFollowLines(null, ["/a"]).filter((line) => line.includes("exec tail"))).toHaveLength(1);
+    expect(scriptFollowLines(null, null)).toEqual([]);
+  });
+
+  it("tags each line by its log and keeps the order the lines were written in across the files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "follow-pair-"));
+    // Paths with regular-expression characters and a variable, as a tree's per-vhost logs can have.
+    writeFileSync(join(dir, "error.log"), "[notice] resuming normal operations\n");
+    const script = [`export D=${dir}`, ...scriptFollowLines(["${D}/error.log", "${D}/v[1].err"], ["${D}/access.log"]), "wait"].join("\n");
+    const child = spawn("/bin/sh", ["-c", script], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let out = "";
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const until = async (text: string) => {
+      for (let i = 0; i < 100 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      await until(FOLLOW_STARTED);
+      writeFileSync(join(dir, "access.log"), "");
+      writeFileSync(join(dir, "v[1].err"), "");
+      await until("resuming");
+      // One request's error line, then its access line, then the next request's, each written at once.
+      appendFileSync(join(dir, "error.log"), "[error] [client 10.0.0.5] first request\n");
+      appendFileSync(join(dir, "access.log"), "GET /first 403\n");
+      await until("/first");
+      appendFileSync(join(dir, "v[1].err"), "[error] [client 10.0.0.5] second request\n");
+      appendFileSync(join(dir, "access.log"), "GET /second 403\n");
+      await until("/second");
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+    }
+    expect(out.split("\n").filter((line) => line.startsWith("@@harness-log"))).toEqual([
+      `${FOLLOWED_ERROR_TAG}[notice] resuming normal operations`,
+      `${FOLLOWED_ERROR_TAG}[error] [client 10.0.0.5] first request`,
+      `${FOLLOWED_ACCESS_TAG}GET /first 403`,
+      `${FOLLOWED_ERROR_TAG}[error] [client 10.0.0.5] second request`,
+      `${FOLLOWED_ACCESS_TAG}GET /second 403`,
+    ]);
   });
 });
