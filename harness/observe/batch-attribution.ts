@@ -2,22 +2,34 @@
 // client-batch.ts) run one after another in one exec, `gapMs` apart, so a single send's way (lines since a mark,
 // once its access line came and the log went quiet) sees them all at once. A line is placed by:
 //   1. the client port in 2.4's `[client 10.77.1.5:43210]`, when it is one of the batch's connections: exact;
-//   2. else when it arrived: a request's lines are written before its answer ends, and its record arrives just
-//      after that, on a stream as fast as the log's; the next request starts `gapMs` later. So a line belongs to
-//      the first request whose record arrived no earlier than `gapMs / 2` before it (2.2's lines, which carry
-//      neither a port nor sub-second times, and 2.4's lines without a client).
-// Lines past the last record's window belong to the last request (its late lines, as a single send keeps them).
+//   2. else, when the server's error and access logs reach the harness through one follower (server/
+//      log-targets.ts scriptFollowLines) and every request of the batch was logged, by order: httpd writes a
+//      request's error lines before its access line, so a line belongs to the first request whose access line
+//      came after it (2.2's lines, which carry neither a port nor sub-second times, and 2.4's lines without a
+//      client);
+//   3. else when it arrived: a request's lines are written before its answer ends and before its access line, and
+//      the next request starts `gapMs` after its record. So a line belongs to the first request whose record, or
+//      whose access line when that came later, arrived no earlier than `gapMs / 2` before it.
+// Arrival alone was wrong for one 2.2 config in ten in a busy fleet: a line came 18 ms after its own access line,
+// or the harness, busy, read a whole batch's records and lines in one go, all with one arrival time.
+// Lines past the last request belong to the last request (its late lines, as a single send keeps them).
 
 export interface BatchLine {
   text: string;
   /** Date.now() when it arrived. */
   arrivedAt: number;
+  /** Its place among the follower's lines, error and access lines alike (engine/line-stream.ts orders). */
+  order?: number;
 }
 
 export interface BatchSlot {
   /** null: the request never connected, or was skipped. */
   localPort: number | null;
   receivedAt: number;
+  /** When its access line arrived, and its place among the follower's lines, where the batch's access lines are
+   * its answered requests' one for one (observe-side.ts). */
+  loggedAt?: number;
+  loggedOrder?: number;
   /** A skipped request has no lines. */
   skipped: boolean;
 }
@@ -30,6 +42,7 @@ export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly
   if (live.length === 0) return result;
   const byPort = new Map<number, number>();
   for (const { slot, index } of live) if (slot.localPort !== null) byPort.set(slot.localPort, index);
+  const ordered = live.every(({ slot }) => slot.loggedOrder !== undefined);
   for (const line of lines) {
     const port = CLIENT_PORT.exec(line.text)?.[1];
     const exact = port === undefined ? undefined : byPort.get(Number(port));
@@ -37,7 +50,10 @@ export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly
       result[exact]!.push(line.text);
       continue;
     }
-    const owner = live.find(({ slot }) => line.arrivedAt <= slot.receivedAt + gapMs / 2) ?? live.at(-1)!;
+    const owner =
+      (ordered && line.order !== undefined
+        ? live.find(({ slot }) => slot.loggedOrder! > line.order!)
+        : live.find(({ slot }) => line.arrivedAt <= Math.max(slot.receivedAt, slot.loggedAt ?? slot.receivedAt) + gapMs / 2)) ?? live.at(-1)!;
     result[owner.index]!.push(line.text);
   }
   return result;

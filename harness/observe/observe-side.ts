@@ -16,7 +16,7 @@ import type { ImageInspection } from "../server/inspect-image.ts";
 import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
-import { attributeBatchLines } from "./batch-attribution.ts";
+import { attributeBatchLines, type BatchSlot } from "./batch-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
@@ -326,7 +326,18 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   const records = await sendBatchFromContainer(client, items.map((entry) => entry.item), { gapMs: BATCH_GAP_MS });
   const answered = records.filter((record) => record.outcome?.kind === "response").length;
   const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
-  const slots = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
+  const slots: BatchSlot[] = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
+  // The access lines are the answered requests' one for one when there are as many (one request per connection):
+  // each then tells when, and after which error lines, its request was logged.
+  const logged = httpd.accessLinesSince(mark);
+  if (logged !== null && logged.length === answered) {
+    let next = 0;
+    records.forEach((record, index) => {
+      if (record.outcome?.kind !== "response") return;
+      const line = logged[next++]!;
+      slots[index] = { ...slots[index]!, loggedAt: line.arrivedAt, ...(line.order === undefined ? {} : { loggedOrder: line.order }) };
+    });
+  }
   const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS);
   const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [] }, repeat: null }));
   items.forEach((entry, index) => {

@@ -23,6 +23,34 @@ describe("attributeBatchLines", () => {
     expect(attributeBatchLines(lines, [slot(100), slot(200), slot(230)], 30)).toEqual([[text(1), text(2)], [text(3)], [text(4)]]);
   });
 
+  it("places lines without a known port by the access lines around them when one follower kept their order, whenever they arrived", () => {
+    const text = (n: number) => `[Mon Nov 23 23:15:48 2026] [error] [client 10.77.1.5] line ${n}`;
+    // The harness, busy, read the whole batch in one go: records and lines all arrived at 500.
+    const logged = (order: number) => ({ ...slot(500), loggedAt: 500, loggedOrder: order });
+    const lines = [
+      { text: text(1), arrivedAt: 500, order: 0 },
+      { text: text(2), arrivedAt: 500, order: 2 },
+      { text: text(3), arrivedAt: 500, order: 3 },
+      { text: text(4), arrivedAt: 500, order: 6 }, // after the last access line: the last request's late line
+    ];
+    expect(attributeBatchLines(lines, [logged(1), logged(4), logged(5)], 30)).toEqual([[text(1)], [text(2), text(3)], [text(4)]]);
+    // By arrival, all four were the first request's.
+    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500)], 30)).toEqual([[text(1), text(2), text(3), text(4)], [], []]);
+  });
+
+  it("places lines by arrival when a request has no access line to order by", () => {
+    const line = { text: "[error] [client 10.77.1.5] late", arrivedAt: 130, order: 3 };
+    const slots = [{ ...slot(100), loggedAt: 100, loggedOrder: 1 }, slot(200, null), { ...slot(300), loggedAt: 300, loggedOrder: 5 }];
+    expect(attributeBatchLines([line], slots, 30)).toEqual([[], [line.text], []]);
+  });
+
+  it("takes a request's access line as the end of its window when it came after the record", () => {
+    // 18 ms after the record, 3 ms after the access line: the first request's, not the second's.
+    const line = { text: "[error] [client 10.77.1.5] denied", arrivedAt: 118 };
+    expect(attributeBatchLines([line], [{ ...slot(100), loggedAt: 115 }, { ...slot(200), loggedAt: 201 }], 30)).toEqual([[line.text], []]);
+    expect(attributeBatchLines([line], [slot(100), slot(200)], 30)).toEqual([[], [line.text]]);
+  });
+
   it("gives a skipped request nothing, and a port no request of the batch had is placed by time", () => {
     const line = { text: "[client 10.77.1.5:5] something", arrivedAt: 250 };
     expect(attributeBatchLines([line], [slot(100, 40001), slot(101, null, true), slot(300, 40003)], 30)).toEqual([[], [], [line.text]]);
