@@ -96,8 +96,9 @@ export class StartedHttpd implements AsyncDisposable {
       await access.waitForLine(() => true, { from: mark.out + options.accessLines - 1, timeoutMs: 1_500 });
     }
     await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
+    const ordered = this.orderedLogs;
     return error.lines.slice(mark.err).map((text, index) => {
-      const order = this.orderedLogs ? error.orders[mark.err + index] : undefined;
+      const order = ordered ? error.orders[mark.err + index] : undefined;
       return { text, arrivedAt: error.arrivals[mark.err + index] ?? Date.now(), ...(order === undefined ? {} : { order }) };
     });
   }

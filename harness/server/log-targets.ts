@@ -64,8 +64,9 @@ const WAIT_FOR_FILE = 'wait_for() { i=0; while [ ! -f "$1" ] && [ "$i" -lt 200 ]
 // 10 ms in that case (-s is only used without inotify); busybox's -s takes whole seconds.
 const POLL_IF_NEEDED = `s=""; tail -s ${POLL_SECONDS} -n 0 /dev/null >/dev/null 2>&1 && s="-s ${POLL_SECONDS}"`;
 
-function tailOf(paths: readonly string[]): string {
-  return `tail -q -n +1 -F $s ${paths.map((path) => `"${path}"`).join(" ")} 2>/dev/null`;
+/** `headers`: tail's `==> file <==` before each file's lines (-v, even for one file); else none (-q). */
+function tailOf(paths: readonly string[], headers = false): string {
+  return `tail ${headers ? "-v" : "-q"} -n +1 -F $s ${paths.map((path) => `"${path}"`).join(" ")} 2>/dev/null`;
 }
 
 /** What a start script prints once it follows the log files itself, and when the image cannot (no tail, or a sed
@@ -114,7 +115,7 @@ export function scriptFollowLines(errorPaths: readonly string[] | null, accessPa
     // -v: a header even for a single file, so that its first lines have a kind too.
     // The rest waited for too, a second at most in all (httpd opens every log before it serves): tail writes no
     // header before the first lines of a file that appears after it started.
-    `  ( wait_for "${paths[0]}"; ${paths.length > 1 ? `wait_rest ${paths.slice(1).map((path) => `"${path}"`).join(" ")}; ` : ""}exec tail -v -n +1 -F $s ${paths.map((path) => `"${path}"`).join(" ")} 2>/dev/null ) | sed -u -n ${sed} >&2 &`,
+    `  ( wait_for "${paths[0]}"; ${paths.length > 1 ? `wait_rest ${paths.slice(1).map((path) => `"${path}"`).join(" ")}; ` : ""}exec ${tailOf(paths, true)} ) | sed -u -n ${sed} >&2 &`,
     `  echo "${FOLLOW_STARTED}" >&2`,
     "else",
     `  echo "${FOLLOW_UNSUPPORTED}" >&2`,
