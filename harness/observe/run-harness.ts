@@ -22,6 +22,7 @@ import type { ObserveContext } from "./observe-context.ts";
 import { runCertificates } from "./run-certificates.ts";
 import { observeScenario } from "./observe-scenario.ts";
 import { ScenarioLane } from "./scenario-lane.ts";
+import { type SeatKind, SeatQueue } from "./seat-queue.ts";
 import { SharedClientNetworks } from "./shared-client-networks.ts";
 import type { ScenarioRun, SkippedSide } from "./scenario-run.ts";
 
@@ -210,19 +211,29 @@ async function copyImages(station: Station, primary: Station, images: readonly s
 /** Every scenario planned before any of them runs: a plan that cannot be made is bad input, and stops the run
  * before a scenario container exists. An array's plans are kept; a source's are dropped and made again when
  * the scenario runs (planning twice costs less than holding every tree and plan of a fleet). */
-async function plannedSource(options: HarnessRunOptions, sides: readonly PlannedSideInput[]): Promise<{ count: number; take(index: number): Promise<{ scenario: Scenario; plan: ScenarioPlan }> }> {
+async function plannedSource(
+  options: HarnessRunOptions,
+  sides: readonly PlannedSideInput[],
+): Promise<{ count: number; seats: Array<readonly SeatKind[] | null>; take(index: number): Promise<{ scenario: Scenario; plan: ScenarioPlan }> }> {
   const given = options.scenarios;
   if (Array.isArray(given)) {
     const plans = given.map((scenario) => planScenario(scenario, sides, options.trees));
-    return { count: given.length, take: async (index) => ({ scenario: given[index]!, plan: plans[index]! }) };
+    return { count: given.length, seats: plans.map((plan) => ScenarioLane.seatsFor(plan)), take: async (index) => ({ scenario: given[index]!, plan: plans[index]! }) };
   }
+  // What the check keeps of each plan: the seats it takes, one array per kind of scenario, however many there are.
+  const seats: Array<readonly SeatKind[] | null> = [];
+  const shared = new Map<string, readonly SeatKind[] | null>();
   // Thousands of trees take a while to read: an interrupt stops the check (the run then says it was interrupted).
   for (let index = 0; index < given.count && !options.signal?.aborted; index++) {
     const { scenario, trees } = await given.load(index, "check");
-    planScenario(scenario, sides, trees ?? options.trees);
+    const kinds = ScenarioLane.seatsFor(planScenario(scenario, sides, trees ?? options.trees));
+    const key = JSON.stringify(kinds);
+    if (!shared.has(key)) shared.set(key, kinds);
+    seats.push(shared.get(key)!);
   }
   return {
     count: given.count,
+    seats,
     take: async (index) => {
       const { scenario, trees } = await given.load(index, "run");
       return { scenario, plan: planScenario(scenario, sides, trees ?? options.trees) };
@@ -339,8 +350,9 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const runs: ScenarioRun[] = options.keepRuns === false ? [] : new Array(total);
     // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
     // over the work a slow one has not reached. A scenario an engine lost is put back at the front, so a worker
-    // with an empty queue waits while scenarios are still running elsewhere: one of them may come back.
-    const queue = Array.from({ length: total }, (_, index) => index);
+    // with an empty queue waits while scenarios are still running elsewhere: one of them may come back. Scenarios
+    // are taken group by group of the seats they take (seat-queue.ts).
+    const queue = new SeatQueue(total, (index) => source.seats[index] ?? null);
     let done = 0;
     let running = 0;
     let wake = (): void => {};
@@ -376,12 +388,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           continue;
         }
         const index = queue.shift()!;
-        // With one engine, nothing comes back to an empty queue: this is the lane's last scenario.
-        const last = queue.length === 0 && stations.length === 1;
         running++;
         try {
           const { scenario, plan } = await source.take(index);
-          if (last) lane.retireSeatsBut(ScenarioLane.seatsFor(plan));
+          // The seats that neither this scenario nor a queued one takes go while it runs, not at the run's end.
+          lane.retireSeatsBut([...(ScenarioLane.seatsFor(plan) ?? []), ...queue.kindsAhead()]);
           const run =
             runDeadline !== null && Date.now() >= runDeadline
               ? notStarted(scenario, plan, skipped, options.runTimeLimitMs!)
@@ -400,7 +411,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
               note(`engine ${station.engine.target.url} stopped answering during ${scenario.id}${why}; the scenario goes to the other engines`);
               return;
             }
-            queue.length = 0;
+            queue.clear();
             throw new HarnessError("HARNESS_ENGINE_UNAVAILABLE", `The Docker engine (${stations.length > 1 ? "every engine of --engines" : process.env.DOCKER_HOST || "the default socket"}) stopped answering during the run; no report was written.`, {
               hint: `What failed: ${run.scenario.id}${why}\nThe run's containers are removed by the next run's sweep once the engine answers again.`,
             });

@@ -20,6 +20,7 @@ import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts
 import type { RunScope } from "../engine/run-scope.ts";
 import { fitsSeat, type ServerSeat, takeSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
+import type { SeatKind } from "./seat-queue.ts";
 import type { NetworkStay, SharedNetworkUse } from "./shared-client-networks.ts";
 
 interface SeatStay {
@@ -93,13 +94,14 @@ export class ScenarioLane {
     return fromHost || this.#seats.has(publishing) ? publishing : kind;
   }
 
-  /** Removes, in the background, the seats the lane's last scenario does not take (`kinds`, as seatsFor gives
-   * them; null: it takes none). The engine releases a seat's network endpoints one at a time, about 0.1 s each, and
-   * a fleet's lanes hold four seats on four networks each: released all at the end, after the last scenario, that
-   * was seconds of a nearly idle machine. Released now, they go while the last scenarios run. retire() waits for
-   * them. */
-  retireSeatsBut(kinds: ReadonlyArray<{ side: string; ipv6: boolean; fromHost: boolean }> | null): void {
-    const kept = new Set((kinds ?? []).map((kind) => this.#seatKey(kind.side, kind.ipv6, kind.fromHost)));
+  /** Removes, in the background, the seats of kinds that neither the lane's next scenario nor any scenario still
+   * queued takes (`kinds`: theirs, as seatsFor gives them). The engine releases a seat's network endpoints one at a
+   * time, about 0.1 s each, and a fleet's lanes held four seats on four networks each: released all at the end,
+   * after the last scenario, that was seconds of a nearly idle machine. Released as soon as nothing will take them
+   * (the run takes its scenarios group by group, observe/seat-queue.ts), they go while the lane runs on. retire()
+   * waits for them. */
+  retireSeatsBut(kinds: readonly SeatKind[]): void {
+    const kept = new Set(kinds.map((kind) => this.#seatKey(kind.side, kind.ipv6, kind.fromHost)));
     for (const [key, taken] of [...this.#seats]) {
       if (kept.has(key)) continue;
       this.#seats.delete(key);
@@ -119,7 +121,7 @@ export class ScenarioLane {
   /** The seats a scenario's sides take on this lane (null: a side needs ports the seats do not publish, so every
    * server gets a stack of its own): one per side, with IPv6 for a local client, published for requests from the
    * host. */
-  static seatsFor(plan: ScenarioPlan): Array<{ side: string; ipv6: boolean; fromHost: boolean }> | null {
+  static seatsFor(plan: ScenarioPlan): SeatKind[] | null {
     if (!plan.sides.every((side) => fitsSeat(side.ports))) return null;
     return plan.sides.map((side) => ({ side: side.side.id, ipv6: side.localClient, fromHost: side.requests.some((request) => request.client === "host") }));
   }

@@ -203,6 +203,45 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     await expectNothingLeft("seats-last-");
   });
 
+  it("take scenarios group by group of their seats, and let a kind's seats go once no queued scenario takes it", async () => {
+    const recording = await recordEvents();
+    // Without local clients a side takes a seat without IPv6; with them one with IPv6. Given alternating, one lane
+    // runs the IPv6 ones first, then the others, and the reports keep the order given.
+    const noLocal = (id: string): string => scenario(id, false).replace(/^ {2}- \{ name: from-localhost6?,.*\n/gm, "");
+    const ids = ["seats-group-a", "seats-group-b", "seats-group-c", "seats-group-d"];
+    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), noLocal(ids[1]!), scenario(ids[2]!, false), noLocal(ids[3]!)], { concurrency: 1 }));
+    const happened = await recording.stop();
+    expect(result.runs.map((run) => run.scenario.id)).toEqual(ids);
+    result.runs.forEach((run, index) => {
+      expect(run.error ?? null).toBeNull();
+      for (const side of run.observations) {
+        expect(side.started).toBe(true);
+        expect(seen(side, "from-office")).toEqual({ status: 200, remote: "10.79.6.5" });
+        expect(side.requests.map((request) => request.name)).toEqual(index % 2 === 0 ? ["from-office", "from-localhost", "from-localhost6"] : ["from-office"]);
+      }
+    });
+    const runIds = new Set(
+      happened
+        .filter((event) => event.Type === "container" && event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("seats-group-"))
+        .map((event) => event.Actor.Attributes[LABEL_RUN_ID]),
+    );
+    expect(runIds.size).toBe(1);
+    const ofRun = (event: EngineEvent): boolean => runIds.has(event.Actor.Attributes[LABEL_RUN_ID]);
+    const servers = happened.filter((event) => event.Type === "container" && event.Action === "create" && ofRun(event) && event.Actor.Attributes[LABEL_ROLE] === "server");
+    // Two servers a scenario, in the order the lane ran them: a and c (IPv6), then b and d.
+    expect(servers.map((event) => event.Actor.Attributes[LABEL_SCENARIO])).toEqual([ids[0], ids[0], ids[2], ids[2], ids[1], ids[1], ids[3], ids[3]]);
+    const made = happened.filter((event) => event.Type === "container" && event.Action === "create" && ofRun(event) && event.Actor.Attributes[LABEL_ROLE] === "seat");
+    // Two seats of each kind, each made once, none publishing.
+    expect(made).toHaveLength(4);
+    expect(made.map((event) => seats.get(event.Actor.ID))).toEqual([0, 0, 0, 0]);
+    const destroyed = (id: string): number => happened.find((event) => event.Type === "container" && event.Action === "destroy" && event.Actor.ID === id)?.timeNano ?? Infinity;
+    // The IPv6 seats (the first two made) went while the lane ran on: before the last scenario's servers did.
+    const lastServerGone = Math.min(...servers.filter((event) => event.Actor.Attributes[LABEL_SCENARIO] === ids[3]).map((event) => destroyed(event.Actor.ID)));
+    for (const seat of made.slice(0, 2)) expect(destroyed(seat.Actor.ID)).toBeLessThan(lastServerGone);
+    for (const seat of made.slice(2)) expect(destroyed(seat.Actor.ID)).toBeGreaterThan(lastServerGone);
+    await expectNothingLeft("seats-group-");
+  });
+
   it("let a shared network closed to new scenarios drain while seats stay on it: the next one gets its subnet", async () => {
     const recording = await recordEvents();
     // A window shorter than a scenario: every scenario finds the network closed and waits for it to go.

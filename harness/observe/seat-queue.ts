@@ -1,0 +1,79 @@
+// Pure: the order in which a run's lanes take its scenarios, grouped by the seats they take. A lane keeps a seat of
+// every kind its scenarios took (observe/scenario-lane.ts), and each seat costs the engine a container with a network
+// stack of its own to make and, at the run's end, one at a time to remove: a fleet whose configs alternate between
+// the kinds (a local client's IPv6 or not) had every lane holding four seats, and the run ended with some thirty
+// removals in a row, seconds of a nearly idle machine. Taken group by group, a lane changes kinds about once, and
+// the seats of a kind that no scenario still queued takes go while the lane runs on (kindsAhead), not at the end.
+// What a scenario observes does not depend on the order; the reports keep the scenarios' own order.
+
+/** A seat a scenario's side takes (ScenarioLane.seatsFor). */
+export interface SeatKind {
+  side: string;
+  ipv6: boolean;
+  fromHost: boolean;
+}
+
+/** The group a scenario runs in: its sides' seats by side and IPv6, or none. Whether a side sends from the host is
+ * left out: a seat that publishes serves a side that does not, so such scenarios share their seats. */
+export function seatGroup(kinds: readonly SeatKind[] | null): string {
+  return kinds === null ? "own stacks" : kinds.map((kind) => `${kind.side}:${kind.ipv6 ? "ipv6" : "ipv4"}`).join(" ");
+}
+
+export class SeatQueue {
+  /** Scenario indexes not yet taken, in the order they are taken. */
+  readonly #order: number[];
+  readonly #kinds: ReadonlyArray<readonly SeatKind[] | null>;
+  /** How many queued scenarios take each kind, by its key. */
+  readonly #ahead = new Map<string, { kind: SeatKind; count: number }>();
+
+  /** Scenarios 0 to count - 1, `kindsOf(index)` the seats one takes (null: none). Groups run in the order of their
+   * first scenario, each group's scenarios in their own order. */
+  constructor(count: number, kindsOf: (index: number) => readonly SeatKind[] | null) {
+    this.#kinds = Array.from({ length: count }, (_, index) => kindsOf(index));
+    const groups = new Map<string, number[]>();
+    this.#kinds.forEach((kinds, index) => {
+      const group = seatGroup(kinds);
+      let members = groups.get(group);
+      if (members === undefined) groups.set(group, (members = []));
+      members.push(index);
+    });
+    this.#order = [...groups.values()].flat();
+    for (const index of this.#order) this.#count(index, 1);
+  }
+
+  get length(): number {
+    return this.#order.length;
+  }
+
+  /** The next scenario, or undefined when none is queued. */
+  shift(): number | undefined {
+    const index = this.#order.shift();
+    if (index !== undefined) this.#count(index, -1);
+    return index;
+  }
+
+  /** Puts a scenario back at the front (an engine lost it). */
+  unshift(index: number): void {
+    this.#order.unshift(index);
+    this.#count(index, 1);
+  }
+
+  /** Drops every queued scenario. */
+  clear(): void {
+    for (const index of this.#order.splice(0)) this.#count(index, -1);
+  }
+
+  /** Every seat kind some queued scenario takes. */
+  kindsAhead(): SeatKind[] {
+    return [...this.#ahead.values()].map((entry) => entry.kind);
+  }
+
+  #count(index: number, by: 1 | -1): void {
+    for (const kind of this.#kinds[index] ?? []) {
+      const key = `${kind.side} ${kind.ipv6} ${kind.fromHost}`;
+      const entry = this.#ahead.get(key);
+      if (entry === undefined) this.#ahead.set(key, { kind, count: by });
+      else if ((entry.count += by) === 0) this.#ahead.delete(key);
+    }
+  }
+}
