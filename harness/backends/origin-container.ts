@@ -99,7 +99,7 @@ export async function startOrigin(
       scenario: context.scenario,
       ...(inline === null
         ? { entrypoint: ["httpd", "-DFOREGROUND"], command: [], archive }
-        : { entrypoint: ["/bin/sh", "-c"], command: [[...stagingLines(), "exec httpd -DFOREGROUND"].join("\n"), "origin", inline] }),
+        : { entrypoint: ["/bin/sh", "-c"], command: [[...stagingLines("/", inline.gzip), "exec httpd -DFOREGROUND"].join("\n"), "origin", inline.base64] }),
       ...place,
     });
   }

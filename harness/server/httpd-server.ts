@@ -132,13 +132,15 @@ export class StartedHttpd implements AsyncDisposable {
 
 /** Images whose start script cannot extract a bundle (no base64 or tar): their servers get it by the engine's copy. */
 const copiedOnly = new Set<string>();
+/** Images without gzip: a bundle too large to travel plain goes by the engine's copy. */
+const withoutGzip = new Set<string>();
 
 export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise<StartedHttpd> {
   const { inspection } = launch;
   const { profile } = inspection;
   const archive = await packBundle([{ path: launch.config.path, content: launch.config.text }, ...launch.files]);
   // The start script extracts the bundle itself where it can: the engine's copy costs it a dockerd of its own.
-  const inline = copiedOnly.has(inspection.image) ? null : inlineBundle(archive);
+  const inline = copiedOnly.has(inspection.image) ? null : inlineBundle(archive, { gzip: !withoutGzip.has(inspection.image) });
   const publish = [...(launch.ports ?? (launch.listenTls ? [80, 443] : [80]))];
   const { seat } = launch;
   const targets = launch.logs
@@ -147,14 +149,14 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const pathsOf = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
   // The script follows the log files itself where the image lets it: no exec per server.
   const follow = targets.errorLog !== null || targets.accessLog !== null ? scriptFollowLines(pathsOf(targets.errorLog), pathsOf(targets.accessLog)) : [];
-  const script = startScript(profile, launch.prepare, launch.extras, inline !== null, follow);
+  const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow);
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
     scenario: launch.scenario,
     entrypoint: ["/bin/sh", "-c"],
     // With `sh -c`, the word after the script is its $0 and the next its $1.
-    command: inline === null ? [script] : [script, "httpd-upgrade-harness", inline],
+    command: inline === null ? [script] : [script, "httpd-upgrade-harness", inline.base64],
     ...(seat
       ? { joinNetworkOf: seat.containerId }
       : { publish, network: launch.network, extraNetworks: launch.extraNetworks ?? [], ipv6: launch.ipv6 ?? false }),
@@ -204,8 +206,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   if (!started && inline !== null) {
     const staging = stagingFailure(container.stderr.lines);
     if (staging === "unsupported") {
-      // An image without base64 or tar: from now on its servers get their bundle by the engine's copy.
-      copiedOnly.add(inspection.image);
+      // An image without base64 or tar: from now on its servers get their bundle by the engine's copy; without gzip,
+      // those whose bundle does not fit plain.
+      (inline.gzip ? withoutGzip : copiedOnly).add(inspection.image);
       await container.remove();
       return startHttpd(scope, launch);
     }

@@ -21,17 +21,18 @@ export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-/** The exit status of a start script whose image cannot extract a bundle itself (no base64 or tar): the server is
- * started again with its bundle copied in by the engine. */
+/** The exit status of a start script whose image cannot extract a bundle itself (no base64 or tar, or no gzip for
+ * a gzipped one): the server is started again with its bundle copied in by the engine (or sent plain). */
 export const STAGE_UNSUPPORTED_EXIT = 98;
 
-/** Lines that extract the bundle passed as the script's first argument (base64 of a tar archive) at `root` (/
- * but in tests), as the engine's archive copy would: owners and modes from the archive, parents made 0755.
- * Nothing else may see the argument: `set --` drops it before prepare and httpd run. */
-export function stagingLines(root = "/"): string[] {
+/** Lines that extract the bundle passed as the script's first argument (base64 of a tar archive, gzipped when
+ * `gzip`) at `root` (/ but in tests), as the engine's archive copy would: owners and modes from the archive,
+ * parents made 0755. Nothing else may see the argument: `set --` drops it before prepare and httpd run. */
+export function stagingLines(root = "/", gzip = false): string[] {
+  const tools = ["base64", "tar", ...(gzip ? ["gzip"] : [])].map((tool) => `! command -v ${tool} >/dev/null 2>&1`).join(" || ");
   return [
-    `if ! command -v base64 >/dev/null 2>&1 || ! command -v tar >/dev/null 2>&1; then echo "${MARKER} stage-unsupported" >&2; exit ${STAGE_UNSUPPORTED_EXIT}; fi`,
-    `printf '%s' "$1" | base64 -d | tar -xf - -C ${shellQuote(root)} || { echo "${MARKER} stage-failed" >&2; exit ${STAGE_UNSUPPORTED_EXIT + 1}; }`,
+    `if ${tools}; then echo "${MARKER} stage-unsupported" >&2; exit ${STAGE_UNSUPPORTED_EXIT}; fi`,
+    `printf '%s' "$1" | base64 -d |${gzip ? " gzip -dc |" : ""} tar -xf - -C ${shellQuote(root)} || { echo "${MARKER} stage-failed" >&2; exit ${STAGE_UNSUPPORTED_EXIT + 1}; }`,
     "set --",
   ];
 }
@@ -43,13 +44,19 @@ export function stagingFailure(stderr: readonly string[]): "unsupported" | "fail
   return null;
 }
 
-/** `staged`: whether the script extracts the bundle itself (its first argument) before anything else; `follow`:
- * lines run just before httpd starts (log-targets.ts scriptFollowLines). */
-export function startScript(profile: HttpdProfile, prepare: string[], extras: StartExtras = NO_EXTRAS, staged = false, follow: readonly string[] = []): string {
+/** `staged`: whether the script extracts the bundle itself (its first argument) before anything else, and whether
+ * that is gzipped; `follow`: lines run just before httpd starts (log-targets.ts scriptFollowLines). */
+export function startScript(
+  profile: HttpdProfile,
+  prepare: string[],
+  extras: StartExtras = NO_EXTRAS,
+  staged: { gzip: boolean } | null = null,
+  follow: readonly string[] = [],
+): string {
   const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   const args = extras.args.map(shellQuote).join(" ");
   const binary = args ? `${profile.binary} ${args}` : profile.binary;
-  const lines = [...(staged ? stagingLines() : []), ...(profile.environment ? [profile.environment] : []), ...exports, profile.preStart, ...extras.setup, `cd ${profile.serverRoot}`];
+  const lines = [...(staged ? stagingLines("/", staged.gzip) : []), ...(profile.environment ? [profile.environment] : []), ...exports, profile.preStart, ...extras.setup, `cd ${profile.serverRoot}`];
   prepare.forEach((command, index) => {
     lines.push(
       `echo "${MARKER} prepare-begin ${index}" >&2`,

@@ -175,6 +175,42 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     expect(await listHarnessResources(engine, scope.runId)).toEqual({ containers: [], networks: [] });
   });
 
+  it("stages a bundle too large to travel plain gzipped in its command line, and by the engine's copy where the image has no gzip", async () => {
+    const engine = await connectEngine();
+    const scope = new RunScope(engine);
+    const bare = `harness-test-no-gzip:${scope.runId}`.toLowerCase();
+    try {
+      const candidate = await inspectImage(scope, inject("images").candidate);
+      await imageWithout(engine, candidate.image, ["/bin/gzip", "/usr/bin/gzip"], bare);
+      const network = await createScenarioNetwork(scope, "staging-gzip");
+      // A tree of many small files: a tar header and padding each pass the command line's limit as a plain archive.
+      const files = Array.from({ length: 300 }, (_, index) => ({ path: `/usr/local/apache2/htdocs/page-${index}.html`, content: `page ${index}\n` }));
+      for (const image of [candidate.image, bare]) {
+        const inspection = await inspectImage(scope, image);
+        const httpd = await startHttpd(scope, {
+          inspection,
+          scenario: "staging-gzip",
+          config: { path: inspection.profile.configFile, text: minimalConfig(inspection, ["authz_core"], "").text },
+          files,
+          prepare: [],
+          network: { name: network.name, aliases: ["server"] },
+          listenTls: false,
+        });
+        expect(httpd.boot.started, image).toBe(true);
+        const response = await fetch(`http://${httpd.host}:${httpd.ports.http}/page-299.html`);
+        expect([response.status, await response.text()]).toEqual([200, "page 299\n"]);
+        const args = (await engine.docker.getContainer(httpd.container.id).inspect()).Args;
+        if (image === bare) expect(args).toHaveLength(2);
+        else expect([args.length, Buffer.from(args[3]!, "base64").subarray(0, 2).toString("hex")]).toEqual([4, "1f8b"]);
+        await httpd.stop();
+      }
+    } finally {
+      await scope.dispose();
+      await engine.docker.getImage(bare).remove({ force: true }).catch(() => undefined);
+    }
+    expect(await listHarnessResources(engine, scope.runId)).toEqual({ containers: [], networks: [] });
+  });
+
   it("stages its files from its own start script as the engine's copy would, and by the engine's copy where the image has no base64", async () => {
     const engine = await connectEngine();
     const scope = new RunScope(engine);

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEBIAN_PROFILE, OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
-import { packBundle, STAGED_MTIME } from "../../../harness/server/site-bundle.ts";
+import { INLINE_BUNDLE_LIMIT, inlineBundle, packBundle, STAGED_MTIME } from "../../../harness/server/site-bundle.ts";
 import { STAGE_UNSUPPORTED_EXIT, splitStartPhases, stagingFailure, stagingLines, startScript } from "../../../harness/server/start-script.ts";
 
 // Recorded 2.4.62 output (case d1 and case f of /work/shared/fixtures/real-httpd).
@@ -65,9 +65,41 @@ describe("stagingLines", () => {
     }
   });
 
+  it("extract a gzipped bundle, one that does not fit a command line plain (inlineBundle)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "staging-"));
+    try {
+      // Three hundred small files: their headers and padding alone pass the limit as a plain archive.
+      const files = Array.from({ length: 300 }, (_, index) => ({ path: `/etc/site/conf.d/${String(index).padStart(3, "0")}.conf`, content: `# site ${index}\nListen ${8000 + index}\n` }));
+      const bundle = await packBundle(files);
+      expect(bundle.toString("base64").length).toBeGreaterThan(INLINE_BUNDLE_LIMIT);
+      expect(inlineBundle(bundle, { gzip: false })).toBeNull();
+      const inline = inlineBundle(bundle)!;
+      expect(inline.gzip).toBe(true);
+      expect(inline.base64.length).toBeLessThanOrEqual(INLINE_BUNDLE_LIMIT);
+      const run = spawnSync("/bin/sh", ["-c", [...stagingLines(root, true), 'echo "left: $#"'].join("\n"), "httpd-upgrade-harness", inline.base64], { encoding: "utf8" });
+      expect([run.status, run.stdout, run.stderr]).toEqual([0, "left: 0\n", ""]);
+      expect(readFileSync(join(root, "etc/site/conf.d/299.conf"), "utf8")).toBe("# site 299\nListen 8299\n");
+      const small = await packBundle(files.slice(0, 2));
+      expect(inlineBundle(small)).toEqual({ base64: small.toString("base64"), gzip: false });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("stop the script with their own status and marker where base64 or tar is missing, or the archive is bad", () => {
     const missing = spawnSync("/bin/sh", ["-c", stagingLines("/nonexistent").join("\n"), "x", ""], { encoding: "utf8", env: { PATH: "/nonexistent" } });
     expect([missing.status, stagingFailure(missing.stderr.trim().split("\n"))]).toEqual([STAGE_UNSUPPORTED_EXIT, "unsupported"]);
+    // A gzipped bundle where gzip is missing (a directory holding base64 and tar only).
+    const bin = mkdtempSync(join(tmpdir(), "no-gzip-"));
+    try {
+      for (const tool of ["base64", "tar"]) symlinkSync(spawnSync("/bin/sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim(), join(bin, tool));
+      const script = stagingLines("/nonexistent", true).join("\n");
+      const noGzip = spawnSync("/bin/sh", ["-c", script, "x", ""], { encoding: "utf8", env: { PATH: bin } });
+      expect([noGzip.status, stagingFailure(noGzip.stderr.trim().split("\n"))]).toEqual([STAGE_UNSUPPORTED_EXIT, "unsupported"]);
+      expect(spawnSync("/bin/sh", ["-c", stagingLines("/nonexistent").join("\n"), "x", ""], { encoding: "utf8", env: { PATH: bin } }).stderr).not.toContain("stage-unsupported");
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
     const bad = spawnSync("/bin/sh", ["-c", stagingLines(tmpdir()).join("\n"), "x", Buffer.from("not a tar archive").toString("base64")], { encoding: "utf8" });
     expect(bad.status).toBe(STAGE_UNSUPPORTED_EXIT + 1);
     expect(stagingFailure(bad.stderr.trim().split("\n"))).toBe("failed");
