@@ -38,8 +38,11 @@ async function bundled() {
       target: "node20",
       // The packages stay in node_modules, resolved from the bundle's place as from the sources'.
       packages: "external",
-      // Stack traces (HARNESS_INTERNAL) name the source files and lines.
-      sourcemap: "inline",
+      // Stack traces (HARNESS_INTERNAL) name the source files and lines: the map goes beside the bundle, and the
+      // harness reads it only when it prints or records a stack (harness/source-stack.ts). Loaded with the bundle,
+      // Node keeps the whole map parsed, some 18 MB of every command's memory.
+      sourcemap: "linked",
+      outfile: file,
       // harness/repo-paths.ts is the one module that reads its own URL: it gets the URL it has in the checkout.
       define: { "import.meta.url": JSON.stringify(pathToFileURL(repoPaths).href) },
       write: false,
@@ -49,13 +52,15 @@ async function bundled() {
     mkdirSync(directory, { recursive: true });
     // Bundles of earlier sources go; a concurrent start that is loading one has it read already or bundles anew.
     for (const old of readdirSync(directory)) {
-      if (old.startsWith("cli-") && old.endsWith(".mjs") && join(directory, old) !== file) rmSync(join(directory, old), { force: true });
+      if (old.startsWith("cli-") && (old.endsWith(".mjs") || old.endsWith(".mjs.map")) && !join(directory, old).startsWith(file)) rmSync(join(directory, old), { force: true });
     }
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, result.outputFiles[0].contents);
-    renameSync(temporary, file);
+    // The map first: a bundle in place has its map.
+    for (const output of [...result.outputFiles].sort((a, b) => Number(a.path === file) - Number(b.path === file))) {
+      const temporary = `${output.path}.${process.pid}.tmp`;
+      writeFileSync(temporary, output.contents);
+      renameSync(temporary, output.path);
+    }
   }
-  process.setSourceMapsEnabled(true);
   return import(pathToFileURL(file).href);
 }
 

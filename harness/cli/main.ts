@@ -2,6 +2,7 @@
 // from the contract (exit-status.ts); library code never exits.
 import pc from "picocolors";
 import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
+import { errorText } from "../source-stack.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
 import { runBisectCommand } from "./bisect-command.ts";
 import { runCatalogueCommand } from "./catalogue-command.ts";
@@ -68,10 +69,10 @@ function reportError(error: unknown): number {
     const where = error.position ? `${formatPosition(error.position)}: ` : "";
     process.stderr.write(`${pc.red("error")} ${error.code}: ${where}${error.message}\n`);
     if (error.hint) process.stderr.write(`${error.hint}\n`);
-    if (process.env.DEBUG && error.cause) process.stderr.write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
+    if (process.env.DEBUG && error.cause) process.stderr.write(`cause: ${errorText(error.cause)}\n`);
     return exitStatusFor(error.code);
   }
-  process.stderr.write(`${pc.red("internal error")}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`${pc.red("internal error")}: ${errorText(error)}\n`);
   process.stderr.write("This is a bug in httpd-upgrade-harness; please report it with the output above.\n");
   return EXIT.environment;
 }

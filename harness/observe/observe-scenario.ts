@@ -6,6 +6,7 @@ import { type StartedClientContainer, startClientContainer } from "../clients/cl
 import { type ClientNetworkPlan, planClientNetworks } from "../clients/client-networks.ts";
 import { clientNetworkPrefix, createClientNetwork, createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import { isHarnessError } from "../errors.ts";
+import { errorText } from "../source-stack.ts";
 import { bindAll } from "../plan/late-binding.ts";
 import { seatOnNetworks, type ServerSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
@@ -218,7 +219,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     return result(
       isHarnessError(error)
         ? { code: error.code, message: error.hint ? `${error.message}\n${error.hint}` : error.message }
-        : { code: "HARNESS_INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+        : { code: "HARNESS_INTERNAL", message: errorText(error) },
     );
   } finally {
     clearTimeout(timer);
