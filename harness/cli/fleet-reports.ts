@@ -9,6 +9,7 @@ import { type FleetReportInput, fleetReport } from "../fleet/fleet-report.ts";
 import { fleetSarifChunks } from "../fleet/fleet-sarif.ts";
 import { entriesAt, type EntryPlace, journalEntries } from "../fleet/journal-entries.ts";
 import { scenarioOutline } from "../fleet/scenario-outline.ts";
+import { StringPool } from "../fleet/string-pool.ts";
 import type { Report } from "../report/report-model.ts";
 import { type FleetFormat, type ReportTarget, reportChunks, type StagedReport, stageReport } from "./report-targets.ts";
 
@@ -20,14 +21,17 @@ export interface FleetReports {
   entries: () => Iterable<FleetEntry>;
 }
 
-function outline(entry: FleetEntry): FleetEntry {
-  return { config: entry.config, scenario: scenarioOutline(entry.scenario), lint: null };
+/** What the report keeps of an entry while the details stream, its texts shared with the other entries' (a fleet
+ * repeats most of them from config to config). */
+function outline(entry: FleetEntry, pool: StringPool): FleetEntry {
+  return { config: entry.config, scenario: pool.intern(scenarioOutline(entry.scenario)), lint: null };
 }
 
 /** Entries held already (merged blobs). */
 export function fleetReportsOf(input: FleetReportInput): FleetReports {
   const all = input.entries;
-  return { frame: fleetReport({ ...input, entries: all.map(outline) }), entries: () => all };
+  const pool = new StringPool();
+  return { frame: fleetReport({ ...input, entries: all.map((entry) => outline(entry, pool)) }), entries: () => all };
 }
 
 /** A finished journal's entries, in `order` (config ids, the fleet's order); only their outlines and places are
@@ -35,8 +39,9 @@ export function fleetReportsOf(input: FleetReportInput): FleetReports {
 export function fleetReportsFromJournal(input: Omit<FleetReportInput, "entries">, journal: string, order: readonly string[]): FleetReports {
   const outlines = new Map<string, FleetEntry>();
   const places = new Map<string, EntryPlace>();
+  const pool = new StringPool();
   for (const { entry, place } of journalEntries(journal)) {
-    outlines.set(entry.config, outline(entry));
+    outlines.set(entry.config, outline(entry, pool));
     places.set(entry.config, place);
   }
   const missing = order.filter((id) => !places.has(id));
