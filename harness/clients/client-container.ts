@@ -131,7 +131,8 @@ export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] 
   const url = `${plan.tls ? "https" : "http"}://${plan.tls ? name : server}:${port}${plan.path}`;
   // `-X HEAD` makes curl wait for the body the headers announce (until --max-time); --head reads none.
   const method = plan.method === "HEAD" ? ["--head"] : ["-X", plan.method];
-  const args = ["curl", "-sS", "-i", "--raw", "--path-as-is", "--max-time", String(Math.ceil(plan.timeoutMs / 1000)), ...method];
+  // --globoff: a path's brackets and braces go as written (curl would take `[1-2]` for two requests, `{a,b}` too).
+  const args = ["curl", "-sS", "-i", "--raw", "--path-as-is", "--globoff", "--max-time", String(Math.ceil(plan.timeoutMs / 1000)), ...method];
   args.push(plan.httpVersion === "1.0" ? "--http1.0" : "--http1.1");
   // A TLS server name is a DNS name: with none given, the address is connected to and no SNI is sent.
   if (plan.tls && plan.hostHeader) args.push("-k", "--resolve", `${plan.hostHeader}:${port}:${server}`);

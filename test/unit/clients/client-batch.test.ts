@@ -78,7 +78,7 @@ describe("batchScript", () => {
     );
     const lines = script.split("\n");
     expect(lines[0]).toBe("d=$(mktemp -d) || exit 97");
-    expect(lines[3]).toContain("t=$('curl' '-sS' '-i' '--raw' '--path-as-is' '--max-time' '10' '-X' 'GET' '--http1.1' 'http://10.77.1.2:80/' -o o -w '%{time_total} %{local_port}' 2>e); c=$?");
+    expect(lines[3]).toContain("t=$('curl' '-sS' '-i' '--raw' '--path-as-is' '--globoff' '--max-time' '10' '-X' 'GET' '--http1.1' 'http://10.77.1.2:80/' -o o -w '%{time_total} %{local_port}' 2>e); c=$?");
     expect(lines[3]).not.toContain("sleep");
     expect(lines[4]).toMatch(/^if \[ "\$c" = 28 \]; then printf '@@hb 1 skip\\n'; else sleep 0\.030; /);
     expect(lines[5]).toContain(`printf '%s' '${Buffer.from("a'b\n").toString("base64")}' | base64 -d > b`);
