@@ -24,6 +24,11 @@ import tempfile
 import threading
 import time
 
+try:
+    import agent_curl  # a batch's curl command lines through libcurl in this process (agent_curl.py)
+except ImportError:
+    agent_curl = None
+
 out = sys.stdout.buffer
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
@@ -100,7 +105,9 @@ def run(job_id, argv, data):
 # own; each item's answer and stderr go to files, then one record on the job's stdout:
 #     @@hb <index> <curl exit> <answer bytes> <stderr bytes> <time_total> <local_port>\n<answer><stderr>
 # or `@@hb <index> skip` for an item marked skip after one that timed out (curl exit 28). The same records the
-# batch's sh script prints, without the shell, sleep, wc and cat processes it runs for every request.
+# batch's sh script prints, without the shell, sleep, wc and cat processes it runs for every request, and where it
+# can without a curl process either: agent_curl.py runs the command line through libcurl here (`"program": true` in
+# the batch runs the program for every item, as the side-by-side test of the two does).
 def batch(job_id, spec):
     state = {"cancelled": False, "process": None}
 
@@ -135,15 +142,20 @@ def batch(job_id, spec):
                 if item["body"] is not None:
                     with open(os.path.join(directory, "b"), "wb") as body:
                         body.write(base64.b64decode(item["body"]))
-                with open(os.path.join(directory, "e"), "wb") as errors:
-                    open(os.path.join(directory, "o"), "wb").close()
-                    process = subprocess.Popen(item["argv"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, cwd=directory, start_new_session=True)
-                    state["process"] = process
-                    written = process.communicate()[0]
-                    state["process"] = None
-                last = status_of(process.returncode)
+                ran = None if agent_curl is None or spec.get("program") else agent_curl.run_curl(item["argv"], directory, lambda: state["cancelled"])
+                if ran is not None:
+                    # A cancelled transfer ends as the killed program would have.
+                    last, timing = (137 if state["cancelled"] else ran[0]), ran[1]
+                else:
+                    with open(os.path.join(directory, "e"), "wb") as errors:
+                        open(os.path.join(directory, "o"), "wb").close()
+                        process = subprocess.Popen(item["argv"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, cwd=directory, start_new_session=True)
+                        state["process"] = process
+                        written = process.communicate()[0]
+                        state["process"] = None
+                    last = status_of(process.returncode)
+                    timing = written.decode("latin-1").rstrip("\n") or "0 0"
                 sizes = [os.path.getsize(os.path.join(directory, name)) for name in ("o", "e")]
-                timing = written.decode("latin-1").rstrip("\n") or "0 0"
                 header = b"@@hb %d %d %d %d %s\n" % (index, last, sizes[0], sizes[1], timing.encode("latin-1"))
                 send(b"%d o %d" % (job_id, len(header)), header)
                 # The answer may be large: passed on in pieces, as `cat` did.

@@ -17,6 +17,9 @@ export const EXEC_AGENT_COMMAND: readonly string[] = ["python3", "/usr/local/bin
 export interface AgentBatch {
   gap: number;
   items: Array<{ argv: string[]; body: string | null; skip: boolean }>;
+  /** The curl program for every item, not libcurl in the agent (docker/tools/agent_curl.py): for the test that
+   * holds the two side by side. */
+  program?: boolean;
 }
 
 interface Job {
