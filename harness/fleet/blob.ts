@@ -8,14 +8,15 @@
 //   {"kind":"end", "entries": N, "digest": "sha256 of the entry lines", "durationMs": ...}
 //
 // A blob without its end line is a shard that did not finish; one whose digest does not match was changed.
-import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, rmSync } from "node:fs";
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { HarnessError } from "../errors.ts";
 import type { MatrixAxis } from "../plan/side.ts";
 import type { ReportScenario, ReportSide } from "../report/report-model.ts";
 import type { LintedTree } from "../rules/lint-outcome.ts";
 import type { LintFinding } from "../rules/finding.ts";
+import { fileLines, type LinePlace } from "./file-lines.ts";
 import { FLEET_FORMAT, type FleetManifest } from "./manifest.ts";
 
 /** The sides of the run with the image ids the engine resolved (a resumed run or a merge checks they match),
@@ -85,11 +86,13 @@ export class BlobWriter {
     return writer;
   }
 
-  /** Goes on from a journal read back (`--resume`): its complete lines are kept, the rest cut. */
-  static resume(blob: ParsedBlob): BlobWriter {
-    const writer = BlobWriter.create(blob.path, blob.manifest);
-    if (blob.sides) writer.writeSides(blob.sides);
-    for (const entry of blob.entries) writer.writeEntry(entry);
+  /** Goes on from a journal read back (`--resume`): its whole lines are kept as they are, an end line and a line a
+   * crash cut short are cut off, and the entries it holds count towards the end line. */
+  static resume(scan: JournalScan): BlobWriter {
+    truncateSync(scan.path, scan.keep);
+    const writer = new BlobWriter(scan.path, openSync(scan.path, "a"));
+    writer.#digest = scan.digest;
+    writer.#entries = scan.entries;
     return writer;
   }
 
@@ -133,56 +136,111 @@ export class BlobWriter {
   }
 }
 
-export function parseBlob(text: string, path: string): ParsedBlob {
-  const bad = (line: number, why: string): HarnessError =>
-    new HarnessError("HARNESS_BLOB", `${path}:${line}: ${why}`, { position: { file: path, line, column: 1 }, hint: "Give the blobs that `fleet --report blob:PATH` wrote, unchanged." });
-  // Every record ends with a newline: the last piece is "" after a whole line, or a record a crash cut short,
-  // which is dropped.
-  const lines = text.split("\n");
-  lines.pop();
-  let manifest: FleetManifest | null = null;
-  let sides: BlobSides | null = null;
-  let end: BlobEnd | null = null;
-  const entries: FleetEntry[] = [];
-  const digest = createHash("sha256");
-  for (const [index, line] of lines.entries()) {
+/** Reads a blob's records in order, line by line, as parseBlob and scanJournal need them: the manifest first, the
+ * sides, entries (given to `onEntry` with the line they came from), the end line last; anything else is refused
+ * with its line number. */
+class RecordReader {
+  manifest: FleetManifest | null = null;
+  sides: BlobSides | null = null;
+  end: BlobEnd | null = null;
+  readonly digest = createHash("sha256");
+  entries = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly onEntry: (entry: FleetEntry, line: string) => void,
+  ) {}
+
+  bad(line: number, why: string): HarnessError {
+    return new HarnessError("HARNESS_BLOB", `${this.path}:${line}: ${why}`, { position: { file: this.path, line, column: 1 }, hint: "Give the blobs that `fleet --report blob:PATH` wrote, unchanged." });
+  }
+
+  /** The record of line `number` (1-based); its kind. */
+  take(line: string, number: number): string {
     let record: { kind?: unknown } & Record<string, unknown>;
     try {
       record = JSON.parse(line) as typeof record;
     } catch {
-      throw bad(index + 1, "not a JSON line");
+      throw this.bad(number, "not a JSON line");
     }
-    if (index === 0) {
-      if (record.kind !== "manifest" || record.format !== FLEET_FORMAT) throw bad(1, "not a fleet blob (its first line is no fleet manifest)");
-      const { kind: _kind, ...rest } = record;
-      manifest = rest as unknown as FleetManifest;
-      continue;
+    const { kind, ...rest } = record;
+    if (number === 1) {
+      if (kind !== "manifest" || record.format !== FLEET_FORMAT) throw this.bad(1, "not a fleet blob (its first line is no fleet manifest)");
+      this.manifest = rest as unknown as FleetManifest;
+      return "manifest";
     }
-    if (end) throw bad(index + 1, "a record after the end line");
-    switch (record.kind) {
-      case "sides": {
-        const { kind: _kind, ...rest } = record;
-        sides = rest as unknown as BlobSides;
+    if (this.end) throw this.bad(number, "a record after the end line");
+    switch (kind) {
+      case "sides":
+        this.sides = rest as unknown as BlobSides;
         break;
-      }
-      case "entry": {
-        const { kind: _kind, ...rest } = record;
-        entries.push(rest as unknown as FleetEntry);
-        digest.update(`${line}\n`);
+      case "entry":
+        this.onEntry(rest as unknown as FleetEntry, line);
+        this.digest.update(`${line}\n`);
+        this.entries++;
         break;
-      }
-      case "end": {
-        const { kind: _kind, ...rest } = record;
-        end = rest as unknown as BlobEnd;
+      case "end":
+        this.end = rest as unknown as BlobEnd;
         break;
-      }
       default:
-        throw bad(index + 1, `an unknown record kind ${JSON.stringify(record.kind)}`);
+        throw this.bad(number, `an unknown record kind ${JSON.stringify(kind)}`);
     }
+    return kind;
   }
-  if (!manifest) throw bad(1, "empty: not a fleet blob");
-  const intact = end !== null && end.entries === entries.length && end.digest === digest.digest("hex");
+
+  /** The manifest, once every line is read. */
+  finished(): FleetManifest {
+    if (!this.manifest) throw this.bad(1, "empty: not a fleet blob");
+    return this.manifest;
+  }
+}
+
+export function parseBlob(text: string, path: string): ParsedBlob {
+  // Every record ends with a newline: the last piece is "" after a whole line, or a record a crash cut short,
+  // which is dropped.
+  const lines = text.split("\n");
+  lines.pop();
+  const entries: FleetEntry[] = [];
+  const reader = new RecordReader(path, (entry) => entries.push(entry));
+  lines.forEach((line, index) => reader.take(line, index + 1));
+  const manifest = reader.finished();
+  const { sides, end } = reader;
+  const intact = end !== null && end.entries === entries.length && end.digest === reader.digest.digest("hex");
   return { path, manifest, sides, entries, end, intact };
+}
+
+/** What `--resume` needs of an earlier journal, read line by line, none of its entries held: its manifest and
+ * sides, which configs have an entry, and where its last whole record before any end line ends. */
+export interface JournalScan {
+  path: string;
+  manifest: FleetManifest;
+  sides: BlobSides | null;
+  /** The configs with an entry, and where its line is. */
+  places: Map<string, LinePlace>;
+  /** The bytes of the lines kept (every whole record but an end line). */
+  keep: number;
+  /** The entry lines so far, for the end line's digest. */
+  digest: Hash;
+  entries: number;
+}
+
+/** An earlier journal for `--resume`, read a line at a time (a thousand configs' journal is tens of MB). */
+export function scanJournal(path: string): JournalScan {
+  const places = new Map<string, LinePlace>();
+  let place: LinePlace = { offset: 0, length: 0 };
+  const reader = new RecordReader(path, (entry) => places.set(entry.config, place));
+  let keep = 0;
+  try {
+    let number = 0;
+    for (const read of fileLines(path)) {
+      place = read.place;
+      if (reader.take(read.line, ++number) !== "end") keep = place.offset + place.length + 1;
+    }
+  } catch (cause) {
+    if (cause instanceof HarnessError) throw cause;
+    throw new HarnessError("HARNESS_BLOB", `${path}: ${(cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (cause as Error).message}`, { cause });
+  }
+  return { path, manifest: reader.finished(), sides: reader.sides, places, keep, digest: reader.digest, entries: reader.entries };
 }
 
 export function readBlob(path: string): ParsedBlob {

@@ -4,50 +4,15 @@
 // line was written by this process), so its lines are trusted.
 import { closeSync, openSync, readSync } from "node:fs";
 import { HarnessError } from "../errors.ts";
+import { fileLines, type LinePlace } from "./file-lines.ts";
 import type { FleetEntry } from "./blob.ts";
 
-const CHUNK = 1 << 20;
-
 /** Where an entry's line is in the journal. */
-export interface EntryPlace {
-  offset: number;
-  length: number;
-}
-
-/** Every line of the file with its place, read a chunk at a time. */
-function* linesOf(path: string): Generator<{ line: string; place: EntryPlace }> {
-  const fd = openSync(path, "r");
-  try {
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let offset = 0;
-    const chunk = Buffer.alloc(CHUNK);
-    for (;;) {
-      const read = readSync(fd, chunk, 0, CHUNK, null);
-      if (read === 0) break;
-      let start = 0;
-      for (let end = chunk.indexOf(10, start); end >= 0 && end < read; end = chunk.indexOf(10, start)) {
-        const piece = chunk.subarray(start, end);
-        const line = pendingBytes === 0 ? piece : Buffer.concat([...pending, piece]);
-        yield { line: line.toString("utf8"), place: { offset, length: line.length } };
-        offset += line.length + 1;
-        pending = [];
-        pendingBytes = 0;
-        start = end + 1;
-      }
-      if (start < read) {
-        pending.push(Buffer.from(chunk.subarray(start, read)));
-        pendingBytes += read - start;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+export type EntryPlace = LinePlace;
 
 /** Each entry of the journal in file order, with the place of its line. */
 export function* journalEntries(path: string): Generator<{ entry: FleetEntry; place: EntryPlace }> {
-  for (const { line, place } of linesOf(path)) {
+  for (const { line, place } of fileLines(path)) {
     if (!line.startsWith('{"kind":"entry"')) continue;
     const { kind: _kind, ...entry } = JSON.parse(line) as FleetEntry & { kind: string };
     yield { entry, place };

@@ -32,10 +32,11 @@ import { findingSubject, type IgnoreFile, ignoredBy, loadIgnoreFile } from "../r
 import { lintTree } from "../rules/lint-tree.ts";
 import { defaultTargetModules, TARGET_PROFILES } from "../rules/target-modules.ts";
 import type { Scenario } from "../scenario/scenario.ts";
-import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type ParsedBlob, readBlob } from "./blob.ts";
+import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type JournalScan, scanJournal } from "./blob.ts";
 import type { FleetConfig } from "./fleet-config.ts";
 import { FLEET_FORMAT, FLEET_FORMAT_VERSION, type FleetManifest, inputsHash, manifestDifferences, type RunOptionsDigest } from "./manifest.ts";
 import { assignShards, type ShardSpec } from "./shard.ts";
+import { entriesAt } from "./journal-entries.ts";
 import { treeFingerprint } from "./tree-fingerprint.ts";
 
 /** What a fleet's run passes on to the harness's run as it is. */
@@ -213,10 +214,10 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
 
   // 4. The journal: this shard's results so far, when resuming one of the same inputs.
   const path = journalPath(options.stateDir, manifest);
-  let earlier: ParsedBlob | null = null;
+  let earlier: JournalScan | null = null;
   if (options.resume) {
     try {
-      earlier = readBlob(path);
+      earlier = scanJournal(path);
     } catch (error) {
       if (!isHarnessError(error) || !error.message.includes("no such file")) throw error;
       note(`resume: no journal of these inputs at ${path}; starting from the beginning`);
@@ -228,7 +229,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       }
     }
   }
-  const done = new Set<string>((earlier?.entries ?? []).map((entry) => entry.config));
+  const done = new Set<string>(earlier?.places.keys() ?? []);
   if (earlier) note(`resume: ${done.size} of ${mine.length} configs of this shard kept from ${path}`);
   const writer = earlier ? BlobWriter.resume(earlier) : BlobWriter.create(path, manifest);
   let sides: BlobSides | null = earlier?.sides ?? null;
@@ -264,10 +265,12 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       if (item.error) record(item, { config: item.config.id, scenario: unreadableScenario(item.config, item.error), lint: null });
     }
     if (earlier) {
-      const kept = new Map(earlier.entries.map((entry) => [entry.config, entry]));
       for (const original of mine) {
-        const entry = kept.get(original.config.id);
-        if (entry) for (const copy of copiesOf(original)) record(copy, copyEntry(entry, original.config, copy.config));
+        const place = earlier.places.get(original.config.id);
+        const copies = copiesOf(original).filter((copy) => !finished.has(copy.config.id));
+        if (place === undefined || copies.length === 0) continue;
+        // The original's entry, read back from the journal for its copies only.
+        for (const entry of entriesAt(path, [place])) for (const copy of copies) record(copy, copyEntry(entry, original.config, copy.config));
       }
       earlier = null;
     }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFi
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HarnessError } from "../../../harness/errors.ts";
-import { BlobWriter, parseBlob, publishBlob, readBlob } from "../../../harness/fleet/blob.ts";
+import { BlobWriter, parseBlob, publishBlob, readBlob, scanJournal } from "../../../harness/fleet/blob.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 import { fleetFixture, manifestOf, SIDES, tempDir, writeBlob } from "./fleet-blobs.ts";
 
@@ -103,10 +103,38 @@ describe("BlobWriter and parseBlob", () => {
 
   it("go on from a journal read back: its lines are kept and the blob finishes whole", () => {
     const path = writeBlob(join(tempDir(), "journal.jsonl"), { manifest, entries: fixture.entries.slice(0, 2), finish: false });
-    const writer = BlobWriter.resume(readBlob(path));
+    const writer = BlobWriter.resume(scanJournal(path));
     for (const entry of fixture.entries.slice(2)) writer.writeEntry(entry);
     writer.finish({ durationMs: 1234, engines: null });
     expect(readFileSync(path, "utf8")).toBe(readFileSync(written(), "utf8"));
+  });
+
+  it("go on from a journal cut mid-line, or finished: the half line and the end line are cut, the rest kept as it is", () => {
+    const whole = readFileSync(written(), "utf8");
+    const lines = whole.split("\n");
+    // Three entries and half of the fourth (a crash), then the same journal finished (a resume of a run that ended).
+    const cut = join(tempDir(), "cut.jsonl");
+    writeFileSync(cut, `${lines.slice(0, 5).join("\n")}\n${lines[5]!.slice(0, 50)}`);
+    const finished = written();
+    for (const [path, kept] of [[cut, 3], [finished, 6]] as const) {
+      const scan = scanJournal(path);
+      expect(scan.manifest).toEqual(manifest);
+      expect(scan.sides).toEqual(SIDES);
+      expect([...scan.places.keys()]).toEqual(fixture.entries.slice(0, kept).map((entry) => entry.config));
+      const writer = BlobWriter.resume(scan);
+      for (const entry of fixture.entries.slice(kept)) writer.writeEntry(entry);
+      writer.finish({ durationMs: 1234, engines: null });
+      expect(readFileSync(path, "utf8")).toBe(whole);
+    }
+  });
+
+  it("refuse to go on from a journal with a broken line, naming file:line", () => {
+    const lines = readFileSync(written({ finish: false }), "utf8").split("\n");
+    const path = join(tempDir(), "broken.jsonl");
+    writeFileSync(path, [...lines.slice(0, 3), "{not json", ...lines.slice(3)].join("\n"));
+    const error = refusal(() => scanJournal(path));
+    expect([error.code, error.message, error.position]).toEqual(["HARNESS_BLOB", `${path}:4: not a JSON line`, { file: path, line: 4, column: 1 }]);
+    expect(refusal(() => scanJournal("/nonexistent/journal.jsonl")).message).toBe("/nonexistent/journal.jsonl: no such file");
   });
 });
 
