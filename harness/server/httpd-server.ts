@@ -8,7 +8,18 @@ import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
-import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followPairScript, followScript, logTargets, scriptFollowLines } from "./log-targets.ts";
+import {
+  FOLLOW_STARTED,
+  FOLLOW_UNSUPPORTED,
+  FOLLOWED_ACCESS_TAG,
+  FOLLOWED_ERROR_TAG,
+  followPairScript,
+  followScript,
+  logTargets,
+  scriptFollowLines,
+  streamFiles,
+  streamRedirect,
+} from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
 import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
@@ -147,9 +158,12 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     ? { errorLog: launch.logs.error.length > 0 ? launch.logs.error : null, accessLog: launch.logs.access.length > 0 ? launch.logs.access : null }
     : logTargets(launch.config.text, profile.serverRoot);
   const pathsOf = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
-  // The script follows the log files itself where the image lets it: no exec per server.
-  const follow = targets.errorLog !== null || targets.accessLog !== null ? scriptFollowLines(pathsOf(targets.errorLog), pathsOf(targets.accessLog)) : [];
-  const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow);
+  // The script follows the log files itself where the image lets it: no exec per server. A log on the container's
+  // stderr or stdout goes to a file it follows with the others, in the order httpd wrote them (log-targets.ts).
+  const streams = streamFiles(targets);
+  const followTargets = { errorLog: targets.errorLog ?? streams.stderr, accessLog: targets.accessLog ?? streams.stdout };
+  const follow = scriptFollowLines(pathsOf(followTargets.errorLog), pathsOf(followTargets.accessLog), streams);
+  const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams));
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
@@ -168,7 +182,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   container.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
   container.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access);
   await container.start();
-  const logs = await logStreams(container, profile.environment, targets, follow.length > 0 ? followed : null);
+  const logs = await logStreams(container, profile.environment, targets, followed);
+  // Where the logs are read from in the container: the stream files too, once the script follows them.
+  const readTargets = logs.error === followed.error ? followTargets : targets;
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
   // A followed log file does not end when httpd exits; the container's own stderr does.
@@ -194,7 +210,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     // httpd can exit before following its log files has caught up (mod_ssl refusing its ciphers at start): the
     // files in the exited container are complete, so they are what the startup log is read from.
     if (logs.error !== container.stderr) {
-      for (const path of pathsOf(targets.errorLog) ?? []) {
+      for (const path of pathsOf(readTargets.errorLog) ?? []) {
         const text = await container.readTextFile(path);
         if (text !== null) {
           readFromFiles = true;
@@ -244,13 +260,13 @@ async function logStreams(
   container: HarnessContainer,
   environment: string,
   targets: { errorLog: string | readonly string[] | null; accessLog: string | readonly string[] | null },
-  followed: { error: LineStream; access: LineStream } | null,
+  followed: { error: LineStream; access: LineStream },
 ): Promise<{ error: LineStream; access: LineStream }> {
-  if (followed === null) return { error: container.stderr, access: container.stdout };
   const said = await container.stderr.waitForLine((line) => line === FOLLOW_STARTED || line === FOLLOW_UNSUPPORTED, { timeoutMs: 60_000 });
   if (said < 0) return { error: container.stderr, access: container.stdout };
+  // Where the script cannot follow, httpd's streams stay the container's, and log files get an exec each.
   if (container.stderr.lines[said] === FOLLOW_UNSUPPORTED) return followLogs(container, environment, targets);
-  return { error: targets.errorLog === null ? container.stderr : followed.error, access: targets.accessLog === null ? container.stdout : followed.access };
+  return followed;
 }
 
 /** The server's error and access logs as streams of lines: both files followed by one exec when the config

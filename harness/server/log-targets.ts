@@ -78,6 +78,31 @@ export const FOLLOW_UNSUPPORTED = "@@harness follow-unsupported";
 export const FOLLOWED_ERROR_TAG = "@@harness-log-e ";
 export const FOLLOWED_ACCESS_TAG = "@@harness-log-a ";
 
+/** Where httpd's own stderr and stdout go while the start script follows them, for a config that logs to the
+ * container's streams (the official images' stock `ErrorLog /proc/self/fd/2` and `CustomLog /proc/self/fd/1`): as
+ * files they are followed by the script's one tail with the other logs, so their lines reach the harness in the
+ * order httpd wrote them. The engine's two stream copies keep no order between them: under load a request's 2.2
+ * error line (no client port, no sub-second time) came more than a quiet window after its access line, and was lost
+ * to the request. httpd writes what it wrote before; only where it lands differs (opened for appending, as httpd
+ * opens a log named /proc/self/fd/2 again). */
+export const STREAM_DIR = "/run/httpd-upgrade-harness";
+export interface StreamFiles {
+  stderr: string | null;
+  stdout: string | null;
+}
+const NO_STREAM_FILES: StreamFiles = { stderr: null, stdout: null };
+
+/** The files for the streams a config logs to (null: the target is a file, or nothing: that stream stays). */
+export function streamFiles(targets: { errorLog: unknown; accessLog: unknown }, dir = STREAM_DIR): StreamFiles {
+  return { stderr: targets.errorLog === null ? `${dir}/stderr` : null, stdout: targets.accessLog === null ? `${dir}/stdout` : null };
+}
+
+/** The redirections of httpd's final exec into the stream files, when the script follows them (its follower
+ * started: `harness_streams` is set); "" when no stream is a log. */
+export function streamRedirect(streams: StreamFiles): string {
+  return [streams.stdout === null ? "" : ` >>${streams.stdout}`, streams.stderr === null ? "" : ` 2>>${streams.stderr}`].join("");
+}
+
 /** A path in a sed address between `\|` delimiters, inside shell double quotes: regular-expression characters of
  * its literal parts escaped, its ${VAR} parts left for the shell to expand as it does for tail's arguments. */
 function sedAddressPath(path: string): string {
@@ -93,10 +118,11 @@ function sedAddressPath(path: string): string {
  * comes), all on stderr. One stream keeps that order to the harness, which places a batch's 2.2 lines, which carry
  * no client port, by the access lines around them (observe/batch-attribution.ts); and no exec per server is needed
  * (an exec costs the engine tens of milliseconds of CPU; a fleet starts two servers per config). */
-export function scriptFollowLines(errorPaths: readonly string[] | null, accessPaths: readonly string[] | null): string[] {
+export function scriptFollowLines(errorPaths: readonly string[] | null, accessPaths: readonly string[] | null, streams: StreamFiles = NO_STREAM_FILES): string[] {
   const errors = errorPaths ?? [];
   const paths = [...errors, ...(accessPaths ?? [])];
   if (paths.length === 0) return [];
+  const made = [streams.stderr, streams.stdout].filter((path): path is string => path !== null);
   // -n: only what the last command prints. A header names an error file (E) or not (A), kept in the hold space;
   // the blank line tail writes before each header goes; every other line gets its kind's tag.
   const sed = [
@@ -109,6 +135,8 @@ export function scriptFollowLines(errorPaths: readonly string[] | null, accessPa
   return [
     // GNU sed only: its -u writes each line at once; another sed may take -u and still hold lines back.
     "if command -v tail >/dev/null 2>&1 && sed --version 2>/dev/null | grep -q 'GNU sed'; then",
+    // The files httpd's own stderr and stdout go to (streamRedirect), made before tail starts on them.
+    ...(made.length > 0 ? [`  mkdir -p ${[...new Set(made.map((path) => path.slice(0, path.lastIndexOf("/"))))].join(" ")} && : >>${made.join(" && : >>")} && harness_streams=1`] : []),
     `  ${WAIT_FOR_FILE}`,
     `  ${WAIT_FOR_REST}`,
     `  ${POLL_IF_NEEDED}`,

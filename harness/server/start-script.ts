@@ -52,6 +52,9 @@ export function startScript(
   extras: StartExtras = NO_EXTRAS,
   staged: { gzip: boolean } | null = null,
   follow: readonly string[] = [],
+  /** Redirections of httpd's stdout and stderr into files its follower reads (log-targets.ts streamRedirect),
+   * made when the follower started. */
+  redirect = "",
 ): string {
   const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   const args = extras.args.map(shellQuote).join(" ");
@@ -69,6 +72,7 @@ export function startScript(
     `printf '\\n%s\\n' "${MARKER} config-test exit=$rc" >&2`,
     `[ "$rc" = 0 ] || exit "$rc"`,
     ...follow,
+    ...(redirect ? [`[ -n "\${harness_streams:-}" ] && exec ${binary} -DFOREGROUND${redirect}`] : []),
     `exec ${binary} -DFOREGROUND`,
   );
   return lines.join("\n");

@@ -106,7 +106,7 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     expect(await listHarnessResources(engine, scope.runId)).toEqual({ containers: [], networks: [] });
   });
 
-  it("keeps the error log apart from the access log", async () => {
+  it("keeps the error log apart from the access log, in the order httpd wrote them where the config logs to the container's streams", async () => {
     const engine = await connectEngine();
     await using scope = new RunScope(engine);
     const inspection = await inspectImage(scope, inject("images").candidate);
@@ -128,7 +128,13 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
     expect(response.status).toBe(403);
     const errorLines = await httpd.errorLinesSince(mark, { expectAccessLine: true });
     expect(errorLines).toEqual([expect.stringMatching(/\[access_compat:error\] .* AH01797: client denied by server configuration: \/usr\/local\/apache2\/htdocs\/index\.html$/)]);
-    expect(httpd.container.stdout.since(mark.out)).toEqual([expect.stringMatching(/"GET \/index\.html HTTP\/1\.1" 403 \d+$/)]);
+    expect(config.text).toMatch(/^ErrorLog \/proc\/self\/fd\/2$/m);
+    expect(httpd.logs.access.since(mark.out)).toEqual([expect.stringMatching(/"GET \/index\.html HTTP\/1\.1" 403 \d+$/)]);
+    // Both came through the start script's one follower: the error line is placed before the access line.
+    const errorOrder = httpd.logs.error.orders[mark.err]!;
+    const accessOrder = httpd.logs.access.orders[mark.out]!;
+    expect(errorOrder).toBeLessThan(accessOrder);
+    expect(httpd.container.stdout.lines.filter((line) => line.includes("GET /index.html"))).toEqual([]);
   });
 
   it("follows log files from its start script, apart from httpd's own output, and by an exec where the image has no grep for the GNU sed check", async () => {

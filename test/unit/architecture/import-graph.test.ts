@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * ending in "/" are folders of harness/, others single files; "future" ones do not exist yet and have their
  * place so that they start in it. */
 const STAGES: readonly (readonly string[])[] = [
-  ["errors.ts", "repo-paths.ts", "versions/"],
+  ["errors.ts", "repo-paths.ts", "source-stack.ts", "versions/"],
   ["logs/"],
   ["scenario/", "conf/", "access/"],
   ["engine/"],

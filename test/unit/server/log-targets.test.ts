@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followScript, logTargets, scriptFollowLines } from "../../../harness/server/log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followScript, logTargets, scriptFollowLines, streamFiles, streamRedirect } from "../../../harness/server/log-targets.ts";
 
 const ROOT = "/usr/local/apache2";
 
@@ -46,6 +46,49 @@ describe("scriptFollowLines", () => {
     // Only what the config writes to files.
     expect(scriptFollowLines(null, ["/a"]).filter((line) => line.includes("exec tail"))).toHaveLength(1);
     expect(scriptFollowLines(null, null)).toEqual([]);
+  });
+
+  it("sends httpd's own stderr and stdout to files it follows with the others, in the order written, where the config logs to the streams", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "follow-streams-"));
+    const streams = streamFiles({ errorLog: null, accessLog: null }, join(dir, "streams"));
+    // In place of httpd: an error line on stderr, an access line on stdout, a log named /proc/self/fd/2 opened again
+    // for appending as httpd opens it, then a second request's lines.
+    const fake = join(dir, "fake-httpd");
+    writeFileSync(
+      fake,
+      [
+        "#!/bin/sh",
+        "echo '[notice] resuming normal operations' >&2",
+        // Requests some time apart, as a batch sends them (tail reads a file to its end when it wakes).
+        "sleep 0.3; echo '[error] first request' >&2; echo 'GET /first 403'",
+        "sleep 0.3; echo '[error] second request' >>/proc/self/fd/2; echo 'GET /second 403' >>/proc/self/fd/1",
+        "sleep 1",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const script = [...scriptFollowLines([streams.stderr!], [streams.stdout!], streams), `[ -n "\${harness_streams:-}" ] && exec ${fake}${streamRedirect(streams)}`, "echo not-redirected"].join("\n");
+    // The follower outlives the script (tail -F): its lines are read until the last one came, then it is killed.
+    const child = spawn("/bin/sh", ["-c", script], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    try {
+      for (let i = 0; i < 100 && !err.includes("/second"); i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+    }
+    expect(out).toBe("");
+    expect(err.split("\n").filter((line) => line.startsWith("@@harness-log"))).toEqual([
+      `${FOLLOWED_ERROR_TAG}[notice] resuming normal operations`,
+      `${FOLLOWED_ERROR_TAG}[error] first request`,
+      `${FOLLOWED_ACCESS_TAG}GET /first 403`,
+      `${FOLLOWED_ERROR_TAG}[error] second request`,
+      `${FOLLOWED_ACCESS_TAG}GET /second 403`,
+    ]);
+    expect(streamRedirect(streamFiles({ errorLog: "/var/log/error.log", accessLog: null }, "/s"))).toBe(" >>/s/stdout");
+    expect(streamRedirect(streamFiles({ errorLog: "/e", accessLog: "/a" }))).toBe("");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("tags each line by its log and keeps the order the lines were written in across the files", async () => {
