@@ -127,9 +127,11 @@ describe("exec agent batches", () => {
     expect(viaAgent.map(essence)).toEqual(viaScript.map(essence));
     expect(viaAgent.map(essence)).toMatchObject([{ status: 200 }, { status: 501 }, { code: "ECONNREFUSED" }, { code: "TIMEOUT" }, { skipped: true }, { status: 404 }]);
     // A request went `gapMs` after the one before it ended (the server's log lines are told apart by that); a skipped
-    // repeat waits for nothing.
-    for (let i = 1; i < viaAgent.length; i++) {
-      if (viaAgent[i]!.outcome !== null) expect(viaAgent[i]!.receivedAt - viaAgent[i - 1]!.receivedAt).toBeGreaterThanOrEqual(28);
-    }
+    // repeat waits for nothing. The records' arrival here carries the attach stream's jitter, a few ms either way
+    // (with libcurl in the agent nothing else lies between two requests): each gap is most of 30 ms, and the first
+    // three requests (quick answers) are two gaps apart.
+    const sent = viaAgent.filter((record) => record.outcome !== null);
+    for (let i = 1; i < sent.length; i++) expect(sent[i]!.receivedAt - sent[i - 1]!.receivedAt).toBeGreaterThanOrEqual(20);
+    expect(viaAgent[2]!.receivedAt - viaAgent[0]!.receivedAt).toBeGreaterThanOrEqual(60);
   });
 });
