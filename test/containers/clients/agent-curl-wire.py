@@ -10,6 +10,18 @@ import threading
 import time
 
 
+# Answers that are the same bytes every time, by the path's first segment.
+GZIPPED = gzip.compress(b"compressed hello\n", mtime=0)
+CANNED = {
+    b"http09": b"no status line here\n",
+    b"bad": b"HTTP/1.1 abc Weird\r\nContent-Length: 2\r\n\r\nok",
+    b"chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: yes\r\n\r\n",
+    b"gzip": b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s" % (len(GZIPPED), GZIPPED),
+    b"interim": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfinal",
+    b"close": b"HTTP/1.0 200 OK\r\nX-Length: none\r\n\r\nbody until the connection closes\n",
+}
+
+
 def read_request(conn):
     data = b""
     while b"\r\n\r\n" not in data:
@@ -41,28 +53,12 @@ def answer(conn, tls):
         return
     if mode == b"empty":
         return
-    if mode == b"http09":
-        conn.sendall(b"no status line here\n")
-        return
-    if mode == b"bad":
-        conn.sendall(b"HTTP/1.1 abc Weird\r\nContent-Length: 2\r\n\r\nok")
+    if mode in CANNED:
+        conn.sendall(CANNED[mode])
         return
     if mode == b"reset":
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789")
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        return
-    if mode == b"chunked":
-        conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: yes\r\n\r\n")
-        return
-    if mode == b"gzip":
-        body = gzip.compress(b"compressed hello\n", mtime=0)
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
-        return
-    if mode == b"interim":
-        conn.sendall(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfinal")
-        return
-    if mode == b"close":
-        conn.sendall(b"HTTP/1.0 200 OK\r\nX-Length: none\r\n\r\nbody until the connection closes\n")
         return
     body = request
     if tls is not None:
