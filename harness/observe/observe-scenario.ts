@@ -116,6 +116,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
           return;
         }
         shared.push(use);
+        lane?.using(use.network.id);
         clientNetworks.push(use.network);
         for (const client of use.clients) sharedClients.set(client.name, client);
         continue;
@@ -236,6 +237,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     } else if (network) await scope.removeNetwork(network.id);
     await Promise.all(ownClientNetworks.map((n) => scope.removeNetwork(n.id)));
     await Promise.all(shared.map((use) => use.leave()));
+    lane?.scenarioEnded();
     if (lane && clean) await lane.leaveClosedStays();
   }
 }

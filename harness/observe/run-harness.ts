@@ -178,6 +178,8 @@ async function sizedConcurrency(engine: Engine, note: (message: string) => void,
 }
 
 const FALLBACK_CONCURRENCY = 2;
+/** How often a lane with nothing to run looks whether the shared networks it stays on have closed. */
+const IDLE_LOOK_MS = 2_000;
 
 function mismatch(station: Station, primary: Station, image: string, here: string | null, there: string | null): HarnessError {
   return new HarnessError("HARNESS_ENGINE_MISMATCH", `${image} is ${there} on ${primary.engine.target.url} but ${here} on ${station.engine.target.url}: one run must run the same images everywhere.`, {
@@ -380,11 +382,15 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         if (queue.length === 0) {
           // Nothing to run for now: the lane's seats leave the shared networks that wait to drain (closed to new
           // scenarios). They stay on open ones: at the run's end its clean-up removes seats and networks at once,
-          // without a disconnect for each seat on each network first.
+          // without a disconnect for each seat on each network first. It looks again when a scenario ends or a few
+          // seconds have passed: a network also closes when its window passes while another run waits for its
+          // subnet, and no scenario of this run then tells the lane so.
           await lane.leaveClosedStays();
           if (queue.length > 0) continue;
           if (running === 0) return;
-          await changed;
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([changed, new Promise<void>((resolve) => (timer = setTimeout(resolve, IDLE_LOOK_MS)))]);
+          clearTimeout(timer);
           continue;
         }
         const index = queue.shift()!;

@@ -11,11 +11,16 @@
 // engine a third of a server's own stack. Such a stay is a hold on the network like a scenario's: the network is
 // removed only once the seats are off it. A stay on a network closed to new scenarios is left as soon as the lane
 // is between scenarios (and before it joins the next network), so that the network drains and the one made after
-// it gets its subnet; at the run's end, its clean-up removes the seats and networks without leaving first.
+// it gets its subnet; at the run's end, its clean-up removes the seats and networks without leaving first. Once a
+// scenario asks for a new network in the place of one (which waits for the old one to drain), a stay on the old one
+// is left at once, unless the lane's own scenario is on it: a lane held up waiting for work, or for a network whose
+// old one another lane's seats stay on, held the network it stayed on for good, and the scenario that waited for it
+// ran into its time limit.
 // Backends take the lane's origin seats (backends/origin-seat.ts): on the network under the backend's name for the
 // scenario's time, off it between scenarios.
 import { type OriginSeat, seatOriginOn, takeOriginSeat } from "../backends/origin-seat.ts";
 import type { HarnessContainer } from "../engine/container.ts";
+import { log } from "../engine/log.ts";
 import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { fitsSeat, type ServerSeat, takeSeat } from "../server/server-seat.ts";
@@ -42,6 +47,10 @@ export class ScenarioLane {
   readonly #busyOriginSeats = new Set<HarnessContainer>();
   /** Seats being removed ahead of the lane's retirement (retireSeatsBut). */
   readonly #retiring: Array<Promise<void>> = [];
+  /** The shared networks (by id) the lane's scenario is on now: their stays are left once it ends, not before. */
+  readonly #inUse = new Set<string>();
+  /** Stays on networks followed by new ones, being left in the background; retire() waits for them. */
+  readonly #leavingFollowed = new Set<Promise<void>>();
 
   constructor(
     private readonly scope: RunScope,
@@ -164,11 +173,13 @@ export class ScenarioLane {
    * `harness-RUN-lane-…` before `harness-RUN-s…`). */
   async stayOn(seats: readonly ServerSeat[], uses: readonly SharedNetworkUse[]): Promise<void> {
     for (const use of uses) {
-      let kept = this.#stays.get(use.network.id);
+      const id = use.network.id;
+      let kept = this.#stays.get(id);
       if (kept === undefined) {
         // Recorded before the connects: a failed one is left with the rest.
         kept = { stay: use.stay(), connected: new Map() };
-        this.#stays.set(use.network.id, kept);
+        this.#stays.set(id, kept);
+        kept.stay.whenFollowed(() => this.#leaveFollowed(id));
       }
       for (const seat of seats) {
         if (kept.connected.has(seat.containerId)) continue;
@@ -176,6 +187,32 @@ export class ScenarioLane {
         await seat.holder.connect(use.network.id);
       }
     }
+  }
+
+  /** Marks a shared network the lane's scenario joined: the seats stay on it until the scenario ends. */
+  using(networkId: string): void {
+    this.#inUse.add(networkId);
+  }
+
+  /** The lane's scenario is over: the shared networks it was on are left once followed, as any other. */
+  scenarioEnded(): void {
+    this.#inUse.clear();
+  }
+
+  /** Leaves, in the background, the stay on a network that a new one follows, unless the lane's scenario is on it
+   * (then leaveClosedStays does, at its end). The seats go off it whatever fails: the network is removed with any
+   * endpoint left, and it must drain for the one after it to get its subnet. */
+  #leaveFollowed(id: string): void {
+    const kept = this.#stays.get(id);
+    if (kept === undefined || this.#inUse.has(id)) return;
+    this.#stays.delete(id);
+    const leaving = (async () => {
+      await Promise.allSettled([...kept.connected.values()].map((holder) => holder.disconnect(id)));
+      await kept.stay.leave();
+    })()
+      .catch((error: unknown) => log("lane %s: leaving the shared network %s: %s", this.name, id.slice(0, 12), error))
+      .finally(() => this.#leavingFollowed.delete(leaving));
+    this.#leavingFollowed.add(leaving);
   }
 
   /** Leaves the stays on networks closed to new scenarios: between scenarios, and before joining networks. */
@@ -189,9 +226,12 @@ export class ScenarioLane {
     await Promise.all(
       leaving.map(async ([id, kept]) => {
         // Off the network first, then the hold: the last user removes the network, and nothing of this lane may be
-        // on it then.
-        await Promise.all([...kept.connected.values()].map((holder) => holder.disconnect(id)));
+        // on it then. The hold is given back also when a disconnect failed (the network's removal takes what is
+        // left off it): one kept would keep the network for good.
+        const off = await Promise.allSettled([...kept.connected.values()].map((holder) => holder.disconnect(id)));
         await kept.stay.leave();
+        const failed = off.find((result): result is PromiseRejectedResult => result.status === "rejected");
+        if (failed) throw failed.reason;
       }),
     );
   }
@@ -206,6 +246,7 @@ export class ScenarioLane {
       ...seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)),
       ...origins.map((holder) => holder.remove()),
       ...this.#retiring.splice(0),
+      ...this.#leavingFollowed,
     ]);
     // The holders are gone, and with them their connections.
     const stays = [...this.#stays.values()];

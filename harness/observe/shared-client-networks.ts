@@ -33,6 +33,9 @@ export interface NetworkStay {
   /** Whether scenarios still join the network: a stay on one that is closed is left at once, so that it drains
    * (its subnet is waited for by the network made after it). */
   open: () => boolean;
+  /** Calls `listener` once a scenario of the run asks for a new network in its place (which waits for this one to
+   * drain), or at once when that happened already. */
+  whenFollowed: (listener: () => void) => void;
   /** Gives the hold back (once); the last user removes the network. */
   leave: () => Promise<void>;
 }
@@ -91,6 +94,7 @@ export class SharedClientNetworks {
       return {
         network: made,
         open: () => this.#holds.isOpen(held, this.windowMs),
+        whenFollowed: (listener) => this.#holds.whenFollowed(held, listener),
         leave: () => (left ??= this.#holds.give(held, removeNetwork)),
       };
     };

@@ -1,7 +1,8 @@
 // Pure: values that several users hold at once, made by the first and removed by the last: the bookkeeping of
 // observe/shared-client-networks.ts, apart from the engine. A value can be closed to new users after a window,
 // when the caller says someone elsewhere may be waiting for its key (they get a new one, made once the engine lets go of the old, which the maker's own claim waits for); a key
-// whose value is being removed is made again only once the removal is over.
+// whose value is being removed is made again only once the removal is over. Users that keep a value as long as they
+// like are told when a new one follows theirs, so that they let go of the old one then.
 
 export interface Held<T> {
   key: string;
@@ -12,11 +13,15 @@ export interface Held<T> {
   generation: number;
 }
 
+type Listener = () => void;
+
 export class SharedHolds {
   /** What new users join, by key. */
   readonly #held = new Map<string, Held<unknown>>();
   /** Removals under way: the next use of the key waits for them. */
   readonly #leaving = new Map<string, Promise<void>>();
+  /** Told when their value is followed by another (whenFollowed). */
+  readonly #followers = new Map<Held<unknown>, Listener[]>();
   #generation = 0;
 
   constructor(
@@ -43,6 +48,7 @@ export class SharedHolds {
       // waits for what the engine still holds (a network's claim waits for the old one, as another run's would).
       if (held !== undefined && this.#closed(held, windowMs)) {
         this.#held.delete(key);
+        this.#followed(held);
         held = undefined;
       }
       if (held === undefined) {
@@ -78,6 +84,25 @@ export class SharedHolds {
     return this.#held.get(held.key) === held && !this.#closed(held, windowMs);
   }
 
+  /** Calls `listener` once `held` is followed by a new value of its key, which waits for it to drain (at once when
+   * it is not its key's current value). A user that may hold a value as long as it likes (a lane's seats) lets go
+   * then instead of when it next looks: a scenario waiting for the new value may be the one holding it up. */
+  whenFollowed(held: Held<unknown>, listener: Listener): void {
+    if (this.#held.get(held.key) !== held) {
+      listener();
+      return;
+    }
+    const listeners = this.#followers.get(held) ?? [];
+    listeners.push(listener);
+    this.#followers.set(held, listeners);
+  }
+
+  #followed(held: Held<unknown>): void {
+    const listeners = this.#followers.get(held) ?? [];
+    this.#followers.delete(held);
+    for (const listener of listeners) listener();
+  }
+
   async give<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
     held.users--;
     if (held.users > 0) return;
@@ -98,6 +123,8 @@ export class SharedHolds {
 
   async #remove<T>(held: Held<T>, remove: (value: T) => Promise<void>): Promise<void> {
     if (this.#held.get(held.key) === held) this.#held.delete(held.key);
+    // No one holds it any more: nothing to tell.
+    this.#followers.delete(held);
     const removal = held.value.then(remove, () => undefined).finally(() => {
       if (this.#leaving.get(held.key) === removal) this.#leaving.delete(held.key);
     });

@@ -118,6 +118,42 @@ describe("SharedHolds", () => {
     expect(book.removed).toEqual(["first"]);
   });
 
+  it("tells a stayer when a new value follows its own, which waits for it: not before, and at once if asked late", async () => {
+    let now = 0;
+    const holds = new SharedHolds(() => now);
+    const book = ledger();
+    const first = await holds.take("net", 60_000, book.make("first"));
+    const stay = holds.again(first);
+    const told: string[] = [];
+    holds.whenFollowed(stay, () => told.push("stayer"));
+    await holds.give(first, book.remove);
+    // Within its window another user joins it; past it, closed, but no one has asked for a new one yet.
+    now = 30_000;
+    await holds.give(await holds.take("net", 60_000, book.make("unused")), book.remove);
+    now = 61_000;
+    expect(told).toEqual([]);
+    // A new value is asked for: it waits for the old one, so the stayer is told before it is made.
+    const making = holds.take("net", 60_000, async () => {
+      told.push("making second");
+      return "second";
+    });
+    expect(told).toEqual(["stayer", "making second"]);
+    const second = await making;
+    // Asked after the fact: told at once.
+    holds.whenFollowed(stay, () => told.push("late"));
+    expect(told.at(-1)).toBe("late");
+    await holds.give(stay, book.remove);
+    expect(book.removed).toEqual(["first"]);
+    // A value removed by its last user is followed by nothing the stayers wait for: no one is told.
+    const stayOnSecond = holds.again(second);
+    holds.whenFollowed(stayOnSecond, () => told.push("second's stayer"));
+    await holds.give(second, book.remove);
+    await holds.give(stayOnSecond, book.remove);
+    now = 200_000;
+    await holds.take("net", 60_000, book.make("third"));
+    expect(told).not.toContain("second's stayer");
+  });
+
   it("keeps a value past its window open while no one may be waiting for its key, and closes it once someone may", async () => {
     let now = 0;
     let othersWaiting = false;
