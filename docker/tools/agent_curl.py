@@ -44,6 +44,8 @@ CURLOPT_RESOLVE = OBJECT + 203
 CURLOPT_TCP_KEEPALIVE = LONG + 213
 CURLOPT_XFERINFOFUNCTION = FUNCTION + 219
 CURLOPT_PATH_AS_IS = LONG + 234
+CURLOPT_HTTPAUTH = LONG + 107
+CURLAUTH_DIGEST = 1 << 1
 CURLINFO_LOCAL_PORT = 0x200000 + 42
 CURLINFO_TOTAL_TIME_T = 0x600000 + 50
 CURL_HTTP_VERSION = {"--http1.0": 1, "--http1.1": 2}
@@ -98,11 +100,12 @@ class _Plan:
         self.resolve = []
         self.headers = []
         self.userpwd = None
+        self.digest = False
         self.body_file = None
 
 
 # Options taking no value, and what each sets.
-_FLAGS = {"-sS": None, "-i": None, "--raw": None, "--path-as-is": None, "--globoff": None, "--head": "head", "-k": "insecure", "--http1.0": "version", "--http1.1": "version"}
+_FLAGS = {"-sS": None, "-i": None, "--raw": None, "--path-as-is": None, "--globoff": None, "--head": "head", "-k": "insecure", "--http1.0": "version", "--http1.1": "version", "--digest": "digest"}
 
 
 def parse(argv):
@@ -122,6 +125,8 @@ def parse(argv):
                 plan.head = True
             elif what == "insecure":
                 plan.insecure = True
+            elif what == "digest":
+                plan.digest = True
             elif what == "version":
                 plan.version = CURL_HTTP_VERSION[arg]
             index += 1
@@ -226,6 +231,9 @@ def run_curl(argv, directory, cancelled):
                 setopt(CURLOPT_NOBODY, 1)
             if plan.userpwd is not None:
                 setopt(CURLOPT_USERPWD, os.fsencode(plan.userpwd))
+            if plan.digest:
+                # --digest: the request goes without credentials, then again answering the server's challenge.
+                setopt(CURLOPT_HTTPAUTH, CURLAUTH_DIGEST)
             setopt(CURLOPT_ERRORBUFFER, ctypes.addressof(errors))
             setopt(CURLOPT_TIMEOUT_MS, plan.max_time * 1000)
             if body is not None:

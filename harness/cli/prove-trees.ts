@@ -1,6 +1,6 @@
 // One proof: the original tree on the baseline image (2.2), the port on the candidate (2.4), the probes generated
-// from both, run once on real servers and judged (judge/prove/judge-proof.ts). The probe users are written into
-// both trees' own user files in memory, alike. Used by `prove`, by `migrate --prove` and by the container tests.
+// from both, run once on real servers and judged (judge/prove/judge-proof.ts). The probe world (identities in
+// every store, an object behind every path) is staged on both sides alike; the trees are not changed. Used by `prove`, by `migrate --prove` and by the container tests.
 import { basename } from "node:path";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import type { EffectiveConfig } from "../conf/effective-config.ts";
@@ -11,10 +11,11 @@ import { runHarness } from "../observe/run-harness.ts";
 import type { ScenarioRun } from "../observe/scenario-run.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
 import { proofProbes } from "../judge/prove/proof-probes.ts";
-import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
+import { withProbes } from "../plan/probes/probe-scenario.ts";
 import { treeScenario } from "../plan/tree/tree-scenario.ts";
 import type { IgnoreFile } from "../rules/ignore-file.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
+import { OFFICIAL_PROFILE } from "../server/httpd-profile.ts";
 
 export interface ProveInput {
   original: ConfigTree;
@@ -44,8 +45,8 @@ export interface ProveResult {
 
 export async function proveTrees(input: ProveInput): Promise<ProveResult> {
   const { set, configs } = proofProbes(input.original, input.port, input.defines);
-  const original = withProbeUsers(input.original, set.users);
-  const port = withProbeUsers(input.port, set.users);
+  const original = input.original;
+  const port = input.port;
   const at = { file: input.originalPath, line: 1, column: 1 };
   const ref = (path: string, tree: ConfigTree, writtenFor: "2.2" | "2.4"): TreeRef => ({ at: { ...at, file: path }, path, layout: tree.layout, defines: [...input.defines], writtenFor });
   const base = treeScenario({
@@ -53,8 +54,7 @@ export async function proveTrees(input: ProveInput): Promise<ProveResult> {
     baseline: { tree: original, ref: ref(input.originalPath, original, "2.2") },
     candidate: { tree: port, ref: ref(input.portPath, port, "2.4") },
   });
-  const { clients, requests } = probeRequests(set, at);
-  const scenario: Scenario = { ...base, title: `prove ${input.portPath} against ${input.originalPath}`, clients, requests };
+  const scenario: Scenario = { ...withProbes(base, set), title: `prove ${input.portPath} against ${input.originalPath}` };
   const trees = new Map([[input.originalPath, original], [input.portPath, port]]);
   const result = await runHarness({
     scenarios: [scenario],
@@ -79,6 +79,7 @@ export async function proveTrees(input: ProveInput): Promise<ProveResult> {
       hint: "Give the 2.2 image with --baseline or HTTPD_BASELINE_IMAGE.",
     });
   }
-  const proof = judgeProof({ set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore });
+  const fragment = input.original.layout === "fragment" || input.port.layout === "fragment";
+  const proof = judgeProof({ set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore, defaultRoot: fragment ? OFFICIAL_PROFILE.docRoot : null });
   return { proof, set, run, result, scenario, trees, configs };
 }

@@ -9,7 +9,6 @@ import { HarnessError } from "../errors.ts";
 import { judgeRun } from "../judge/judge-run.ts";
 import type { TriageInputs } from "../judge/triage.ts";
 import { runHarness } from "../observe/run-harness.ts";
-import { withProbeUsers } from "../plan/probes/probe-scenario.ts";
 import { formatCandidates, knownNicknames, logOrigin, namedFormat } from "../plan/replay/replay-formats.ts";
 import { identityResolver, replayIdentities, replayUsers, treeAccessForms } from "../plan/replay/replay-identities.ts";
 import { replayScenarios } from "../plan/replay/replay-scenario.ts";
@@ -95,13 +94,12 @@ export async function runReplayCommand(args: string[]): Promise<number> {
 
   const entries = result.entries.slice(0, limit);
   const users = [...new Set(entries.flatMap((entry) => (entry.request.user === null ? [] : [entry.request.user])))];
-  const probeUsers = replayUsers([configs.baseline, configs.candidate], users);
+  // The logged users are the world's identities, in every store of both sides (their own lines replaced).
+  const world = { users: replayUsers(users), digestRealms: [], objects: [] };
   const trees = fromTree.trees;
-  trees.set(refs.baseline.path, withProbeUsers(original, probeUsers, { replace: true }));
-  if (refs.candidate.path !== refs.baseline.path) trees.set(refs.candidate.path, withProbeUsers(port, probeUsers, { replace: true }));
   const sent = entries.length < result.entries.length ? `, the ${entries.length} most frequent sent` : "";
   const counted = `${result.lines} lines: ${result.entries.length} distinct requests${sent}, ${result.bad.count} bad lines`;
-  const scenarios: Scenario[] = replayScenarios({ base, entries, clients: identities.clients, logFile }).map((s) => ({ ...s, title: `${s.title} (${counted})` }));
+  const scenarios: Scenario[] = replayScenarios({ base, entries, clients: identities.clients, logFile }).map((s) => ({ ...s, title: `${s.title} (${counted})`, server: { ...s.server, world } }));
 
   if (values["dry-run"] === true) {
     process.stdout.write(`${dryRun(scenarios)}\n`);

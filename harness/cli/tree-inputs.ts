@@ -3,6 +3,8 @@
 // are read once here, at the input boundary; a tree the harness cannot read as given (a missing include, an
 // unclosed section, an Include cycle, a link out of the tree) stops the run before anything starts, with every
 // such problem listed.
+import { proofProbes } from "../judge/prove/proof-probes.ts";
+import { withProbeWorld } from "../plan/probes/probe-scenario.ts";
 import { basename, resolve } from "node:path";
 import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
@@ -140,6 +142,8 @@ function withTree(scenario: Scenario, trees: LoadedTrees): Scenario {
     scenario.requests.length > 0
       ? scenario.requests
       : smokeRequestsFor(baseline === candidate ? [{ tree: tree(baseline), ref: baseline }] : [{ tree: tree(baseline), ref: baseline }, { tree: tree(candidate), ref: candidate }], scenario.server.at);
-  return { ...scenario, server: { ...scenario.server, tree: { baseline, candidate } }, requests };
+  const read = { ...scenario, server: { ...scenario.server, tree: { baseline, candidate } }, requests };
+  // `world: probes`: the same world prove would stage for these trees.
+  return scenario.server.worldFromProbes === true ? withProbeWorld(read, proofProbes(tree(baseline), tree(candidate), baseline.defines).set) : read;
 }
 

@@ -95,6 +95,8 @@ export class BatchReader {
 
   constructor(
     private readonly methods: readonly string[],
+    /** Which items answer a Digest challenge (curl writes the challenge's head first). */
+    private readonly digest: readonly boolean[] = [],
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -139,7 +141,7 @@ export class BatchReader {
       err: Number(match[4]),
       seconds: Number(match[5]),
       port: Number(match[6]),
-      reader: new StreamedResponse(this.methods[index] ?? "GET"),
+      reader: new StreamedResponse(this.methods[index] ?? "GET", { digest: this.digest[index] === true }),
       stderr: [],
     };
     if (this.#current.out === 0 && this.#current.err === 0) this.#finish();
@@ -162,7 +164,7 @@ export class BatchReader {
 /** Sends the items in one exec; one record per item, in order (an item the batch never reached is a
  * transport error BATCH_INCOMPLETE). */
 export async function sendBatchFromContainer(client: SendingClient, items: readonly BatchItem[], options: { gapMs: number }): Promise<BatchRecord[]> {
-  const reader = new BatchReader(items.map((item) => item.plan.method));
+  const reader = new BatchReader(items.map((item) => item.plan.method), items.map((item) => item.plan.auth?.scheme === "digest"));
   const timeoutMs = items.reduce((sum, item) => sum + item.plan.timeoutMs + options.gapMs, 0) + 10_000;
   const onStdout = (chunk: Buffer): void => reader.push(chunk);
   // A client with an exec agent runs the batch itself: no shell, sleep, wc and cat processes per request.

@@ -144,7 +144,7 @@ export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] 
     args.push("-H", "Connection: keep-alive");
   }
   for (const [header, value] of plan.headers) args.push("-H", `${header}: ${value}`);
-  if (plan.auth) args.push("-u", `${plan.auth.user}:${plan.auth.password}`);
+  if (plan.auth) args.push(...(plan.auth.scheme === "digest" ? ["--digest"] : []), "-u", `${plan.auth.user}:${plan.auth.password}`);
   if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
   if (plan.body !== null) args.push("--data-binary", bodyFrom);
   if (series) {
@@ -169,7 +169,7 @@ export async function sendFromContainer(client: SendingClient, plan: ContainerHt
   const started = Date.now();
   if (plan.clientCertificate) await stageClientCertificate(client, plan.clientCertificate);
   // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
-  const reader = new StreamedResponse(plan.method);
+  const reader = new StreamedResponse(plan.method, { digest: plan.auth?.scheme === "digest" });
   const result = await client.container.execStream(curlCommand(plan), {
     timeoutMs: plan.timeoutMs + 5_000,
     onStdout: (chunk) => reader.push(chunk),
@@ -243,11 +243,11 @@ export async function sendRawFromContainer(client: SendingClient, plan: Containe
 /** The answer as the stream's bytes ended (a body cut short is kept as far as it came), or INVALID_RESPONSE
  * with the first bytes when they are not an HTTP response. */
 function outcomeOf(response: StreamedResponse, durationMs: number): HttpResponseOutcome | TransportFailureOutcome {
+  response.finish();
   const { parser } = response;
-  parser.finish();
   const head = parser.head;
   if (!head || parser.error) {
     return { kind: "transport-error", code: "INVALID_RESPONSE", message: response.first().subarray(0, 200).toString("latin1"), durationMs };
   }
-  return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...response.body.finish(), durationMs };
+  return { kind: "response", status: head.status, httpVersion: head.httpVersion, headers: head.headers, ...response.body.finish(), durationMs, ...(response.challenged ? { challenged: true } : {}) };
 }

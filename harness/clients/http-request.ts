@@ -26,8 +26,9 @@ export interface HttpRequestPlan {
   headers: Array<[string, string]>;
   /** Sent as UTF-8. */
   body: string | null;
-  /** Basic credentials, sent as an `authorization` header right after Host (before the plan's headers). */
-  auth: { user: string; password: string } | null;
+  /** Basic credentials, sent as an `authorization` header right after Host (before the plan's headers); with
+   * scheme digest, the answer to the server's Digest challenge instead (send-http.ts). */
+  auth: { user: string; password: string; scheme?: "basic" | "digest" } | null;
   httpVersion: "1.1" | "1.0";
   /** >= 1: send the request this many times on one connection; the last answer is recorded, with whether it came
    * on a connection an earlier request of the plan had used. */

@@ -2,6 +2,7 @@
 import { createHash, type Hash } from "node:crypto";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import { BODY_TEXT_LIMIT } from "./http-request.ts";
+import { DigestChallengeFilter } from "./digest-challenge.ts";
 import { ResponseParser } from "./response-parser.ts";
 
 /** Hash input is gathered up to this size: a chunked body comes in pieces of a few KiB (mod_include's 8000
@@ -63,19 +64,38 @@ export class StreamedResponse {
   received = 0;
   readonly #first: Buffer[] = [];
   #firstBytes = 0;
+  /** For a Digest request: the challenge's head curl writes before its retry's answer is dropped. */
+  readonly #challenge: DigestChallengeFilter | null;
 
-  constructor(requestMethod: string) {
+  constructor(requestMethod: string, options: { digest?: boolean } = {}) {
     this.parser = new ResponseParser({ requestMethod, onBody: (chunk) => this.body.push(chunk) });
+    this.#challenge = options.digest === true ? new DigestChallengeFilter() : null;
   }
 
   push(chunk: Buffer): void {
     this.received += chunk.length;
+    if (this.#challenge === null) this.#take(chunk);
+    else for (const part of this.#challenge.push(chunk)) this.#take(part);
+  }
+
+  /** The stream ended: a body without length ends here. */
+  finish(): void {
+    if (this.#challenge !== null) for (const part of this.#challenge.finish()) this.#take(part);
+    this.parser.finish();
+  }
+
+  #take(chunk: Buffer): void {
     if (this.#firstBytes < SHOWN_BYTES) {
       const part = Buffer.from(chunk.subarray(0, SHOWN_BYTES - this.#firstBytes));
       this.#first.push(part);
       this.#firstBytes += part.length;
     }
     this.parser.push(chunk);
+  }
+
+  /** Whether a Digest challenge came before the answer (the request went twice). */
+  get challenged(): boolean {
+    return this.#challenge?.dropped ?? false;
   }
 
   /** The first bytes received (up to SHOWN_BYTES), for messages. */

@@ -13,6 +13,8 @@ export interface HttpResponseOutcome {
   bodySha256: string;
   /** For keep-alive checks: whether this response came on a connection an earlier one of the entry used. */
   connectionReused?: boolean;
+  /** A Digest request: the server challenged it first, so it went twice (and was logged twice). */
+  challenged?: boolean;
   durationMs: number;
 }
 

@@ -21,6 +21,7 @@ import type { Dispatcher } from "undici";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "./outcome.ts";
 import type { HttpRequestPlan } from "./http-request.ts";
 import { assertValidPlan, basicAuthorization, originOf, servernameFor } from "./http-request.ts";
+import { digestAuthorization, parseDigestChallenge } from "./digest-auth.ts";
 import { BodyCollector, Deadline, elapsedSince, errorCodeOf, errorMessageOf, preview, transportFailure } from "./outcome-parts.ts";
 import { llhttpCodeOfMessage } from "./llhttp-errors.ts";
 import { buildRawRequest, finalStatusLine, scanRawResponse } from "./parse-raw-response.ts";
@@ -45,9 +46,19 @@ export function rawFallbackReason(plan: HttpRequestPlan): string | null {
   return null;
 }
 
-/** Sends the plan and returns the (last) answer or the transport failure; throws only on an invalid plan. */
+/** Sends the plan and returns the (last) answer or the transport failure; throws only on an invalid plan. A
+ * Digest plan is sent without credentials first and again with the answer to the server's challenge, as curl
+ * --digest does; without a Digest challenge the first answer is the outcome. */
 export async function sendHttp(plan: HttpRequestPlan): Promise<SendHttpOutcome> {
   assertValidPlan(plan);
+  if (plan.auth?.scheme === "digest") {
+    const first = await sendHttp({ ...plan, auth: null });
+    const challenge = first.kind === "response" && first.status === 401 ? first.headers.filter(([name]) => name.toLowerCase() === "www-authenticate").map(([, value]) => parseDigestChallenge(value)).find((c) => c !== null) : undefined;
+    if (!challenge) return first;
+    const authorization = digestAuthorization(challenge, { method: plan.method, uri: plan.path, user: plan.auth.user, password: plan.auth.password });
+    const second = await sendHttp({ ...plan, auth: null, headers: [["Authorization", authorization], ...plan.headers] });
+    return second.kind === "response" ? { ...second, challenged: true } : second;
+  }
   if (rawFallbackReason(plan) === null) {
     const outcome = await sendWithUndici(plan);
     if (outcome !== "refused") return outcome;

@@ -22,7 +22,7 @@ import { proofProbes } from "../judge/prove/proof-probes.ts";
 import type { TriageInputs } from "../judge/triage.ts";
 import { type HarnessRunOptions, runHarness, type RunSide, type ScenarioSource } from "../observe/run-harness.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
-import { probeRequests, withProbeUsers } from "../plan/probes/probe-scenario.ts";
+import { withProbes } from "../plan/probes/probe-scenario.ts";
 import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import { buildScenarioReportOf } from "../report/build-report.ts";
 import type { ReportScenario } from "../report/report-model.ts";
@@ -102,7 +102,10 @@ function sha256(text: string | Buffer): string {
 function capProbes(set: ProbeSet, max: number | null): ProbeSet {
   if (max === null || set.probes.length <= max) return set;
   const step = set.probes.length / max;
-  return { ...set, probes: Array.from({ length: max }, (_, index) => set.probes[Math.floor(index * step)]!) };
+  const probes = Array.from({ length: max }, (_, index) => set.probes[Math.floor(index * step)]!);
+  // The world plants only what the kept probes ask for.
+  const asked = new Set(probes.map((p) => p.path.split("?")[0]!));
+  return { ...set, probes, world: { ...set.world, objects: set.world.objects.filter((o) => asked.has(o.url)) } };
 }
 
 /** A config's findings when its tree could not be read: the scenario is an error naming every problem. */
@@ -357,7 +360,7 @@ async function buildConfigScenario(
 ): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] } | null }> {
   const { config } = item;
   // Not checked again: the fingerprint covers all the check reads, and the run checked this tree at its start.
-  let tree = await loadUncheckedTree(config.path, config.layout);
+  const tree = await loadUncheckedTree(config.path, config.layout);
   if (treeFingerprint(tree, config.defines) !== item.fingerprint) {
     throw new HarnessError("HARNESS_CONFIG_FILE", `${config.label} changed during the fleet run (its tree is not the one the run read at its start).`, {
       hint: "Run the fleet again once the configs stay put.",
@@ -368,9 +371,7 @@ async function buildConfigScenario(
   const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
   let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
   if (options.requests === "probes") {
-    const set = capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes);
-    tree = withProbeUsers(tree, set.users);
-    scenario = { ...scenario, ...probeRequests(set, scenario.at) };
+    scenario = withProbes(scenario, capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes));
   }
   return { scenario, tree, linted };
 }

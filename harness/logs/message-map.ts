@@ -197,6 +197,34 @@ export const MESSAGE_MAP: readonly MessageMapRow[] = [
     source24: "modules/aaa/mod_auth_basic.c:403",
     source22: "modules/aaa/mod_auth_basic.c:257",
   },
+  {
+    event: "AH01631",
+    v22: /^access to .* failed, reason: user '.*' does not meet 'require'ments for user\/valid-user to be allowed access$/,
+    v24: null,
+    source24: "modules/aaa/mod_authz_core.c:887 \"user %s: authorization failure for \\\"%s\\\": \" (an authenticated user no Require grants)",
+    source22: "modules/aaa/mod_authz_user.c:106",
+  },
+  {
+    event: "AH01631",
+    v22: /^Authorization of user .* to access .* failed, reason: /,
+    v24: null,
+    source24: "modules/aaa/mod_authz_core.c:887 (2.4's group provider denies; authz_core logs the failure)",
+    source22: "modules/aaa/mod_authz_groupfile.c:264",
+  },
+  {
+    event: "AH01790",
+    v22: /^Digest: user `.*' in realm `.*' not found: /,
+    v24: null,
+    source24: "modules/aaa/mod_auth_digest.c:1772",
+    source22: "modules/aaa/mod_auth_digest.c:1765",
+  },
+  {
+    event: "AH01794",
+    v22: /^Digest: user .*: password mismatch: /,
+    v24: null,
+    source24: "modules/aaa/mod_auth_digest.c:1835 (1800: the same text as AH01792, for MD5-sess)",
+    source22: "modules/aaa/mod_auth_digest.c:1826 (1793 for MD5-sess)",
+  },
   // ---- content handling -----------------------------------------------------------------------------------
   {
     event: "AH00128",

@@ -1,6 +1,7 @@
 // What the observe stage records of one side (one httpd under test). Observations are data: a reset connection
 // or a config that will not load is recorded here, and judge/ decides what it means.
 import type { TreeSidePlan } from "../plan/tree/tree-side-plan.ts";
+import type { SideWorld } from "../plan/tree/world-staging.ts";
 import type { HttpResponseOutcome, TransportFailureOutcome } from "../clients/outcome.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 
@@ -76,4 +77,14 @@ export interface SideObservation {
   renderedConfig: string;
   /** For an operator's configuration tree: how it was staged, what the harness changed and made up. */
   tree: TreeSidePlan | null;
+  /** The probe world on this side (plan/tree/world-staging.ts) and what the server container found of it before
+   * httpd started; null without probes. */
+  world: ObservedWorld | null;
+}
+
+/** The world as planned for the side, with what its setup found: planted objects missing from the container,
+ * DBM stores htdbm could not fill. */
+export interface ObservedWorld extends SideWorld {
+  missing: string[];
+  identityFailures: string[];
 }

@@ -15,7 +15,8 @@ import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
-import type { ExecOutcome, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import type { ExecOutcome, ObservedWorld, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import { type SideWorld, WORLD_IDENTITY_FAILED, WORLD_MISSING } from "../plan/tree/world-staging.ts";
 import { attributeBatchLines, type BatchSlot } from "./batch-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
@@ -188,11 +189,18 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       trailingLog: trailing.map((line) => parseErrorLogLine(line, dialect)),
       renderedConfig: plan.config.text,
       tree: plan.tree,
+      world: plan.world === null ? null : observedWorld(plan.world, boot.phases.world),
     };
   } finally {
     await local.remove();
     await httpd.stop();
   }
+}
+
+/** The side's world with what its setup said: `@@harness world-missing PATH`, `@@harness world-identity-failed PATH`. */
+function observedWorld(world: SideWorld, lines: readonly string[]): ObservedWorld {
+  const after = (prefix: string) => lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length).trim());
+  return { ...world, missing: after(WORLD_MISSING), identityFailures: after(WORLD_IDENTITY_FAILED) };
 }
 
 /** The server a side's requests go to, and its addresses on the client networks. */
@@ -324,7 +332,9 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   });
   const mark = httpd.logMark();
   const records = await sendBatchFromContainer(client, items.map((entry) => entry.item), { gapMs: BATCH_GAP_MS });
-  const answered = records.filter((record) => record.outcome?.kind === "response").length;
+  // A Digest request answered after a challenge went twice: two access lines, the second its answer's.
+  const logLines = (record: (typeof records)[number]): number => (record.outcome?.kind !== "response" ? 0 : record.outcome.challenged === true ? 2 : 1);
+  const answered = records.reduce((sum, record) => sum + logLines(record), 0);
   const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
   const slots: BatchSlot[] = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
   // The access lines are the answered requests' one for one when there are as many (one request per connection):
@@ -334,6 +344,7 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
     let next = 0;
     records.forEach((record, index) => {
       if (record.outcome?.kind !== "response") return;
+      next += logLines(record) - 1;
       const line = logged[next++]!;
       slots[index] = { ...slots[index]!, loggedAt: line.arrivedAt, ...(line.order === undefined ? {} : { loggedOrder: line.order }) };
     });

@@ -138,6 +138,7 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
     ports: server.tls !== null ? [80, 443] : [80],
     logs: null,
     tree: null,
+    world: null,
     localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
     requests: scenario.requests.map((request) => planRequest(request, vars)),
   };

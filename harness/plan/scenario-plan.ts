@@ -7,6 +7,7 @@ import type { Subject } from "../scenario/subject-name.ts";
 import type { Side } from "./side.ts";
 import type { FollowedLogs } from "./tree/log-capture.ts";
 import type { TreeSidePlan } from "./tree/tree-side-plan.ts";
+import type { SideWorld } from "./tree/side-world.ts";
 
 /** A file the harness makes at run time (the run's certificate authority, the server's certificate). */
 export type GeneratedFile = "ca-certificate" | "ca-crl" | "server-certificate" | "server-key";
@@ -62,6 +63,8 @@ export interface SidePlan {
   logs: FollowedLogs | null;
   /** What running the operator's tree involved on this side; null for a scenario's own config. */
   tree: TreeSidePlan | null;
+  /** The probe world as this side stages it (plan/tree/world-staging.ts); null without probes. */
+  world: SideWorld | null;
   /** A request comes from a local client: a tools container joins the server's network namespace (started at
    * its first such request), and the server container has IPv6 as a host has (::1 on lo, a link-local address
    * on eth0), so that `Listen 80` answers on ::1 too. */

@@ -335,6 +335,7 @@ class ScenarioBuilder {
       prepare: this.perFamily(raw.prepare, isList, []),
       tls,
       tree: treeConfig === null ? null : this.treeRefs(treeConfig, [...path, "config"]),
+      ...(treeConfig?.world === "probes" ? { worldFromProbes: true } : {}),
     };
   }
 
@@ -645,7 +646,7 @@ class ScenarioBuilder {
       port: null,
       headers,
       body: raw.body ?? null,
-      auth: raw.auth ?? null,
+      auth: raw.auth === undefined ? null : raw.auth.scheme === "digest" ? raw.auth : { user: raw.auth.user, password: raw.auth.password },
       tls: raw.tls,
       clientCertificate: raw.clientCertificate ?? null,
       httpVersion: raw.http === 1.1 || raw.http === "1.1" ? "1.1" : "1.0",

@@ -173,6 +173,10 @@ function treeConfigSchema() {
       candidate: z.string().min(1).optional().meta({ description: "The operator's own 2.4 port of the tree, run on the candidate instead of `tree`." }),
       layout: z.enum(LAYOUTS).optional().meta({ description: "official, debian, rhel or fragment; recognised from the tree when not given." }),
       defines: z.array(z.string().min(1)).default([]).meta({ description: "Names defined as httpd's -D NAME does." }),
+      world: z.enum(["probes"]).optional().meta({
+        description:
+          "probes: stage the probe world prove generates from the trees on both sides (its users in every auth store, an object with a marker behind every path it probes), so that a request for one of its paths is judged by what came back (executed, served, source served, denied, ...).",
+      }),
     })
     .meta({ id: "TreeConfig", description: "Run a configuration tree of the operator's on both versions." });
 }
@@ -239,7 +243,13 @@ export const requestSchema = z.strictObject({
   host: z.string().min(1).optional(),
   headers: z.array(z.string().regex(HEADER_LINE_PATTERN)).default([]),
   body: z.string().optional(),
-  auth: z.strictObject({ user: z.string(), password: z.string() }).optional(),
+  auth: z
+    .strictObject({
+      user: z.string(),
+      password: z.string(),
+      scheme: z.enum(["basic", "digest"]).default("basic").meta({ description: "basic, or digest: the client answers the server's Digest challenge (curl --digest)." }),
+    })
+    .optional(),
   tls: z.boolean().default(false),
   clientCertificate: z.enum(["valid", "revoked"]).optional(),
   http: z

@@ -6,6 +6,7 @@ import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
 import type { CERTIFICATE_KINDS } from "./scenario-schema.ts";
 import type { Subject } from "./subject-name.ts";
+import type { AuthScheme, ProbeObject, ProbeWorld } from "./probe-world.ts";
 
 export type { Family };
 
@@ -92,6 +93,12 @@ export interface ServerSpec {
   /** A configuration tree of the operator's, instead of the inline `config`: per role, so that a hand port can
    * run on the candidate while the original runs on the baseline. */
   tree: { baseline: TreeRef; candidate: TreeRef } | null;
+  /** For a tree scenario sending probes: the identities and objects both sides are given (probe-world.ts);
+   * absent for a scenario file's own server and for smoke requests. */
+  world?: ProbeWorld;
+  /** The scenario file asks for the probe world of its trees (`config: { tree: ..., world: probes }`): made when
+   * the trees are read (cli/tree-inputs.ts). */
+  worldFromProbes?: boolean;
 }
 
 /** A configuration tree named by `run --config` or a scenario's `config: { tree: ... }`. */
@@ -147,6 +154,11 @@ export interface BasicAuth {
   password: string;
 }
 
+/** Credentials a request sends: Basic unless `scheme` says Digest (the client answers the server's challenge). */
+export interface RequestAuth extends BasicAuth {
+  scheme?: AuthScheme;
+}
+
 export type RequestMode = "http" | "raw" | "exec";
 
 export interface RequestSpec {
@@ -164,7 +176,7 @@ export interface RequestSpec {
   port: number | null;
   headers: Array<[string, string]>;
   body: string | null;
-  auth: BasicAuth | null;
+  auth: RequestAuth | null;
   tls: boolean;
   /** HTTPS with a client certificate of this kind, signed by the harness CA. */
   clientCertificate: "valid" | "revoked" | null;
@@ -182,6 +194,8 @@ export interface RequestSpec {
   timeoutMs: number;
   expect: ByFamily<ResponseExpectation>;
   guide: ByFamily<ResponseExpectation>;
+  /** A probe's: what the path names in the probe world, so the judge can tell what came back. */
+  object?: ProbeObject;
 }
 
 export interface IgnoreRule {

@@ -79,6 +79,9 @@ export function startScript(
 }
 
 export interface StartPhases {
+  /** What the setup said of the probe world (`@@harness world-...` lines: a planted object missing, a DBM store
+   * htdbm could not fill), kept apart from the config test's output. */
+  world: string[];
   prepare: Array<{ exitCode: number; output: string[] }>;
   configTest: { exitCode: number; output: string[] } | null;
   /** Index in the stderr lines where the error log proper begins. */
@@ -88,10 +91,15 @@ export interface StartPhases {
 /** Pure: splits the stderr lines written so far into the phases. */
 export function splitStartPhases(stderr: readonly string[]): StartPhases {
   const prepare: StartPhases["prepare"] = [];
+  const world: string[] = [];
   let current: string[] | null = null;
   let configOutput: string[] = [];
   for (let i = 0; i < stderr.length; i++) {
     const line = stderr[i]!;
+    if (line.startsWith(`${MARKER} world-`)) {
+      world.push(line);
+      continue;
+    }
     if (line.startsWith(`${MARKER} prepare-begin`)) {
       current = [];
       continue;
@@ -104,10 +112,10 @@ export function splitStartPhases(stderr: readonly string[]): StartPhases {
       continue;
     }
     const test = new RegExp(`^${MARKER} config-test exit=(\\d+)`).exec(line);
-    if (test) return { prepare, configTest: { exitCode: Number(test[1]), output: withoutMarkerNewline(configOutput) }, errorLogStart: i + 1 };
+    if (test) return { world, prepare, configTest: { exitCode: Number(test[1]), output: withoutMarkerNewline(configOutput) }, errorLogStart: i + 1 };
     (current ?? configOutput).push(line);
   }
-  return { prepare, configTest: null, errorLogStart: stderr.length };
+  return { world, prepare, configTest: null, errorLogStart: stderr.length };
 }
 
 /** Drops the empty line the script's newline-before-marker adds after output that ended with a newline. */

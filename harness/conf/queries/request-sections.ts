@@ -38,19 +38,20 @@ export function requestVhost(config: EffectiveConfig, target: RequestTarget): Ef
   return (named ?? hosts[0])?.section ?? null;
 }
 
-/** The file path a URL maps to in a vhost; null when neither an Alias nor a DocumentRoot takes it. */
-export function requestPath(config: EffectiveConfig, vhost: EffectiveSection | null, url: string): string | null {
+/** The file path a URL maps to in a vhost; null when neither an Alias nor a DocumentRoot takes it.
+ * @param defaultRoot the document root when the config sets none (a fragment read into the image's config) */
+export function requestPath(config: EffectiveConfig, vhost: EffectiveSection | null, url: string, defaultRoot: string | null = null): string | null {
   const path = url.split("?")[0]!;
   const aliases = aliasTargets(config).filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === vhost));
   const alias = aliases.filter((a) => path === a.url || path.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`)).sort((a, b) => b.url!.length - a.url!.length)[0];
   if (alias) return posix.join(alias.path!, path.slice(alias.url!.length));
-  const root = documentRoot(config, vhost);
-  return root === null ? null : posix.join(root.path, path);
+  const root = documentRoot(config, vhost)?.path ?? defaultRoot;
+  return root === null ? null : posix.join(root, path);
 }
 
-export function requestSections(config: EffectiveConfig, target: RequestTarget, url: string): EffectiveSection[] {
+export function requestSections(config: EffectiveConfig, target: RequestTarget, url: string, defaultRoot: string | null = null): EffectiveSection[] {
   const vhost = requestVhost(config, target);
-  const file = requestPath(config, vhost, url);
+  const file = requestPath(config, vhost, url, defaultRoot);
   const path = url.split("?")[0]!;
   const sections = walkConfig(config).sections.filter((s) => {
     const own = s.sections.find((e) => e.key === "virtualhost") ?? null;

@@ -1,18 +1,23 @@
-// Pure: one run of a probe set on the original (baseline) and the port (candidate) → the proof. A probe's cell
-// is proven when both answers agree: the status, where a redirect points (its path: the host part names each
-// server), and for a 2xx answer the content type and the body. A difference the guide predicts for every
-// configuration (an autoindex listing's markup, error-page wording) or that the operator's ignore file accepts is
-// listed as accepted, not counted. Every other difference is a counterexample with the lines that decide the
-// request on each side, the most serious first: access widened, then narrowed, then changed.
+// Pure: one run of a probe set on the original (baseline) and the port (candidate) → the proof. Every cell gets a
+// class from both sides' outcomes (outcome/probe-outcome.ts) and the witnesses that it reached its decision:
+// - both answers alike (the status, where a redirect points, and for a 2xx answer the content type and the body)
+//   and witnessed on both sides (a valid probe user was taken in, the object was there): equal, counted;
+// - alike only because of the harness (a probe user refused as unknown, an object missing, the same transport
+//   error on both sides): vacuous, listed with the reason and never counted;
+// - different: a counterexample classed by outcome (outcome/cell-class.ts), widened and source-exposed flagged as
+//   security, each with the lines that decide the request on each side; or accepted, when the guide predicts the
+//   difference for every configuration (an autoindex listing's markup, a status page) or the ignore file allows it.
 import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
 import { requestSections } from "../../conf/queries/request-sections.ts";
 import type { HttpResponseOutcome } from "../../clients/outcome.ts";
-import type { RequestObservation } from "../../observe/observation.ts";
+import type { RequestObservation, SideObservation } from "../../observe/observation.ts";
 import type { ScenarioRun } from "../../observe/scenario-run.ts";
 import type { Probe, ProbeSet } from "../../plan/probes/probe.ts";
 import { listingOf } from "../../rules/expected-differences.ts";
 import { type IgnoreFile, ignoredBy } from "../../rules/ignore-file.ts";
-import type { ConfigLine, Counterexample, CounterexampleKind, Proof, ProofAnswer, ProofRequest } from "./proof.ts";
+import { DIFFERENCE_CLASSES, differenceClass, SECURITY_CLASSES } from "../outcome/cell-class.ts";
+import { type ProbeQuestion, type SideWitness, sideWitness } from "../outcome/probe-outcome.ts";
+import type { CellClass, CellRecord, ConfigLine, Counterexample, Proof, ProofAnswer, ProofRequest } from "./proof.ts";
 
 export interface ProofInput {
   set: ProbeSet;
@@ -20,15 +25,17 @@ export interface ProofInput {
   baselineConfigs: readonly EffectiveConfig[];
   candidateConfigs: readonly EffectiveConfig[];
   ignore: IgnoreFile | null;
+  /** Where URLs map when a config sets no DocumentRoot (a fragment: the image's own). */
+  defaultRoot?: string | null;
 }
 
-const DECIDING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authname", "authuserfile", "authgroupfile", "authbasicprovider", "sethandler", "addhandler"]);
+const DECIDING = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authname", "authuserfile", "authgroupfile", "authbasicprovider", "authdigestprovider", "sethandler", "addhandler", "options"]);
 
 function header(outcome: HttpResponseOutcome, name: string): string | null {
   return outcome.headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
 }
 
-function answerOf(observation: RequestObservation | undefined): ProofAnswer {
+export function answerOf(observation: RequestObservation | undefined): ProofAnswer {
   const outcome = observation?.outcome;
   if (outcome === undefined) return { status: null, error: "not sent", location: null, contentType: null, bodyDigest: null };
   if (outcome.kind !== "response") {
@@ -51,16 +58,6 @@ function bodyOf(observation: RequestObservation | undefined): string | null {
   return observation?.outcome.kind === "response" ? observation.outcome.body : null;
 }
 
-function granted(status: number | null): boolean {
-  return status !== null && status >= 200 && status < 400;
-}
-
-function kindOf(baseline: ProofAnswer, candidate: ProofAnswer): CounterexampleKind {
-  if (!granted(baseline.status) && granted(candidate.status)) return "widened";
-  if (granted(baseline.status) && !granted(candidate.status)) return "narrowed";
-  return "changed";
-}
-
 function linesOf(sections: readonly EffectiveSection[]): ConfigLine[] {
   const out: ConfigLine[] = [];
   const visit = (section: EffectiveSection, top: boolean): void => {
@@ -78,9 +75,9 @@ function linesOf(sections: readonly EffectiveSection[]): ConfigLine[] {
   return out;
 }
 
-function deciding(configs: readonly EffectiveConfig[], probe: Probe): ConfigLine[] {
+function deciding(configs: readonly EffectiveConfig[], probe: Probe, defaultRoot: string | null): ConfigLine[] {
   const config = configs[0];
-  return config === undefined ? [] : linesOf(requestSections(config, probe.target, probe.path));
+  return config === undefined ? [] : linesOf(requestSections(config, probe.target, probe.path, defaultRoot));
 }
 
 const BACKEND_FAILURE = /DNS lookup failure for: (\S+)|proxy: .*(?:attempt to connect to|could not connect|error reading)|AH0095[79]|AH01114|AH00898/i;
@@ -97,17 +94,39 @@ function unreachableBackend(...observations: Array<RequestObservation | undefine
 
 const STATUS_HANDLER = /^SetHandler\s+"?(server-status|server-info|balancer-manager|ldap-status)"?\s*$/i;
 const CREDENTIAL_ORDER = ["none", "valid", "wrong-password", "other-realm"];
-const KIND_ORDER: CounterexampleKind[] = ["widened", "narrowed", "changed"];
+
+export function questionOf(probe: Probe): ProbeQuestion {
+  return { url: probe.path, method: probe.method, host: probe.target.host, port: probe.target.port, credentials: probe.credentials, user: probe.user, object: probe.object };
+}
+
+/** Why equal answers say nothing of the config, or null when both sides' witnesses hold. */
+export function vacuity(probe: Pick<Probe, "credentials" | "user">, a: SideWitness, b: SideWitness, answers: { baseline: ProofAnswer; candidate: ProofAnswer }): string | null {
+  if (answers.baseline.status === null && answers.candidate.status === null) return `the same failure on both sides (${(answers.baseline.error ?? "").split(":")[0]}): no answer came`;
+  for (const [side, witness] of [["2.2", a], ["2.4", b]] as const) {
+    if (witness.object === "missing") return `no object behind the path on ${side}: ${witness.evidence.at(-1) ?? "missing"}`;
+  }
+  if (probe.credentials === "valid") {
+    for (const [side, witness] of [["2.2", a], ["2.4", b]] as const) {
+      if (witness.credentials === "refused") return `the probe user ${probe.user} was refused on ${side} (${witness.evidence[0] ?? "refused"})`;
+      if (witness.credentials === "unknown") return `nothing shows that ${side} took the probe user ${probe.user} in (${witness.evidence[0] ?? "no line"})`;
+    }
+  }
+  return null;
+}
+
+function emptyClasses(): Record<CellClass, number> {
+  return { equal: 0, widened: 0, "source-exposed": 0, narrowed: 0, changed: 0, vacuous: 0, unprobed: 0, accepted: 0 };
+}
 
 export function judgeProof(input: ProofInput): Proof {
-  const [baselineSide, candidateSide] = input.run.observations;
-  const byName = (side: typeof baselineSide) => new Map((side?.requests ?? []).map((r) => [r.name, r]));
+  const [baselineSide, candidateSide] = input.run.observations as [SideObservation | undefined, SideObservation | undefined];
+  const byName = (side: SideObservation | undefined) => new Map((side?.requests ?? []).map((r) => [r.name, r]));
   const baseline = byName(baselineSide);
   const candidate = byName(candidateSide);
   const clients = new Map(input.set.clients.map((c) => [c.id, c]));
+  const probes = new Map(input.set.probes.map((p) => [p.id, p]));
   const counterexamples: Counterexample[] = [];
   const accepted: Proof["accepted"] = [];
-  const unprobed = input.set.cells.filter((c) => c.probe === null).map((c) => ({ cell: c.id, reason: c.unprobed ?? "not probed" }));
   const vhostOf = (probe: Probe) => `${probe.target.tls ? "https" : "http"}://${probe.target.host ?? "(default)"}:${probe.target.port}`;
   // Virtual hosts whose proxied backend failed for some probe: log lines of a batch can land on a neighbour.
   const backendDown = new Map<string, string>();
@@ -115,41 +134,69 @@ export function judgeProof(input: ProofInput): Proof {
     const failure = unreachableBackend(baseline.get(probe.id), candidate.get(probe.id));
     if (failure !== null && !backendDown.has(vhostOf(probe))) backendDown.set(vhostOf(probe), failure);
   }
-  for (const probe of input.set.probes) {
+  const matrix: CellRecord[] = input.set.cells.map((cell) => {
+    const probe = cell.probe === null ? undefined : probes.get(cell.probe);
+    const record: CellRecord = { cell: cell.id, vhost: cell.vhost, region: cell.region, path: probe?.path ?? null, client: cell.client, credentials: cell.credentials, user: cell.user, method: cell.method, probe: cell.probe, class: "unprobed", reason: cell.unprobed ?? "not probed", proven: false, baseline: null, candidate: null };
+    if (probe === undefined || baselineSide === undefined || candidateSide === undefined) return record;
+    const question = questionOf(probe);
     const a = answerOf(baseline.get(probe.id));
     const b = answerOf(candidate.get(probe.id));
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    const wa = sideWitness(question, baseline.get(probe.id), baselineSide);
+    const wb = sideWitness(question, candidate.get(probe.id), candidateSide);
+    record.baseline = wa;
+    record.candidate = wb;
+    record.reason = null;
+    if (JSON.stringify(a) === JSON.stringify(b)) {
+      const vacuous = vacuity(probe, wa, wb, { baseline: a, candidate: b });
+      record.class = vacuous === null ? "equal" : "vacuous";
+      record.reason = vacuous;
+      record.proven = vacuous === null;
+      return record;
+    }
     const client = clients.get(probe.client);
     const request: ProofRequest = {
       probe: probe.id,
       cell: probe.cell,
-      vhost: `${probe.target.tls ? "https" : "http"}://${probe.target.host ?? "(default)"}:${probe.target.port}`,
+      vhost: vhostOf(probe),
       method: probe.method,
       path: probe.path,
       client: { id: probe.client, address: client?.address ?? null, domain: client?.domain ?? null, range: client?.range ?? "" },
       credentials: probe.credentials,
+      user: probe.user,
       realm: probe.realm,
     };
     // A proxied backend the harness cannot reach fails on both sides, with each version's status (2.2: 502,
     // 2.4: 500 on a DNS failure): the cell says nothing about the config, so it is not probed, not proven.
     const backend = unreachableBackend(baseline.get(probe.id), candidate.get(probe.id)) ?? backendDown.get(vhostOf(probe)) ?? null;
     if (backend !== null && (a.status ?? 0) >= 500 && (b.status ?? 0) >= 500) {
-      unprobed.push({ cell: probe.cell, reason: `the proxied backend is not reachable from the harness (${backend})` });
-      continue;
+      record.class = "unprobed";
+      record.reason = `the proxied backend is not reachable from the harness (${backend})`;
+      return record;
     }
     // Both listings of the same directory: 2.4's markup (autoindex-markup).
     const listing = listingOf(bodyOf(baseline.get(probe.id)));
     if (a.status === b.status && listing !== null && listing === listingOf(bodyOf(candidate.get(probe.id))) && a.location === b.location) {
       accepted.push({ request, rule: "autoindex-markup", reason: `the listing of ${listing} in 2.4's markup` });
-      continue;
+      record.class = "accepted";
+      record.reason = "autoindex-markup";
+      return record;
     }
-    const config = { baseline: deciding(input.baselineConfigs, probe), candidate: deciding(input.candidateConfigs, probe) };
+    const config = { baseline: deciding(input.baselineConfigs, probe, input.defaultRoot ?? null), candidate: deciding(input.candidateConfigs, probe, input.defaultRoot ?? null) };
     // A status page (server-status, server-info, balancer-manager) shows the server's own state: its body is
     // never the same twice, let alone across versions. Same status and type: the config decided alike.
     const handler = [...config.baseline, ...config.candidate].find((l) => STATUS_HANDLER.test(l.text));
     if (handler !== undefined && a.status === b.status && a.contentType === b.contentType && a.location === b.location) {
       accepted.push({ request, rule: "status-page-content", reason: `${handler.text.trim()}: the page shows each server's own state` });
-      continue;
+      record.class = "accepted";
+      record.reason = "status-page-content";
+      return record;
+    }
+    // A file whose extension has no MIME type: 2.2 sends its DefaultType, 2.4 has none (E1), whatever the port says.
+    if (a.status === b.status && a.bodyDigest === b.bodyDigest && a.contentType !== null && a.contentType !== "" && b.contentType === "") {
+      accepted.push({ request, rule: "E1", reason: `2.4 sends no Content-Type where 2.2 sent its DefaultType (${a.contentType})` });
+      record.class = "accepted";
+      record.reason = "E1";
+      return record;
     }
     const field = a.status !== b.status ? "status" : a.location !== b.location ? "header:location" : a.contentType !== b.contentType ? "header:content-type" : "body";
     const entry = ignoredBy(input.ignore, {
@@ -162,29 +209,50 @@ export function judgeProof(input: ProofInput): Proof {
     });
     if (entry !== undefined) {
       accepted.push({ request, rule: entry.rule ?? "ignore-file", reason: entry.reason });
-      continue;
+      record.class = "accepted";
+      record.reason = `${entry.rule ?? "ignore-file"}: ${entry.reason}`;
+      return record;
     }
-    counterexamples.push({ kind: kindOf(a, b), request, baseline: a, candidate: b, config });
-  }
+    const kind = differenceClass(wa.outcome, wb.outcome);
+    record.class = kind;
+    counterexamples.push({ kind, security: SECURITY_CLASSES.has(kind), request, baseline: a, candidate: b, witnesses: { baseline: wa, candidate: wb }, config });
+    return record;
+  });
   counterexamples.sort((x, y) =>
-    KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind)
+    DIFFERENCE_CLASSES.indexOf(x.kind) - DIFFERENCE_CLASSES.indexOf(y.kind)
     || CREDENTIAL_ORDER.indexOf(x.request.credentials) - CREDENTIAL_ORDER.indexOf(y.request.credentials)
     || x.request.path.length - y.request.path.length
     || x.request.probe.localeCompare(y.request.probe));
-  const total = input.set.cells.length;
-  // A cell moved to "not probed" after the run is not counted as probed.
+  return summarise({ probes: input.set.probes.length, matrix, counterexamples, accepted, power: null });
+}
+
+/** The proof's counts from its matrix (again after power marks the cells a surviving mutant weakens). */
+export function summarise(parts: Pick<Proof, "probes" | "matrix" | "counterexamples" | "accepted" | "power">): Proof {
+  const classes = emptyClasses();
+  for (const cell of parts.matrix) classes[cell.class]++;
   return {
-    schemaVersion: "1.0",
-    verdict: counterexamples.length === 0 ? "equivalent" : "counterexamples",
-    probes: input.set.probes.length,
-    cells: { total, probed: total - unprobed.length, unprobed },
-    counterexamples,
-    accepted,
+    schemaVersion: "2.0",
+    verdict: parts.counterexamples.length === 0 ? "equivalent" : "counterexamples",
+    probes: parts.probes,
+    cells: {
+      total: parts.matrix.length,
+      proven: parts.matrix.filter((c) => c.proven).length,
+      probed: parts.matrix.filter((c) => c.probe !== null).length,
+      unprobed: parts.matrix.filter((c) => c.class === "unprobed").map((c) => ({ cell: c.cell, reason: c.reason ?? "not probed" })),
+      vacuous: parts.matrix.filter((c) => c.class === "vacuous").map((c) => ({ cell: c.cell, reason: c.reason ?? "vacuous" })),
+      classes,
+    },
+    matrix: parts.matrix,
+    counterexamples: parts.counterexamples,
+    accepted: parts.accepted,
+    power: parts.power,
   };
 }
 
-/** "equivalent over N of M cells" or "K counterexamples over N of M cells". */
+/** "equivalent over N of M cells" or "K counterexamples over N of M cells"; with power, "; power: K of L mutants
+ * killed". */
 export function proofVerdictLine(proof: Proof): string {
-  const over = `over ${proof.cells.probed} of ${proof.cells.total} cells`;
-  return proof.verdict === "equivalent" ? `equivalent ${over}` : `${proof.counterexamples.length} counterexample${proof.counterexamples.length === 1 ? "" : "s"} ${over}`;
+  const over = `over ${proof.cells.proven} of ${proof.cells.total} cells`;
+  const head = proof.verdict === "equivalent" ? `equivalent ${over}` : `${proof.counterexamples.length} counterexample${proof.counterexamples.length === 1 ? "" : "s"} ${over}`;
+  return proof.power === null ? head : `${head}; power: ${proof.power.killed} of ${proof.power.mutants} mutants killed`;
 }

@@ -7,6 +7,8 @@ import type { ConfigTree } from "../../conf/load-tree.ts";
 import { generateProbes } from "../../plan/probes/generate-probes.ts";
 import type { ProbeSet } from "../../plan/probes/probe.ts";
 import { textAccessForms } from "../../plan/probes/probe-clients.ts";
+import type { AccessFile } from "../../plan/probes/region-auth.ts";
+import { OFFICIAL_PROFILE } from "../../server/httpd-profile.ts";
 import { lintContext } from "../../rules/lint-context.ts";
 import { defaultTargetModules, TARGET_PROFILES } from "../../rules/target-modules.ts";
 
@@ -18,10 +20,12 @@ function scripts(tree: ConfigTree): string[] {
   return [...tree.source.files.keys()].filter((path) => SCRIPT.test(path)).map((path) => `${mount}/${path}`);
 }
 
-/** The directories of a tree's .htaccess files, by their path inside the server. */
-function accessDirs(tree: ConfigTree): string[] {
+/** A tree's .htaccess files: the directory each is in (inside the server), its tree path and its text. */
+function accessFiles(tree: ConfigTree): AccessFile[] {
   const mount = tree.source.mount.replace(/\/+$/, "");
-  return [...tree.source.files.keys()].filter((path) => path === ".htaccess" || path.endsWith("/.htaccess")).map((path) => `${mount}/${path}`.replace(/\/\.htaccess$/, ""));
+  return [...tree.source.files]
+    .filter(([path]) => path === ".htaccess" || path.endsWith("/.htaccess"))
+    .map(([path, bytes]) => ({ dir: `${mount}/${path}`.replace(/\/\.htaccess$/, ""), file: path, text: bytes.toString("latin1") }));
 }
 
 /** The views prove reads: the original as 2.2 runs it, the port as the 2.4 target runs it. */
@@ -37,7 +41,10 @@ export function proofProbes(original: ConfigTree, port: ConfigTree, defines: rea
   const set = generateProbes([configs.baseline], [configs.candidate], {
     ipv6: true,
     scripts: [...new Set([...scripts(original), ...scripts(port)])],
-    accessDirs: [...new Set([...accessDirs(original), ...accessDirs(port)])],
+    accessDirs: [...new Set([...accessFiles(original), ...accessFiles(port)].map((a) => a.dir))],
+    accessFiles: [...accessFiles(original), ...accessFiles(port)],
+    // A fragment is served from the image's document root (the official images' one).
+    defaultRoot: fragment ? OFFICIAL_PROFILE.docRoot : null,
     extraForms: [original, port].flatMap((tree) => [...tree.source.files].filter(([path]) => path.endsWith(".htaccess")).flatMap(([, bytes]) => textAccessForms(bytes.toString("latin1")))),
     extraTargets: fragment ? [{ host: null, port: 80, tls: false, client: "host" }] : [],
   });

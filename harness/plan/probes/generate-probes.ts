@@ -1,15 +1,18 @@
 // Probes from both effective configurations: every virtual host (Host header and SNI) × its path regions
-// (probe-regions.ts) × the clients the access forms call for (probe-clients.ts) × credentials where a realm
-// exists × the methods a Limit/LimitExcept names. One probe per cell; a cell no request can stand for here is
-// listed with the reason. Deterministic: the same configs give the same ids.
+// (probe-regions.ts) × the clients the access forms call for (probe-clients.ts) × credentials where a region asks
+// for them (region-auth.ts: none, each valid identity the region calls for, a wrong password, a user no store
+// holds) × the methods a Limit/LimitExcept names. One probe per cell; a cell no request can stand for here is
+// listed with the reason. The world (probe.ts ProbeWorld) is what the probes need to reach their decisions: the
+// identities, and an object behind every path. Deterministic: the same configs give the same ids.
 import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
-import { authUserFiles } from "../../conf/queries/auth-user-files.ts";
 import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
 import { walkConfig } from "../../conf/queries/walk-config.ts";
 import { smokeTargets, type SmokeTarget } from "../tree/smoke-requests.ts";
-import type { Cell, CredentialState, Probe, ProbeSet, ProbeUser } from "./probe.ts";
+import type { AuthScheme, Cell, ConfigOrigin, CredentialState, Probe, ProbeSet, ProbeTarget, WorldObject, WorldUser } from "./probe.ts";
 import { probeClients } from "./probe-clients.ts";
 import { probeRegions, type Region } from "./probe-regions.ts";
+import { type AccessFile, regionAuth, type RegionAuth, WORLD_PROVIDERS } from "./region-auth.ts";
+import { markerOf } from "./world-content.ts";
 
 export interface ProbeOptions {
   /** Whether the engine gives IPv6 addresses to clients; false: IPv6 clients' cells are unprobed. */
@@ -18,15 +21,23 @@ export interface ProbeOptions {
   scripts?: readonly string[];
   /** Directories (inside the server) that hold an .htaccess file. */
   accessDirs?: readonly string[];
+  /** The per-directory files themselves (their auth lines count for the regions below them). */
+  accessFiles?: readonly AccessFile[];
   /** Address and name forms of per-directory files (.htaccess), which the configs do not hold. */
   extraForms?: readonly string[];
   /** Extra targets (a fragment is read into the stock config, which listens on 80). */
   extraTargets?: readonly SmokeTarget[];
+  /** Where a URL maps when the config sets no DocumentRoot (a fragment: the image's own). */
+  defaultRoot?: string | null;
 }
 
+/** The valid user no Require line names (every store holds it). */
 export const PROBE_USER = { user: "probe-user", password: "probe-pass-7Kq" } as const;
+/** A user no store holds. */
 export const OTHER_REALM_USER = { user: "probe-stranger", password: "probe-pass-7Kq" } as const;
 export const WRONG_PASSWORD = "probe-wrong-password";
+/** At most this many users a Require line names, and groups, get cells of their own in one region. */
+const NAMED_PER_REGION = 4;
 
 function vhostLabel(target: SmokeTarget): string {
   return `${target.tls ? "https" : "http"}://${target.host ?? "(default)"}:${target.port}`;
@@ -38,35 +49,9 @@ function vhostFor(config: EffectiveConfig, target: SmokeTarget): EffectiveSectio
   return (named ?? hosts[0])?.section ?? null;
 }
 
-interface Realms {
-  basic: boolean;
-  digest: boolean;
-  userFiles: string[];
-  groupFiles: string[];
-  users: string[];
-  groups: string[];
-}
-
-function realms(configs: readonly EffectiveConfig[]): Realms {
-  const result: Realms = { basic: false, digest: false, userFiles: [], groupFiles: [], users: [], groups: [] };
-  for (const config of configs) {
-    for (const entry of walkConfig(config).directives) {
-      const d = entry.directive;
-      if (d.key === "authtype") {
-        if (d.args[0]?.toLowerCase() === "digest") result.digest = true;
-        else if (d.args[0]?.toLowerCase() === "basic") result.basic = true;
-      }
-      if (d.key === "require" && d.args[0]?.toLowerCase() === "user") result.users.push(...d.args.slice(1));
-      if (d.key === "require" && d.args[0]?.toLowerCase() === "group") result.groups.push(...d.args.slice(1));
-    }
-    for (const file of authUserFiles(config)) {
-      if (file.dbm) continue;
-      (file.kind === "users" ? result.userFiles : result.groupFiles).push(file.path);
-    }
-  }
-  result.userFiles = [...new Set(result.userFiles)].sort();
-  result.groupFiles = [...new Set(result.groupFiles)].sort();
-  return result;
+/** The user a group's membership is probed with: in that group, in every store. */
+export function groupMember(group: string): string {
+  return `probe-in-${group.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 }
 
 function limitMethods(configs: readonly EffectiveConfig[]): string[] {
@@ -82,51 +67,122 @@ function limitMethods(configs: readonly EffectiveConfig[]): string[] {
   return [...methods];
 }
 
+/** The credentials a region is probed with, from what both sides ask there; `unprobed` when identities the
+ * region needs cannot be made (an LDAP realm) or sent (an AuthType other than Basic and Digest). */
+interface RegionCredentials {
+  states: Array<{ state: CredentialState; user: string | null; unprobed: string | null }>;
+  scheme: AuthScheme | null;
+  realm: string | null;
+}
+
+function credentialsFor(auths: readonly RegionAuth[], users: Map<string, WorldUser>): RegionCredentials {
+  const asking = auths.filter((a) => a.scheme !== null || a.otherType !== null);
+  if (asking.length === 0) return { states: [{ state: "none", user: null, unprobed: null }], scheme: null, realm: null };
+  const scheme = asking.find((a) => a.scheme !== null)?.scheme ?? null;
+  const realm = asking.find((a) => a.realm !== null)?.realm ?? null;
+  let unprobed: string | null = null;
+  const other = asking.find((a) => a.scheme === null && a.otherType !== null);
+  const foreignProviders = asking.find((a) => a.scheme !== null && !a.providers.some((p) => WORLD_PROVIDERS.has(p)));
+  const foreignRequire = asking.flatMap((a) => a.foreignRequires)[0];
+  if (scheme === null && other) unprobed = `AuthType ${other.otherType}: the harness sends Basic and Digest credentials only`;
+  else if (foreignProviders) unprobed = `Auth${foreignProviders.scheme === "digest" ? "Digest" : "Basic"}Provider ${foreignProviders.providers.join(" ")}: the harness can add a user to file and DBM stores only`;
+  else if (foreignRequire) unprobed = `Require ${foreignRequire}: the harness cannot make an identity that provider knows`;
+  const add = (name: string, groups: string[], reason: string): string => {
+    const known = users.get(name);
+    if (known) {
+      for (const g of groups) if (!known.groups.includes(g)) known.groups.push(g);
+    } else users.set(name, { name, password: PROBE_USER.password, groups: [...groups], reason });
+    return name;
+  };
+  const at = (origin: ConfigOrigin) => `${origin.file}:${origin.line}`;
+  const named = [...new Map(asking.flatMap((a) => a.users).map((u) => [u.name, u])).values()];
+  const groups = [...new Map(asking.flatMap((a) => a.groups).map((g) => [g.name, g])).values()];
+  const valid: Array<{ user: string; unprobed: string | null }> = [];
+  named.forEach((u, index) => valid.push({ user: add(u.name, [], `Require user ${u.name} (${at(u.origin)})`), unprobed: index < NAMED_PER_REGION ? null : `more than ${NAMED_PER_REGION} users named here: the first ${NAMED_PER_REGION} are probed` }));
+  groups.forEach((g, index) => valid.push({ user: add(groupMember(g.name), [g.name], `a member of group ${g.name} (${at(g.origin)})`), unprobed: index < NAMED_PER_REGION ? null : `more than ${NAMED_PER_REGION} groups named here: the first ${NAMED_PER_REGION} are probed` }));
+  valid.push({ user: add(PROBE_USER.user, [], "a valid user no Require line names"), unprobed: null });
+  const first = valid[0]!.user;
+  return {
+    scheme,
+    realm,
+    states: [
+      { state: "none", user: null, unprobed: null },
+      ...valid.map((v) => ({ state: "valid" as const, user: v.user, unprobed: unprobed ?? v.unprobed })),
+      { state: "wrong-password", user: first, unprobed },
+      { state: "other-realm", user: OTHER_REALM_USER.user, unprobed },
+    ],
+  };
+}
+
+function credentialKey(state: CredentialState, user: string | null): string {
+  return state === "valid" ? `valid:${user}` : state;
+}
+
 export function generateProbes(baseline: readonly EffectiveConfig[], candidate: readonly EffectiveConfig[], options: ProbeOptions = {}): ProbeSet {
   const all = [...baseline, ...candidate];
   const clients = probeClients(all, options.extraForms ?? []);
-  const found = realms(all);
-  const credentials: CredentialState[] = found.basic || found.digest ? ["none", "valid", "wrong-password", "other-realm"] : ["none"];
   const methods = limitMethods(all);
-  const validUser = found.users[0] ?? PROBE_USER.user;
-  const users: ProbeUser[] = [];
-  for (const file of found.userFiles) {
-    users.push({ file, kind: "basic", realm: null, user: validUser, password: PROBE_USER.password });
-  }
-  for (const file of found.groupFiles) {
-    for (const group of [...new Set(found.groups)]) users.push({ file, kind: "group", realm: null, user: validUser, password: group });
-  }
+  const users = new Map<string, WorldUser>();
+  const digestRealms = new Set<string>();
+  const objects = new Map<string, WorldObject>();
   const probes: Probe[] = [];
   const cells: Cell[] = [];
   for (const target of smokeTargets(all, options.extraTargets ?? [])) {
     const vhost = vhostLabel(target);
+    const probeTarget: ProbeTarget = { host: target.host, port: target.port, tls: target.tls };
     const regions: Region[] = [];
     for (const config of all) {
-      for (const region of probeRegions(config, vhostFor(config, target), options.scripts ?? [], options.accessDirs ?? [])) {
+      for (const region of probeRegions(config, vhostFor(config, target), options.scripts ?? [], options.accessDirs ?? [], options.defaultRoot ?? null)) {
         if (!regions.some((r) => r.path === region.path)) regions.push(region);
       }
     }
     for (const region of regions) {
+      const auths = all.map((config) => regionAuth(config, probeTarget, region.path, options.accessFiles ?? [], options.defaultRoot ?? null));
+      for (const auth of auths) if (auth.scheme === "digest" && auth.realm !== null) digestRealms.add(auth.realm);
+      const credentials = credentialsFor(auths, users);
+      const marker = markerOf(region.path);
+      const objectKey = `${vhost}|${region.path.split("?")[0]}`;
+      if (!objects.has(objectKey)) objects.set(objectKey, { target: probeTarget, url: region.path.split("?")[0]!, kind: region.object, marker, origin: region.origin });
       for (const client of clients) {
-        for (const credential of credentials) {
+        for (const credential of credentials.states) {
           for (const method of methods) {
-            const id = `${vhost}|${region.path}|${client.range}|${credential}|${method}`;
+            const id = `${vhost}|${region.path}|${client.range}|${credentialKey(credential.state, credential.user)}|${method}`;
             let unprobed: string | null = null;
             if (target.client !== "host" && client.kind !== target.client) unprobed = `the host listens on ${target.client === "localhost" ? "127.0.0.1" : "::1"} only`;
             else if (client.address?.includes(":") && client.kind !== "localhost6" && options.ipv6 === false) unprobed = "the engine gives no IPv6 addresses";
-            else if (credential !== "none" && found.digest && !found.basic) unprobed = "Digest authentication: the harness's clients send Basic credentials only";
-            else if (credential !== "none" && found.userFiles.length === 0) unprobed = "no AuthUserFile to add the probe user to (DBM, LDAP or another provider)";
+            else unprobed = credential.unprobed;
+            const cell: Cell = { id, vhost, region: region.region, client: client.id, credentials: credential.state, user: credential.user, method, probe: null, unprobed };
             if (unprobed !== null) {
-              cells.push({ id, vhost, region: region.region, client: client.id, credentials: credential, method, probe: null, unprobed });
+              cells.push(cell);
               continue;
             }
             const probeId = `p${String(probes.length + 1).padStart(4, "0")}`;
-            probes.push({ id: probeId, cell: id, target: { host: target.host, port: target.port, tls: target.tls }, method, path: region.path, client: client.id, credentials: credential, realm: null, purpose: region.purpose, region: region.region });
-            cells.push({ id, vhost, region: region.region, client: client.id, credentials: credential, method, probe: probeId, unprobed: null });
+            const sent = credential.state !== "none";
+            probes.push({
+              id: probeId,
+              cell: id,
+              target: probeTarget,
+              method,
+              path: region.path,
+              client: client.id,
+              credentials: credential.state,
+              user: credential.user,
+              scheme: sent ? (credentials.scheme ?? "basic") : null,
+              realm: sent ? credentials.realm : null,
+              purpose: region.purpose,
+              region: region.region,
+              object: { kind: region.object, marker, origin: region.origin },
+            });
+            cells.push({ ...cell, probe: probeId });
           }
         }
       }
     }
   }
-  return { probes, cells, clients, users };
+  return {
+    probes,
+    cells,
+    clients,
+    world: { users: [...users.values()].sort((a, b) => a.name.localeCompare(b.name)), digestRealms: [...digestRealms].sort(), objects: [...objects.values()] },
+  };
 }

@@ -1,10 +1,9 @@
-// A probe set as a scenario file (docs/scenario-format.md) to keep and edit: the trees it proves, the clients at
-// their addresses and names, the probe users added with htpasswd in `prepare`, one request per probe. It loads
-// back with scenario/load-scenario.ts and runs with `run`.
+// A probe set as a scenario file (docs/scenario-format.md) to keep and edit: the trees it proves with their probe
+// world (`world: probes`, made again from the trees when the file runs), the clients at their addresses and names,
+// one request per probe. It loads back with scenario/load-scenario.ts and runs with `run`.
 import { stringify } from "yaml";
-import { OTHER_REALM_USER, PROBE_USER, WRONG_PASSWORD } from "./generate-probes.ts";
 import type { ProbeSet } from "./probe.ts";
-import { validUserOf } from "./probe-scenario.ts";
+import { authOf } from "./probe-scenario.ts";
 
 export interface ProbeFileOptions {
   id: string;
@@ -16,12 +15,7 @@ export interface ProbeFileOptions {
   defines: readonly string[];
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 export function probeScenarioFile(set: ProbeSet, options: ProbeFileOptions): string {
-  const user = validUserOf(set);
   const builtIn = new Set(["host", "localhost", "localhost6"]);
   const used = new Set(set.probes.map((p) => p.client));
   const left: string[] = [];
@@ -31,10 +25,8 @@ export function probeScenarioFile(set: ProbeSet, options: ProbeFileOptions): str
       left.push(`${probe.id} (${probe.method} ${probe.path} on port ${probe.target.port})`);
       return [];
     }
-    const auth = probe.credentials === "none" ? undefined
-      : probe.credentials === "valid" ? { user, password: PROBE_USER.password }
-        : probe.credentials === "wrong-password" ? { user, password: WRONG_PASSWORD }
-          : { ...OTHER_REALM_USER };
+    const sent = authOf(probe);
+    const auth = sent === null ? undefined : { user: sent.user, password: sent.password, ...(sent.scheme === "digest" ? { scheme: "digest" } : {}) };
     return [{
       name: probe.id,
       ...(probe.client === "host" ? {} : { client: probe.client }),
@@ -45,9 +37,6 @@ export function probeScenarioFile(set: ProbeSet, options: ProbeFileOptions): str
       ...(auth === undefined ? {} : { auth }),
     }];
   });
-  const prepare = set.users.map((u) => (u.kind === "group"
-    ? `printf '%s\\n' ${shellQuote(`${u.password}: ${u.user}`)} >> ${shellQuote(u.file)}`
-    : `htpasswd -b ${shellQuote(u.file)} ${shellQuote(u.user)} ${shellQuote(u.password)}`));
   const document = {
     id: options.id,
     title: options.title,
@@ -57,8 +46,9 @@ export function probeScenarioFile(set: ProbeSet, options: ProbeFileOptions): str
         ...(options.candidate === null ? {} : { candidate: options.candidate }),
         ...(options.layout === null ? {} : { layout: options.layout }),
         ...(options.defines.length === 0 ? {} : { defines: [...options.defines] }),
+        // The same world prove stages: the probe users in every store, an object behind every path.
+        world: "probes",
       },
-      ...(prepare.length === 0 ? {} : { prepare }),
     },
     clients: set.clients
       .filter((c) => used.has(c.id) && !builtIn.has(c.id))

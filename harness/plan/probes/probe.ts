@@ -4,9 +4,19 @@
 // The request space is cut into cells: virtual host × path region × client range × credential state × method.
 // A cell is a set of requests both configurations must treat alike if they are equivalent (the same sections
 // apply, the same access forms match the client); one representative request per cell is probed. A cell no
-// request can stand for here (an IPv6 range on an engine without IPv6, a DBM user file whose users the harness
-// cannot add) is named with the reason.
+// request can stand for here (an IPv6 range on an engine without IPv6, a realm whose users live in LDAP) is named
+// with the reason.
+//
+// Every probe asks for something that exists on both sides (the probe world, probe-world.ts): an object the tree
+// holds, or one the harness plants with a marker unique to its URL, and credentials of identities the harness
+// added to every store the config names. So an answer says what the config decided, not what the harness lacked.
 
+import type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, WorldObject, WorldUser } from "../../scenario/probe-world.ts";
+
+export type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, WorldObject, WorldUser };
+
+/** none: no Authorization header; valid: a user every store of the realm holds (the probe's `user`); wrong-password:
+ * that user with another password; other-realm: a user no store holds. */
 export type CredentialState = "none" | "valid" | "wrong-password" | "other-realm";
 
 /** Who sends a probe: the forms of the config it stands for decide what the server must see. */
@@ -22,13 +32,6 @@ export interface ProbeClient {
   range: string;
 }
 
-/** The virtual host a probe is for, as both the Host header and the TLS server name say it. */
-export interface ProbeTarget {
-  host: string | null;
-  port: number;
-  tls: boolean;
-}
-
 export interface Probe {
   /** Stable, readable: "p0042". */
   id: string;
@@ -40,21 +43,30 @@ export interface Probe {
   /** ProbeClient id. */
   client: string;
   credentials: CredentialState;
+  /** The user the credentials name (valid and wrong-password: a world identity; other-realm: a user no store
+   * holds); null without credentials. */
+  user: string | null;
+  /** How the credentials are sent; null without credentials. */
+  scheme: AuthScheme | null;
   /** Realm (AuthName) the credentials are for, when credentials are not "none". */
   realm: string | null;
   /** Why this path: inside or just outside a section's pattern, a file that must stay hidden, a vhost's root. */
   purpose: "root" | "inside" | "outside" | "hidden";
   /** The section pattern the path stands for ("<Location /admin>", "Alias /doc", "<Files ~ \.ht>"). */
   region: string;
+  /** What the path names, planted by the world where the tree does not hold it. */
+  object: ProbeObject;
 }
 
 export interface Cell {
-  /** "vhost|region|client|credentials|method". */
+  /** "vhost|region|client|credentials|method"; credentials "valid:NAME" for a valid user. */
   id: string;
   vhost: string;
   region: string;
   client: string;
   credentials: CredentialState;
+  /** The user of valid and wrong-password credentials. */
+  user: string | null;
   method: string;
   /** The probe standing for it; null when it could not be probed. */
   probe: string | null;
@@ -62,21 +74,9 @@ export interface Cell {
   unprobed: string | null;
 }
 
-/** A user the harness adds, on both sides alike, to a user file the config names, so that "valid" means
- * something: a line appended to the staged copy (htpasswd `{SHA}`, htdigest; a group file gets `GROUP: user`,
- * the group's name in `password`). */
-export interface ProbeUser {
-  /** The user file as the server reads it (absolute inside the server). */
-  file: string;
-  kind: "basic" | "digest" | "group";
-  realm: string | null;
-  user: string;
-  password: string;
-}
-
 export interface ProbeSet {
   probes: Probe[];
   cells: Cell[];
   clients: ProbeClient[];
-  users: ProbeUser[];
+  world: ProbeWorld;
 }

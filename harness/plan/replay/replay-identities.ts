@@ -7,15 +7,14 @@
 // forms; an address against the address forms.
 //
 // Users: the log never holds a password. A logged user becomes a probe user: the same name, written with the
-// probe password into every user file the config names (in memory, alike on both sides, replacing that user's
-// line), so the request takes the authenticated path as that user, `Require user` and groups included. A line
+// probe password into every user store the config names (the probe world, alike on both sides, replacing that
+// user's line), so the request takes the authenticated path as that user, `Require user` and groups included. A line
 // whose status was 401 is sent with a wrong password instead: the user was refused then.
 import { addressBits, addressMatches, hostMatches, isAddressForm } from "../../access/address-match.ts";
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import type { ConfigTree } from "../../conf/load-tree.ts";
-import { authUserFiles } from "../../conf/queries/auth-user-files.ts";
 import { PROBE_USER } from "../probes/generate-probes.ts";
-import type { ProbeClient, ProbeUser } from "../probes/probe.ts";
+import type { ProbeClient, WorldUser } from "../probes/probe.ts";
 import { accessForms, probeClients, textAccessForms } from "../probes/probe-clients.ts";
 
 export interface ReplayIdentities {
@@ -68,10 +67,10 @@ export function identityFor(identities: ReplayIdentities, remote: string | null)
   return best;
 }
 
-/** The logged users as probe users of every (non-DBM) user file the configs name. */
-export function replayUsers(configs: readonly EffectiveConfig[], users: readonly string[]): ProbeUser[] {
-  const files = [...new Set(configs.flatMap((config) => authUserFiles(config).filter((file) => file.kind === "users" && !file.dbm).map((file) => file.path)))].sort();
-  return files.flatMap((file) => [...new Set(users)].map((user) => ({ file, kind: "basic" as const, realm: null, user, password: PROBE_USER.password })));
+/** The logged users as the world's identities: every user store of both sides holds each with the probe
+ * password (plan/tree/world-staging.ts; a store's own line for the name is replaced). */
+export function replayUsers(users: readonly string[]): WorldUser[] {
+  return [...new Set(users)].sort().map((name) => ({ name, password: PROBE_USER.password, groups: [], reason: "a user of the access log" }));
 }
 
 /** identityFor with one answer per distinct logged client: a log repeats its clients many times over. */

@@ -18,6 +18,7 @@ import { applyLineEdits, type LineEdit } from "./line-edit.ts";
 import { captureLogs } from "./log-capture.ts";
 import type { Stub } from "./tree-side-plan.ts";
 import { treeStubs } from "./tree-stubs.ts";
+import { stageWorld, type WorldStaging } from "./world-staging.ts";
 
 export interface TreeSideInput {
   side: Side;
@@ -141,6 +142,24 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     files.push({ path: mainPath, content: fileContent(tree.source.files.get(tree.mainFile)!, editsByFile.get(tree.mainFile) ?? []) });
   }
 
+  // The probe world, where the scenario sends probes: identities in every store, an object behind every path. Staged
+  // before the stubs, so that a store or a page it makes is not made again as the harness's plain stub.
+  let world: WorldStaging | null = null;
+  if (scenario.server.world) {
+    world = stageWorld({
+      world: scenario.server.world,
+      config,
+      files: new Map(files.map((f) => [f.path, f])),
+      directories: new Set([...tree.source.directories].map((dir) => joinPath(mount, dir).replace(/\/+$/, ""))),
+      defaultRoot: profile.docRoot,
+    });
+    for (const file of world.files) {
+      const at = files.findIndex((f) => f.path === file.path);
+      if (at >= 0) files[at] = file;
+      else files.push(file);
+    }
+  }
+
   const stubs = treeStubs(config, {
     tree: tree.source,
     staged: new Set([mainPath, ...files.map((f) => f.path)]),
@@ -177,9 +196,10 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     listenTls: ports.includes(443),
     localClient: false,
     httpd: { args, environment: { ...config.environment } },
-    setup: [...emptyDirectories(tree.source), ...stubs.setup],
+    setup: [...emptyDirectories(tree.source), ...stubs.setup, ...(world?.setup ?? [])],
     ports: ports.length > 0 || all.length > 0 ? ports : [80],
     logs: fragment ? null : logs.logs,
+    world: world?.record ?? null,
     tree: {
       origin: tree.source.origin,
       layout: tree.layout,
@@ -188,8 +208,8 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       serverRoot: fragment ? profile.serverRoot : config.serverRoot,
       defines: ref.defines,
       files: config.files,
-      adaptations: [...modules.adaptations, ...logs.adaptations],
-      stubs: sampleStub ? [...stubs.stubs, sampleStub] : stubs.stubs,
+      adaptations: [...modules.adaptations, ...logs.adaptations, ...(world?.adaptations ?? [])],
+      stubs: [...stubs.stubs, ...(world?.stubs ?? []), ...(sampleStub ? [sampleStub] : [])],
       problems: [...config.problems],
     },
   };

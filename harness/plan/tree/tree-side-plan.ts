@@ -8,7 +8,7 @@ import type { ConfProblem } from "../../conf/syntax-tree.ts";
 /** One line of the tree changed (or one directive added) for this side. Line counts never change, so the
  * file:line of every message httpd prints about the staged tree is the operator's own. */
 export interface Adaptation {
-  kind: "module-path" | "module-renamed" | "module-absent" | "module-added" | "log-captured";
+  kind: "module-path" | "module-renamed" | "module-absent" | "module-added" | "log-captured" | "probe-identity";
   /** Tree path and line of the directive changed; null for a module added on the command line (-C). */
   file: string | null;
   line: number | null;
@@ -19,7 +19,7 @@ export interface Adaptation {
 
 /** Something the tree refers to but does not contain, made by the harness. */
 export interface Stub {
-  kind: "directory" | "document-root" | "certificate" | "private-key" | "ca-certificate" | "crl" | "password-file" | "group-file" | "image-file" | "user" | "group";
+  kind: "directory" | "document-root" | "certificate" | "private-key" | "ca-certificate" | "crl" | "password-file" | "group-file" | "dbm-file" | "image-file" | "user" | "group" | "probe-object";
   /** Absolute path inside the server, or the user or group name. */
   target: string;
   /** The directive that names it. */

@@ -26,7 +26,7 @@ function record(index: number, exit: number, answer: Buffer | string, stderr = "
 /** Feeds the stream one byte at a time: records must not depend on how the engine cuts its frames. */
 function readAll(stream: Buffer, methods: string[]): BatchReader {
   let clock = 1_000;
-  const reader = new BatchReader(methods, () => clock++);
+  const reader = new BatchReader(methods, [], () => clock++);
   for (let i = 0; i < stream.length; i++) reader.push(stream.subarray(i, i + 1));
   return reader;
 }

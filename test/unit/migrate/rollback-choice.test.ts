@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { summarise } from "../../../harness/judge/prove/judge-proof.ts";
 import type { Counterexample, Proof } from "../../../harness/judge/prove/proof.ts";
 import type { MigrationChange } from "../../../harness/migrate/migration.ts";
 import { hunksToRollBack } from "../../../harness/migrate/rollback-choice.ts";
@@ -9,14 +10,17 @@ function change(id: string, file: string, line: number, endLine: number): Migrat
 
 function proofWith(lines: Array<{ file: string; line: number }>): Proof {
   const answer = { status: 200, error: null, location: null, contentType: null, bodyDigest: null };
+  const witness = (outcome: "denied" | "served") => ({ outcome, answer: outcome === "denied" ? "403" : "200", credentials: "not-sent" as const, object: "planted" as const, marker: "not-applicable" as const, evidence: [] });
   const counterexample: Counterexample = {
     kind: "widened",
-    request: { probe: "p1", cell: "c", vhost: "_default_", method: "GET", path: "/", client: { id: "outsider", address: "198.51.100.7", domain: null, range: "outsider" }, credentials: "none", realm: null },
+    security: true,
+    request: { probe: "p1", cell: "c", vhost: "_default_", method: "GET", path: "/", client: { id: "outsider", address: "198.51.100.7", domain: null, range: "outsider" }, credentials: "none", user: null, realm: null },
     baseline: { ...answer, status: 403 },
     candidate: answer,
+    witnesses: { baseline: witness("denied"), candidate: witness("served") },
     config: { baseline: lines.map((l) => ({ ...l, text: "Deny from all" })), candidate: [] },
   };
-  return { schemaVersion: "1.0", verdict: "counterexamples", probes: 1, cells: { total: 1, probed: 1, unprobed: [] }, counterexamples: [counterexample], accepted: [] };
+  return summarise({ probes: 1, matrix: [], counterexamples: [counterexample], accepted: [], power: null });
 }
 
 describe("hunksToRollBack", () => {

@@ -120,6 +120,7 @@ describe("splitStartPhases", () => {
       ...STARTUP_24,
     ];
     expect(splitStartPhases(stderr)).toEqual({
+      world: [],
       prepare: [
         { exitCode: 0, output: ["Adding password for user alice"] },
         { exitCode: 127, output: ["sh: 1: htdbm: not found"] },
@@ -133,6 +134,7 @@ describe("splitStartPhases", () => {
   it("keeps a failed config test's output and exit code, with nothing after it", () => {
     const stderr = [...SYNTAX_ERROR_24, "@@harness config-test exit=1"];
     expect(splitStartPhases(stderr)).toEqual({
+      world: [],
       prepare: [],
       configTest: { exitCode: 1, output: SYNTAX_ERROR_24 },
       errorLogStart: 3,
@@ -141,19 +143,26 @@ describe("splitStartPhases", () => {
 
   it("says configTest null while the config-test marker has not arrived yet", () => {
     expect(splitStartPhases(["@@harness prepare-begin 0", "Adding password for user alice", "@@harness prepare-end 0 exit=0", "Syntax OK"])).toEqual({
+      world: [],
       prepare: [{ exitCode: 0, output: ["Adding password for user alice"] }],
       configTest: null,
       errorLogStart: 4,
     });
-    expect(splitStartPhases([])).toEqual({ prepare: [], configTest: null, errorLogStart: 0 });
+    expect(splitStartPhases([])).toEqual({ world: [], prepare: [], configTest: null, errorLogStart: 0 });
   });
 
   it("gives a prepare command with no output an empty list, and does not count its lines as config-test output", () => {
     expect(splitStartPhases(["@@harness prepare-begin 0", "@@harness prepare-end 0 exit=0", "@@harness config-test exit=0"])).toEqual({
+      world: [],
       prepare: [{ exitCode: 0, output: [] }],
       configTest: { exitCode: 0, output: [] },
       errorLogStart: 3,
     });
+  });
+
+  it("keeps what the setup says of the probe world apart from the config test's output", () => {
+    const stderr = ["@@harness world-missing /srv/www/probe.cgi", "Syntax OK", "@@harness config-test exit=0", "[notice] started"];
+    expect(splitStartPhases(stderr)).toEqual({ world: ["@@harness world-missing /srv/www/probe.cgi"], prepare: [], configTest: { exitCode: 0, output: ["Syntax OK"] }, errorLogStart: 3 });
   });
 
   it("does not take a marker-like text inside a line for a marker", () => {
@@ -207,6 +216,7 @@ describe("startScript run by /bin/sh, read back by splitStartPhases", () => {
       ...STARTUP_24,
     ]);
     expect(splitStartPhases(stderr)).toEqual({
+      world: [],
       prepare: [
         { exitCode: 0, output: ["prepared"] },
         { exitCode: 3, output: ["failing"] },
@@ -218,7 +228,7 @@ describe("startScript run by /bin/sh, read back by splitStartPhases", () => {
 
   it("stops after a failed config test without starting httpd", () => {
     const stderr = runScript([], { output: SYNTAX_ERROR_24, exitCode: 1 });
-    expect(splitStartPhases(stderr)).toEqual({ prepare: [], configTest: { exitCode: 1, output: SYNTAX_ERROR_24 }, errorLogStart: 4 });
+    expect(splitStartPhases(stderr)).toEqual({ world: [], prepare: [], configTest: { exitCode: 1, output: SYNTAX_ERROR_24 }, errorLogStart: 4 });
     expect(stderr).toHaveLength(4);
   });
 
@@ -227,6 +237,7 @@ describe("startScript run by /bin/sh, read back by splitStartPhases", () => {
   it("ends a prepare phase whose command's output has no final newline", () => {
     const stderr = runScript(["printf secret"], { output: ["Syntax OK"], exitCode: 0 });
     expect(splitStartPhases(stderr)).toEqual({
+      world: [],
       prepare: [{ exitCode: 0, output: ["secret"] }],
       configTest: { exitCode: 0, output: ["Syntax OK"] },
       errorLogStart: 6,

@@ -51,24 +51,71 @@ describe("generateProbes", () => {
     expect(set.probes.map((p) => p.path)).toEqual(expect.arrayContaining(["/admin/", "/admin-outside/", "/.htaccess", "/index.html~"]));
   });
 
-  it("asks with the four credential states where a realm is, and the methods a Limit names plus one outside it", async () => {
+  it("asks a realm's region with no credentials, each valid identity it calls for, a wrong password and an unknown user", async () => {
     const config = await configOf([
       "<Location /private>", "  AuthType Basic", "  AuthName p", "  AuthUserFile /etc/pw", "  <Limit POST>", "    Require valid-user", "  </Limit>", "</Location>",
     ].join("\n"));
     const set = generateProbes([config], []);
-    expect(new Set(set.probes.map((p) => p.credentials))).toEqual(new Set(["none", "valid", "wrong-password", "other-realm"]));
+    const inside = set.probes.filter((p) => p.path === "/private");
+    expect(new Set(inside.map((p) => `${p.credentials}:${p.user}`))).toEqual(new Set(["none:null", "valid:probe-user", "wrong-password:probe-user", "other-realm:probe-stranger"]));
     expect(new Set(set.probes.map((p) => p.method))).toEqual(new Set(["GET", "POST", "DELETE"]));
-    expect(set.users).toEqual([{ file: "/etc/pw", kind: "basic", realm: null, user: "probe-user", password: expect.any(String) }]);
+    // No realm outside it: those regions are probed without credentials only.
+    expect(new Set(set.probes.filter((p) => p.path === "/").map((p) => p.credentials))).toEqual(new Set(["none"]));
+    expect(set.world.users).toEqual([{ name: "probe-user", password: expect.any(String), groups: [], reason: "a valid user no Require line names" }]);
     const { requests } = probeRequests(set, { file: "x", line: 1, column: 1 });
-    const valid = requests.find((r) => r.name === set.probes.find((p) => p.credentials === "valid")!.id)!;
-    expect(valid.auth).toEqual({ user: "probe-user", password: set.users[0]!.password });
+    const valid = requests.find((r) => r.name === inside.find((p) => p.credentials === "valid")!.id)!;
+    expect(valid.auth).toEqual({ user: "probe-user", password: set.world.users[0]!.password, scheme: "basic" });
+  });
+
+  it("makes a user for each name a Require user line gives and a member for each group, both sides' lines together", async () => {
+    const original = await configOf(["<Directory /usr/local/apache2/htdocs/team>", "  AuthType Basic", "  AuthName Team", "  AuthUserFile /srv/team.passwd", "  Require valid-user", "</Directory>"].join("\n"));
+    const port = await configOf(["<Directory /usr/local/apache2/htdocs/team>", "  AuthType Basic", "  AuthName Team", "  AuthUserFile /srv/team.passwd", "  AuthGroupFile /srv/groups", "  Require user admin", "  Require group ops", "</Directory>"].join("\n"));
+    const set = generateProbes([original], [port]);
+    expect(set.world.users.map((u) => [u.name, u.groups])).toEqual([["admin", []], ["probe-in-ops", ["ops"]], ["probe-user", []]]);
+    const team = set.cells.filter((c) => c.region === "<Directory /usr/local/apache2/htdocs/team>" && c.id.includes("|/team/|"));
+    expect(new Set(team.map((c) => (c.credentials === "valid" ? `valid:${c.user}` : c.credentials)))).toEqual(new Set(["none", "valid:admin", "valid:probe-in-ops", "valid:probe-user", "wrong-password", "other-realm"]));
+  });
+
+  it("sends Digest credentials to a Digest realm, and puts its realm in the world", async () => {
+    const config = await configOf(["<Location /lock>", "  AuthType Digest", "  AuthName staging", "  AuthUserFile /etc/htdigest", "  Require valid-user", "</Location>"].join("\n"));
+    const set = generateProbes([config], []);
+    const valid = set.probes.find((p) => p.path === "/lock" && p.credentials === "valid")!;
+    expect(valid).toMatchObject({ scheme: "digest", realm: "staging", user: "probe-user" });
+    expect(set.world.digestRealms).toEqual(["staging"]);
+  });
+
+  it("plants an object behind every path it asks for: a script where CGI runs, a parsed page where SSI does", async () => {
+    const config = await configOf([
+      'ScriptAlias /cgi-bin/ "/usr/local/apache2/cgi-bin/"',
+      "AddHandler cgi-script .pl",
+      "<Directory /usr/local/apache2/htdocs/app>", "  Options +ExecCGI +Includes", "  AddOutputFilter INCLUDES .shtm", "</Directory>",
+    ].join("\n"));
+    const set = generateProbes([config], []);
+    const kinds = new Map(set.world.objects.map((o) => [o.url, o.kind]));
+    expect(kinds.get("/cgi-bin/probe.cgi")).toBe("cgi");
+    expect(kinds.get("/app/probe.pl")).toBe("cgi");
+    expect(kinds.get("/app/probe.shtm")).toBe("ssi");
+    expect(kinds.get("/app/")).toBe("index");
+    expect(kinds.get("/.htaccess")).toBe("hidden");
+    // Every probe's path has its object, with the marker of its URL.
+    for (const probe of set.probes) expect(set.world.objects.some((o) => o.url === probe.path.split("?")[0] && o.marker === probe.object.marker), probe.path).toBe(true);
+    expect(set.world.objects.find((o) => o.url === "/cgi-bin/probe.cgi")!.origin).toMatchObject({ text: 'ScriptAlias /cgi-bin/ /usr/local/apache2/cgi-bin/' });
   });
 
   it("names the cells it cannot probe and why", async () => {
-    const config = await configOf(["<Location />", "  AuthType Digest", "  AuthName s", "  Require valid-user", "  Deny from 2001:db8::/32", "</Location>"].join("\n"));
+    const config = await configOf([
+      "<Location />", "  AuthType Basic", "  AuthName s", "  AuthBasicProvider ldap", "  Require valid-user", "  Deny from 2001:db8::/32", "</Location>",
+      "<Location /form>", "  AuthType Form", "  Require valid-user", "</Location>",
+    ].join("\n"));
     const set = generateProbes([config], [], { ipv6: false });
     const reasons = new Set(set.cells.filter((c) => c.probe === null).map((c) => c.unprobed));
-    expect(reasons).toEqual(new Set(["the engine gives no IPv6 addresses", "Digest authentication: the harness's clients send Basic credentials only"]));
+    expect(reasons).toEqual(new Set([
+      "the engine gives no IPv6 addresses",
+      "AuthBasicProvider ldap: the harness can add a user to file and DBM stores only",
+      "AuthType Form: the harness sends Basic and Digest credentials only",
+    ]));
+    // Without credentials the same regions are probed.
+    expect(set.cells.some((c) => c.credentials === "none" && c.probe !== null && c.id.includes("|/form|"))).toBe(true);
     expect(set.cells.filter((c) => c.probe !== null).length).toBe(set.probes.length);
   });
 

@@ -59,10 +59,10 @@ describe("identityFor", () => {
 });
 
 describe("replayUsers", () => {
-  it("writes each logged user, with the probe password, into every user file (not group or DBM files)", () => {
-    expect(replayUsers([CONFIG, CONFIG], ["alice", "bob", "alice"])).toEqual([
-      { file: "/usr/local/apache2/conf/admin.htpasswd", kind: "basic", realm: null, user: "alice", password: PROBE_USER.password },
-      { file: "/usr/local/apache2/conf/admin.htpasswd", kind: "basic", realm: null, user: "bob", password: PROBE_USER.password },
+  it("makes each logged user, once, a world identity with the probe password (staged into every store of both sides)", () => {
+    expect(replayUsers(["bob", "alice", "bob"])).toEqual([
+      { name: "alice", password: PROBE_USER.password, groups: [], reason: "a user of the access log" },
+      { name: "bob", password: PROBE_USER.password, groups: [], reason: "a user of the access log" },
     ]);
   });
 });

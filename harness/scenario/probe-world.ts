@@ -1,0 +1,67 @@
+// The probe world as a scenario carries it: what both sides of a tree scenario are given so that a probe reaches
+// the decision it stands for (identities in every auth store, an object behind every path), and what each request
+// asks for. Plain data made by plan/probes/ (generate-probes.ts) and staged per side by plan/tree/world-staging.ts;
+// here because the scenario, the lowest stage that holds it, must not import the plan.
+
+/** How credentials are sent: Basic, or Digest (curl --digest: the challenge, then the answer to it). */
+export type AuthScheme = "basic" | "digest";
+
+/** The virtual host a probe is for, as both the Host header and the TLS server name say it. */
+export interface ProbeTarget {
+  host: string | null;
+  port: number;
+  tls: boolean;
+}
+
+/** What a probe asks for, as the world plants it where the tree does not hold it:
+ * - static: a file whose text is its marker;
+ * - index: the page DirectoryIndex serves for a directory URL;
+ * - cgi: an executable script that prints `executed-<marker>` when it runs (its source never holds that text);
+ * - ssi: a page whose SSI directives print `ssi-ran-<marker>` when parsed;
+ * - hidden: a file that must stay hidden (.htaccess, .htpasswd, a backup), holding its marker. */
+export type ObjectKind = "static" | "index" | "cgi" | "ssi" | "hidden";
+
+/** The config line that made the harness ask for a path (and so plant what is there). */
+export interface ConfigOrigin {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export interface ProbeObject {
+  kind: ObjectKind;
+  /** Unique to the URL ("hpw-" and 12 hex digits), the same on both sides. */
+  marker: string;
+  origin: ConfigOrigin | null;
+}
+
+/** A user the harness adds, on both sides alike, to every user store the config names (AuthUserFile as htpasswd
+ * and, for each Digest realm, htdigest lines; AuthDBMUserFile with htdbm), with its groups in every group store
+ * (AuthGroupFile, AuthDBMGroupFile). */
+export interface WorldUser {
+  name: string;
+  password: string;
+  groups: string[];
+  /** Why the world holds it: "Require user admin (site.conf:12)", "a valid user no Require names". */
+  reason: string;
+}
+
+/** An object the probes ask for, by the URL both sides are asked it at: each side plants it at the file its own
+ * config maps the URL to (world-staging.ts), unless its tree holds that file. */
+export interface WorldObject {
+  target: ProbeTarget;
+  url: string;
+  kind: ObjectKind;
+  marker: string;
+  origin: ConfigOrigin | null;
+}
+
+/** What both sides are given so that a probe reaches the decision it stands for: identities in every store, an
+ * object behind every path. The same on both sides; staged per side (plan/tree/world-staging.ts). */
+export interface ProbeWorld {
+  users: WorldUser[];
+  /** The realms (AuthName) of Digest sections: each user gets an htdigest line per realm. */
+  digestRealms: string[];
+  objects: WorldObject[];
+}
+
