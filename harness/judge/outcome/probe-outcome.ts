@@ -30,7 +30,7 @@ export interface SideWitness {
    * wrong-password and unknown-user probes (their refusal is the point). */
   credentials: "accepted" | "refused" | "unknown" | "not-sent";
   /** What object stood behind the path: planted (and found in the container), tree, missing (planted but not
-   * found, or none could be planted), none (no world: a scenario's own request). */
+   * found), none (nothing meant to be there: a ScriptAlias directory, DirectoryIndex disabled; or no world). */
   object: "planted" | "tree" | "missing" | "none";
   /** What of the object a 2xx body showed: its output (executed), its source, its marker, the tree's file as it
    * is, other content; not-applicable without a 2xx body. */
@@ -88,7 +88,8 @@ function objectWitness(object: SideWorldObject | null, world: ObservedWorld | nu
   if (world === null) return { object: "none", evidence: null };
   if (object === null) return { object: "missing", evidence: "the world has no object for this path" };
   if (object.held === "tree") return { object: "tree", evidence: `the tree holds ${object.path}` };
-  if (object.held === "none") return { object: "missing", evidence: object.reason ?? "nothing could be planted" };
+  // Nothing was meant to be there (a ScriptAlias directory, DirectoryIndex disabled): the answer is the config's.
+  if (object.held === "none") return { object: "none", evidence: object.reason ?? "nothing planted" };
   if (object.path !== null && world.missing.includes(object.path)) return { object: "missing", evidence: `${object.path} was planted but not found in the container` };
   return { object: "planted", evidence: `planted ${object.path} (${object.kind}, ${object.marker})` };
 }
@@ -117,7 +118,7 @@ export function sideWitness(question: ProbeQuestion, request: RequestObservation
   if (status < 200 || status >= 300) return { ...base, outcome: "error", answer, marker: "not-applicable" };
   // No body to look at (HEAD, or one the client did not read): granted, but what it was cannot be told.
   if (question.method.toUpperCase() === "HEAD") return { ...base, outcome: "served", answer, marker: "not-applicable" };
-  if (object === null || object.held === "none" || objectSeen.object === "missing") return { ...base, outcome: "served", answer, marker: "other" };
+  if (object === null || object.held === "none" || objectSeen.object === "missing" || objectSeen.object === "none") return { ...base, outcome: "served", answer, marker: "other" };
   if (object.held === "tree") {
     const asIs = object.sha256 !== null && outcome.bodySha256 === object.sha256;
     const script = object.kind === "cgi" || object.kind === "ssi";

@@ -146,10 +146,13 @@ export function judgeProof(input: ProofInput): Proof {
     record.baseline = wa;
     record.candidate = wb;
     record.reason = null;
-    if (JSON.stringify(a) === JSON.stringify(b)) {
+    // A file whose extension has no MIME type: 2.2 sends its DefaultType, 2.4 none (E1), whatever the port says.
+    // The same file to the same client: the config decided alike.
+    const defaultType = a.status === b.status && a.bodyDigest === b.bodyDigest && a.contentType !== null && a.contentType !== "" && b.contentType === "";
+    if (JSON.stringify(a) === JSON.stringify(defaultType ? { ...b, contentType: a.contentType } : b)) {
       const vacuous = vacuity(probe, wa, wb, { baseline: a, candidate: b });
       record.class = vacuous === null ? "equal" : "vacuous";
-      record.reason = vacuous;
+      record.reason = vacuous ?? (defaultType ? `E1: 2.4 sends no Content-Type where 2.2 sent its DefaultType (${a.contentType})` : null);
       record.proven = vacuous === null;
       return record;
     }
@@ -189,13 +192,6 @@ export function judgeProof(input: ProofInput): Proof {
       accepted.push({ request, rule: "status-page-content", reason: `${handler.text.trim()}: the page shows each server's own state` });
       record.class = "accepted";
       record.reason = "status-page-content";
-      return record;
-    }
-    // A file whose extension has no MIME type: 2.2 sends its DefaultType, 2.4 has none (E1), whatever the port says.
-    if (a.status === b.status && a.bodyDigest === b.bodyDigest && a.contentType !== null && a.contentType !== "" && b.contentType === "") {
-      accepted.push({ request, rule: "E1", reason: `2.4 sends no Content-Type where 2.2 sent its DefaultType (${a.contentType})` });
-      record.class = "accepted";
-      record.reason = "E1";
       return record;
     }
     const field = a.status !== b.status ? "status" : a.location !== b.location ? "header:location" : a.contentType !== b.contentType ? "header:content-type" : "body";

@@ -46,7 +46,7 @@ function urlOf(path: string, aliases: Array<{ url: string; path: string }>, root
   const clean = path.replace(/\/+$/, "");
   for (const alias of [...aliases].sort((a, b) => b.path.length - a.path.length)) {
     const target = alias.path.replace(/\/+$/, "");
-    if (clean === target || clean.startsWith(`${target}/`)) return posix.join(alias.url, clean.slice(target.length)) + "/";
+    if (clean === target || clean.startsWith(`${target}/`)) return `${posix.join(alias.url, clean.slice(target.length)).replace(/\/+$/, "")}/`;
   }
   if (root !== null) {
     const base = root.replace(/\/+$/, "");

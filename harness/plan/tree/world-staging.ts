@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import { aliasTargets } from "../../conf/queries/alias-targets.ts";
 import { authUserFiles } from "../../conf/queries/auth-user-files.ts";
 import { requestPath, requestSections, requestVhost } from "../../conf/queries/request-sections.ts";
 import { directivesNamed, serverDirectives } from "../../conf/queries/walk-config.ts";
@@ -86,6 +87,17 @@ function directoryIndex(config: EffectiveConfig, target: ProbeTarget, url: strin
   return last.find((name) => !name.startsWith("/")) ?? null;
 }
 
+/** The file system targets of ScriptAlias lines (every file under them runs as a script). */
+function scriptAliasDirectories(config: EffectiveConfig): string[] {
+  return aliasTargets(config).filter((a) => a.cgi && !a.regex && a.path !== null).map((a) => a.path!.replace(/\/+$/, ""));
+}
+
+/** Whether a SetHandler cgi-script applies to the URL. */
+function setsCgiHandler(config: EffectiveConfig, target: ProbeTarget, url: string, defaultRoot: string): boolean {
+  const handlers = requestSections(config, target, url, defaultRoot).flatMap((section) => section.children.filter((c) => c.kind === "directive" && c.key === "sethandler"));
+  return (handlers.at(-1)?.args[0] ?? "").toLowerCase() === "cgi-script";
+}
+
 /** The extensions mapped to cgi-script anywhere in the config: an index page with one runs as a script. */
 function cgiExtensions(config: EffectiveConfig): string[] {
   return directivesNamed(config, "addhandler")
@@ -108,14 +120,27 @@ export function stageWorld(input: WorldStagingInput): WorldStaging {
     const file = requestPath(config, vhost, object.url, input.defaultRoot) ?? posix.join(input.defaultRoot, object.url);
     return { object, file: object.url.endsWith("/") || file.endsWith("/") ? file.replace(/\/+$/, "") || "/" : file, directory: object.url.endsWith("/") };
   });
-  const filePaths = new Set(wanted.filter((w) => !w.directory).map((w) => w.file));
+  // Paths some URL needs as a directory: a directory URL's own, and every parent of another URL's file.
+  const directoryPaths = new Set<string>();
+  for (const w of wanted) {
+    if (w.directory) directoryPaths.add(w.file);
+    for (let dir = posix.dirname(w.file); dir !== "/" && !directoryPaths.has(dir); dir = posix.dirname(dir)) directoryPaths.add(dir);
+  }
+  const scriptDirectories = scriptAliasDirectories(config);
   for (const want of wanted) {
     const { object } = want;
-    const asDirectory = want.directory || [...filePaths].some((p) => p.startsWith(`${want.file}/`)) || input.directories.has(want.file);
+    const asDirectory = want.directory || directoryPaths.has(want.file) || input.directories.has(want.file);
     const base: Omit<SideWorldObject, "path" | "held" | "kind" | "marker" | "sha256" | "reason"> = { target: object.target, url: object.url };
     let path = want.file;
     let kind: ObjectKind = object.kind;
     if (asDirectory) {
+      // Every file of a ScriptAlias directory (or one SetHandler cgi-script covers) runs as a script: an index page
+      // there would be run, a difference of the harness's making. The directory is asked for as it is.
+      const runsScripts = scriptDirectories.some((dir) => want.file === dir || want.file.startsWith(`${dir}/`)) || setsCgiHandler(config, object.target, object.url, input.defaultRoot);
+      if (runsScripts) {
+        out.record.objects.push({ ...base, path: want.file, held: "none", kind, marker: null, sha256: null, reason: "a directory whose files run as CGI scripts: no index page planted" });
+        continue;
+      }
       const index = directoryIndex(config, object.target, object.url.endsWith("/") ? object.url : `${object.url}/`, input.defaultRoot);
       if (index === null) {
         out.record.objects.push({ ...base, path: want.file, held: "none", kind, marker: null, sha256: null, reason: "DirectoryIndex disabled: the directory has no page to serve" });

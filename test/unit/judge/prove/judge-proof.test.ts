@@ -207,7 +207,7 @@ describe("judgeProof", () => {
     expect(proof.matrix.filter((c) => c.class === "unprobed").every((c) => !c.proven && c.baseline === null)).toBe(true);
   });
 
-  it("accepts 2.4's missing Content-Type where 2.2 sent its DefaultType (E1)", async () => {
+  it("counts a file 2.4 sends without the Content-Type 2.2 gave it from DefaultType as equal, saying so (E1)", async () => {
     const probes = [probe("p1", "/index.html~")];
     const proof = judgeProof({
       set: setOf(probes),
@@ -216,7 +216,7 @@ describe("judgeProof", () => {
       candidateConfigs: [await config("", "2.4.68")],
       ignore: null,
     });
-    expect(proof.accepted.map((a) => a.rule)).toEqual(["E1"]);
+    expect(proof.matrix[0]).toMatchObject({ class: "equal", proven: true, reason: "E1: 2.4 sends no Content-Type where 2.2 sent its DefaultType (text/plain)" });
     expect(proof.counterexamples).toEqual([]);
   });
 });

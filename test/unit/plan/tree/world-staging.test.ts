@@ -88,6 +88,8 @@ describe("stageWorld through planTreeSide", () => {
       const team = side.world!.objects.find((o) => o.url === "/team/")!;
       expect(team).toMatchObject({ path: "/usr/local/apache2/htdocs/team/index.html", held: "tree", sha256: createHash("sha256").update("<p>the team's own page</p>\n").digest("hex") });
       expect(side.world!.objects.find((o) => o.url === "/plain/")).toMatchObject({ held: "none", reason: expect.stringMatching(/DirectoryIndex disabled/) });
+      // An index page in a ScriptAlias directory would run as a script: a difference the harness made.
+      expect(side.world!.objects.find((o) => o.url === "/cgi-bin/")).toMatchObject({ held: "none", reason: expect.stringMatching(/run as CGI scripts/) });
       expect(side.tree!.stubs).toContainEqual(expect.objectContaining({ kind: "probe-object", target: script.path, line: 18 }));
       // The start script checks that what was planted is there.
       expect(side.setup.at(-1)).toContain(WORLD_MISSING);
