@@ -35,6 +35,7 @@ export async function runProveCommand(args: string[]): Promise<number> {
     ignore: { type: "string" },
     "probes-out": { type: "string" },
     "dry-run": { type: "boolean", default: false },
+    "no-power": { type: "boolean", default: false },
   });
   if (positionals.length < 1 || positionals.length > 2) throw new HarnessError("HARNESS_USAGE", "prove takes ORIGINAL and, optionally, PORT (default: what migrate makes of ORIGINAL).");
   if (values.format !== "text" && values.format !== "json") throw new HarnessError("HARNESS_USAGE", `--format ${JSON.stringify(values.format)}: use text or json (the run reports: --report FORMAT:PATH).`);
@@ -66,7 +67,8 @@ export async function runProveCommand(args: string[]): Promise<number> {
   const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
   const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
   return interruptible(async (signal) => {
-    const { proof, result } = await proveTrees({ original, originalPath, port, portPath, defines, baselineImage, candidateImage, ignore, signal });
+    const power = values["no-power"] !== true;
+    const { proof, result } = await proveTrees({ original, originalPath, port, portPath, defines, baselineImage, candidateImage, ignore, signal, power });
     if (values.format === "json") process.stdout.write(`${JSON.stringify(proof, null, 2)}\n`);
     else process.stdout.write(`${renderProofText(proof, { baseline: `2.2 (${originalPath})`, candidate: `2.4 (${portPath})` })}\n`);
     if (targets.length > 0) {

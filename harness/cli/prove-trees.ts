@@ -5,7 +5,9 @@ import { basename } from "node:path";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import type { EffectiveConfig } from "../conf/effective-config.ts";
 import { HarnessError } from "../errors.ts";
-import { judgeProof } from "../judge/prove/judge-proof.ts";
+import { judgeProof, type ProofInput } from "../judge/prove/judge-proof.ts";
+import { withPower } from "../judge/prove/power.ts";
+import { portMutants } from "../plan/mutants/port-mutants.ts";
 import type { Proof } from "../judge/prove/proof.ts";
 import { runHarness } from "../observe/run-harness.ts";
 import type { ScenarioRun } from "../observe/scenario-run.ts";
@@ -30,6 +32,8 @@ export interface ProveInput {
   ignore: IgnoreFile | null;
   signal?: AbortSignal;
   scenarioTimeLimitMs?: number;
+  /** Measure the proof's power with mutants of the port (default true; `prove --no-power` turns it off). */
+  power?: boolean;
 }
 
 export interface ProveResult {
@@ -54,8 +58,18 @@ export async function proveTrees(input: ProveInput): Promise<ProveResult> {
     baseline: { tree: original, ref: ref(input.originalPath, original, "2.2") },
     candidate: { tree: port, ref: ref(input.portPath, port, "2.4") },
   });
-  const scenario: Scenario = { ...withProbes(base, set), title: `prove ${input.portPath} against ${input.originalPath}` };
-  const trees = new Map([[input.originalPath, original], [input.portPath, port]]);
+  const fragment = input.original.layout === "fragment" || input.port.layout === "fragment";
+  const defaultRoot = fragment ? OFFICIAL_PROFILE.docRoot : null;
+  // Power: mutants of the port, each reloaded into the candidate's server after the port's own probes.
+  const mutants = input.power === false ? [] : portMutants(port, configs.candidate, set.probes, { defaultRoot });
+  const variantKey = (id: string) => `${input.portPath}#${id}`;
+  const probed = withProbes(base, set);
+  const scenario: Scenario = {
+    ...probed,
+    title: `prove ${input.portPath} against ${input.originalPath}`,
+    server: { ...probed.server, variants: mutants.map((m) => ({ id: m.id, tree: variantKey(m.id), requests: m.probes })) },
+  };
+  const trees = new Map([[input.originalPath, original], [input.portPath, port], ...mutants.map((m) => [variantKey(m.id), m.tree] as const)]);
   const result = await runHarness({
     scenarios: [scenario],
     trees,
@@ -79,7 +93,9 @@ export async function proveTrees(input: ProveInput): Promise<ProveResult> {
       hint: "Give the 2.2 image with --baseline or HTTPD_BASELINE_IMAGE.",
     });
   }
-  const fragment = input.original.layout === "fragment" || input.port.layout === "fragment";
-  const proof = judgeProof({ set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore, defaultRoot: fragment ? OFFICIAL_PROFILE.docRoot : null });
+  const judged: ProofInput = { set, run, baselineConfigs: [configs.baseline], candidateConfigs: [configs.candidate], ignore: input.ignore, defaultRoot };
+  const plain = judgeProof(judged);
+  const variantsMs = run.observations[1]?.variants.reduce((sum, v) => sum + v.durationMs, 0) ?? 0;
+  const proof = input.power === false ? plain : withPower(plain, judged, mutants, variantsMs);
   return { proof, set, run, result, scenario, trees, configs };
 }

@@ -80,6 +80,20 @@ export interface SideObservation {
   /** The probe world on this side (plan/tree/world-staging.ts) and what the server container found of it before
    * httpd started; null without probes. */
   world: ObservedWorld | null;
+  /** The side's variants (prove's mutants), each loaded into its server after its own requests, in plan order. */
+  variants: VariantObservation[];
+}
+
+/** One variant of a side's tree as its server answered it: whether it was loaded (its config test passed and httpd
+ * came back), and its requests' answers (no error-log lines: a variant is told apart by its answers). */
+export interface VariantObservation {
+  id: string;
+  reloaded: boolean;
+  /** Why it was not loaded: its config test's complaint, another reason, or the server did not come back. */
+  reason: string | null;
+  configTest: { exitCode: number; output: string[] } | null;
+  requests: RequestObservation[];
+  durationMs: number;
 }
 
 /** The world as planned for the side, with what its setup found: planted objects missing from the container,

@@ -15,7 +15,7 @@ import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
-import type { ExecOutcome, ObservedWorld, RequestObservation, RequestOutcome, SideObservation } from "./observation.ts";
+import type { ExecOutcome, ObservedWorld, RequestObservation, RequestOutcome, SideObservation, VariantObservation } from "./observation.ts";
 import { type SideWorld, WORLD_IDENTITY_FAILED, WORLD_MISSING } from "../plan/tree/world-staging.ts";
 import { attributeBatchLines, type BatchSlot } from "./batch-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
@@ -165,6 +165,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     }
     await httpd.logs.error.waitForQuiet(50, 300);
     const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
+    const variants = boot.started && !input.signal?.aborted ? await observeVariants(target, input, local) : plan.variants.map((v) => notReloaded(v.id, "the server did not start"));
     return {
       side: plan.side,
       server: { image: inspection.image, version: inspection.version, profile: inspection.profile.id },
@@ -190,11 +191,63 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       renderedConfig: plan.config.text,
       tree: plan.tree,
       world: plan.world === null ? null : observedWorld(plan.world, boot.phases.world),
+      variants,
     };
   } finally {
     await local.remove();
     await httpd.stop();
   }
+}
+
+function notReloaded(id: string, reason: string): VariantObservation {
+  return { id, reloaded: false, reason, configTest: null, requests: [], durationMs: 0 };
+}
+
+/** The side's variants, one after another in its own server: each loaded (files, config test, restart) and sent its
+ * requests, one client's in a row in one exec with no gap (nothing is attributed from the log here: a variant is
+ * told apart by its answers). A server that does not come back ends the series: the rest are not run. */
+async function observeVariants(target: ServerTarget, input: SideInput, local: LazyLocalClient): Promise<VariantObservation[]> {
+  const { plan } = input;
+  const byName = new Map(plan.requests.map((r) => [r.name, r]));
+  const observed: VariantObservation[] = [];
+  let down: string | null = null;
+  for (const variant of plan.variants) {
+    if (input.signal?.aborted) down ??= "the scenario was stopped";
+    if (down !== null || variant.unreloadable !== null) {
+      observed.push(notReloaded(variant.id, down ?? variant.unreloadable!));
+      continue;
+    }
+    const started = Date.now();
+    input.onStep?.(`variant ${variant.id}`);
+    const files: BundleFile[] = variant.files.map((file) => ({
+      path: file.path,
+      content: "text" in file.content ? file.content.text : "base64" in file.content ? Buffer.from(file.content.base64, "base64") : generatedContent(file.content.generated, input),
+      mode: file.mode,
+    }));
+    const reload = await target.httpd.reload({ files, removed: variant.removed }, { args: plan.httpd.args, environment: plan.httpd.environment, setup: plan.setup });
+    if (!reload.reloaded) {
+      if (reload.configTest.exitCode === 0) down = `the server did not come back after ${variant.id}`;
+      observed.push({ id: variant.id, reloaded: false, reason: reload.reason, configTest: reload.configTest, requests: [], durationMs: Date.now() - started });
+      continue;
+    }
+    const requests = variant.requests.map((name) => byName.get(name)).filter((r): r is PlannedRequest => r !== undefined);
+    const answers: RequestObservation[] = [];
+    for (let index = 0; index < requests.length; ) {
+      const batch = nextBatch(requests, index, (r) => canBatch(target, r, input), BATCH_LIMIT);
+      if (batch.length > 1) {
+        const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
+        const records = client === undefined ? [] : await sendBatchFromContainer(client, batch.map((request) => ({ plan: containerPlan(target, request, input)!, skipAfterTimeout: false })), { gapMs: 0 });
+        batch.forEach((request, i) => answers.push({ name: request.name, client: request.client, outcome: records[i]?.outcome ?? { kind: "not-run", reason: `no client ${request.client}` }, repeat: null, errorLog: [], repeatErrorLog: null }));
+        index += batch.length;
+        continue;
+      }
+      const request = requests[index]!;
+      answers.push({ name: request.name, client: request.client, outcome: await send(target, request, input, local), repeat: null, errorLog: [], repeatErrorLog: null });
+      index += 1;
+    }
+    observed.push({ id: variant.id, reloaded: true, reason: null, configTest: reload.configTest, requests: answers, durationMs: Date.now() - started });
+  }
+  return observed;
 }
 
 /** The side's world with what its setup said: `@@harness world-missing PATH`, `@@harness world-identity-failed PATH`. */

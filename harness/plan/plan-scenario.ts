@@ -4,13 +4,13 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { HarnessError } from "../errors.ts";
 import { interpolate } from "../scenario/interpolate.ts";
 import { loopbackOf } from "../scenario/reserved-clients.ts";
-import { forFamily, type RequestSpec, type Scenario } from "../scenario/scenario.ts";
+import { forFamily, type RequestSpec, type Scenario, type ServerVariant } from "../scenario/scenario.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import { moduleBinding } from "../server/module-map.ts";
 import { officialModuleFiles } from "../server/official-defaults.ts";
 import { renderConfig } from "../server/render-config.ts";
 import { FAMILIES } from "../versions/httpd-version.ts";
-import type { PlannedFile, PlannedRequest, ScenarioPlan, SidePlan } from "./scenario-plan.ts";
+import type { PlannedFile, PlannedRequest, PlannedVariant, ScenarioPlan, SidePlan } from "./scenario-plan.ts";
 import type { Side } from "./side.ts";
 import { planTreeSide } from "./tree/plan-tree-side.ts";
 import { CERTS_DIR, scenarioVariables } from "./variables.ts";
@@ -66,6 +66,7 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the tree ${ref.path} was not loaded before planning`);
     const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
     const planned = planTreeSide(scenario, { side, inspection, ref, tree });
+    const variants = side.role === "candidate" ? (scenario.server.variants ?? []).map((variant) => planVariant(scenario, { side, inspection, ref, tree }, planned, variant, trees)) : [];
     // The scenario's own files go under the tree's ServerRoot, its prepare steps run after the harness's stubs.
     const root = planned.tree?.serverRoot ?? inspection.profile.serverRoot;
     const family = inspection.version.family;
@@ -78,6 +79,7 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
       prepare: (forFamily(scenario.server.prepare, family) ?? []).map((command) => interpolate(command, vars, scenario.server.at)),
       localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
       requests: scenario.requests.map((request) => planRequest(request, vars)),
+      variants,
     };
   });
   const certificate = planned.some((side) => side.tree?.stubs.some((stub) => stub.kind === "certificate"));
@@ -88,6 +90,34 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     serverCertificate: certificate ? { kind: "valid", subject: null } : null,
     timeLimitMs: scenario.timeLimitMs,
     sides: planned,
+  };
+}
+
+/** A variant of the candidate's tree as what changes in the side's staging; one that starts httpd otherwise (other
+ * arguments, environment or set-up) cannot be reloaded into the side's server. */
+function planVariant(
+  scenario: Scenario,
+  input: Parameters<typeof planTreeSide>[1],
+  side: Omit<SidePlan, "requests" | "variants">,
+  variant: ServerVariant,
+  trees: LoadedTrees,
+): PlannedVariant {
+  const tree = trees.get(variant.tree);
+  if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the variant tree ${variant.tree} was not loaded before planning`);
+  const planned = planTreeSide(scenario, { ...input, tree });
+  const own = new Map(side.files.map((file) => [file.path, JSON.stringify(file)]));
+  const theirs = new Set(planned.files.map((file) => file.path));
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const unreloadable = !same(planned.httpd, side.httpd) ? "it starts httpd with other arguments or environment"
+    : !same(planned.setup, side.setup) ? "it needs other set-up before httpd starts"
+      : !same(planned.ports, side.ports) || planned.listenTls !== side.listenTls ? "it listens on other ports"
+        : null;
+  return {
+    id: variant.id,
+    files: [...planned.files.filter((file) => own.get(file.path) !== JSON.stringify(file)), ...(planned.config.text === side.config.text ? [] : [{ path: planned.config.path, content: { text: planned.config.text } }])],
+    removed: side.files.filter((file) => !theirs.has(file.path)).map((file) => file.path),
+    requests: variant.requests,
+    unreloadable,
   };
 }
 
@@ -139,6 +169,7 @@ function planSide(scenario: Scenario, { side, inspection }: PlannedSideInput): S
     logs: null,
     tree: null,
     world: null,
+    variants: [],
     localClient: scenario.requests.some((request) => loopbackOf(request.client) !== null),
     requests: scenario.requests.map((request) => planRequest(request, vars)),
   };

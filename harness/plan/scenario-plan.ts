@@ -65,11 +65,29 @@ export interface SidePlan {
   tree: TreeSidePlan | null;
   /** The probe world as this side stages it (plan/tree/world-staging.ts); null without probes. */
   world: SideWorld | null;
+  /** Variants of the side's tree reloaded into its server after its own requests (prove's mutants); empty
+   * without. */
+  variants: PlannedVariant[];
   /** A request comes from a local client: a tools container joins the server's network namespace (started at
    * its first such request), and the server container has IPv6 as a host has (::1 on lo, a link-local address
    * on eth0), so that `Listen 80` answers on ::1 too. */
   localClient: boolean;
   requests: PlannedRequest[];
+}
+
+/** A variant of a side's tree as a change to what the side stages: the files that differ, and the requests sent to
+ * it once its server has reloaded. */
+export interface PlannedVariant {
+  id: string;
+  /** Files it stages differently from the side (changed or new). */
+  files: PlannedFile[];
+  /** Files the side stages that it does not. */
+  removed: string[];
+  /** The requests (names) sent to it. */
+  requests: string[];
+  /** Why it cannot be reloaded into the side's server (it starts httpd otherwise, or sets up other things); null:
+   * it can. */
+  unreloadable: string | null;
 }
 
 export interface ScenarioPlan {

@@ -54,8 +54,8 @@ export function renderProofText(proof: Proof, labels: { baseline: string; candid
     out.push("", "mutants no probe killed (their cells are not proven):");
     for (const s of proof.power.survivors) out.push(`  ${s.file}:${s.line}  ${s.mutation} in ${s.region} (${s.cells.length} cell${s.cells.length === 1 ? "" : "s"})`);
   }
-  if (proof.power !== null && proof.power.stillborn.length > 0) {
-    out.push("", `mutants 2.4 would not start (not counted): ${proof.power.stillborn.length}`);
+  if (proof.power !== null && proof.power.uncounted.length > 0) {
+    out.push("", "mutants not counted:", ...byReason(proof.power.uncounted));
   }
   return out.join("\n");
 }

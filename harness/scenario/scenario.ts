@@ -99,6 +99,16 @@ export interface ServerSpec {
   /** The scenario file asks for the probe world of its trees (`config: { tree: ..., world: probes }`): made when
    * the trees are read (cli/tree-inputs.ts). */
   worldFromProbes?: boolean;
+  /** Variants of the candidate's tree run on the candidate's server after its own requests, each reloaded into it
+   * in turn (prove's mutants): the tree by its key in the loaded trees, and the requests (names) sent to it. */
+  variants?: ServerVariant[];
+}
+
+export interface ServerVariant {
+  id: string;
+  /** The key of its tree among the loaded trees (not a path on the host). */
+  tree: string;
+  requests: string[];
 }
 
 /** A configuration tree named by `run --config` or a scenario's `config: { tree: ... }`. */

@@ -21,8 +21,8 @@ import {
   streamRedirect,
 } from "./log-targets.ts";
 import type { ServerSeat } from "./server-seat.ts";
-import { type BundleFile, inlineBundle, packBundle } from "./site-bundle.ts";
-import { type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
+import { type BundleFile, inlineBundle, packBundle, STAGED_MTIME } from "./site-bundle.ts";
+import { RELOAD_TEST, reloadScript, type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
 
 /** What the engine writes into an exec's stream when the container stopped under it (the exec followers of an
  * image whose script cannot follow, after a failed config test): the engine's words, not httpd's. */
@@ -130,6 +130,29 @@ export class StartedHttpd implements AsyncDisposable {
       const order = ordered ? access.orders[mark.out + index] : undefined;
       return { arrivedAt, ...(order === undefined ? {} : { order }) };
     });
+  }
+
+  /** Loads a variant of the config into this running server (start-script.ts reloadScript): its files written,
+   * its config tested, httpd restarted on it. Whether it serves the variant now, with the config test's output;
+   * a variant whose config test fails leaves the server serving what it did. */
+  async reload(change: { files: readonly BundleFile[]; removed: readonly string[] }, extras: StartExtras, timeoutMs = 15_000): Promise<{ reloaded: boolean; configTest: { exitCode: number; output: string[] }; reason: string | null }> {
+    const files = change.files.map((file) => ({ path: file.path, base64: Buffer.from(file.content).toString("base64"), mode: file.mode ?? 0o644 }));
+    const mark = this.logs.error.count;
+    const result = await this.container.exec(["/bin/sh", "-s"], { stdin: reloadScript(this.inspection.profile, extras, files, change.removed, STAGED_MTIME), timeoutMs });
+    const lines = result.stdout.split("\n");
+    const at = lines.findIndex((line) => line.startsWith(RELOAD_TEST));
+    const exitCode = at < 0 ? (result.exitCode === 0 ? -1 : result.exitCode) : Number(lines[at]!.slice(RELOAD_TEST.length));
+    const output = (at < 0 ? lines : lines.slice(0, at)).filter((line, index, all) => line !== "" || index < all.length - 1);
+    const configTest = { exitCode, output };
+    if (exitCode !== 0) return { reloaded: false, configTest, reason: output.find((line) => line.trim() !== "" && !/^Syntax OK$/.test(line)) ?? `the config test exited ${exitCode}` };
+    const traits = FAMILY_TRAITS[this.inspection.version.family];
+    const ready = await this.logs.error.waitForLine((line) => traits.readyLog.test(line), { from: mark, timeoutMs });
+    if (ready < 0) {
+      log("[%s] reload: no ready line after the restart; the reload said %j", this.container.shortId, `${result.stdout.slice(-500)}${result.stderr.slice(-500)}`);
+      return { reloaded: false, configTest, reason: "httpd did not come back after the restart" };
+    }
+    if (traits.afterReadyLog) await this.logs.error.waitForLine((line) => traits.afterReadyLog!.test(line), { from: ready, timeoutMs: 1_500 });
+    return { reloaded: true, configTest, reason: null };
   }
 
   async stop(): Promise<void> {

@@ -143,7 +143,10 @@ export function scriptFollowLines(errorPaths: readonly string[] | null, accessPa
     // -v: a header even for a single file, so that its first lines have a kind too.
     // The rest waited for too, a second at most in all (httpd opens every log before it serves): tail writes no
     // header before the first lines of a file that appears after it started.
-    `  ( wait_for "${paths[0]}"; ${paths.length > 1 ? `wait_rest ${paths.slice(1).map((path) => `"${path}"`).join(" ")}; ` : ""}exec ${tailOf(paths, true)} ) | sed -u -n ${sed} >&2 &`,
+    // httpd signals its whole process group to restart (SIGHUP), restart gracefully (SIGUSR1) or stop gracefully
+    // (SIGWINCH): the follower, in that group once httpd is PID 1, ignores them, or a reload (prove's mutants)
+    // would end it. Ignored signals stay ignored across exec.
+    `  ( trap '' HUP USR1 WINCH; ( wait_for "${paths[0]}"; ${paths.length > 1 ? `wait_rest ${paths.slice(1).map((path) => `"${path}"`).join(" ")}; ` : ""}exec ${tailOf(paths, true)} ) | sed -u -n ${sed} >&2 ) &`,
     `  echo "${FOLLOW_STARTED}" >&2`,
     "else",
     `  echo "${FOLLOW_UNSUPPORTED}" >&2`,

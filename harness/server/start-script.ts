@@ -78,6 +78,35 @@ export function startScript(
   return lines.join("\n");
 }
 
+/** The line a reload script ends its config test with: `@@harness reload-test exit=N`. */
+export const RELOAD_TEST = `${MARKER} reload-test exit=`;
+
+/** The shell that loads a variant of the config into a running server: its changed files written (base64, as given
+ * on stdin's script itself), the files it lacks removed, the config test run as the start script runs it, and when
+ * it passes, httpd (PID 1) restarted on it with SIGHUP: children stopped, the config read again, listeners kept. A
+ * failing config test leaves the server as it was. */
+export function reloadScript(profile: HttpdProfile, extras: StartExtras, files: ReadonlyArray<{ path: string; base64: string; mode: number }>, removed: readonly string[], mtime: Date): string {
+  const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
+  const args = extras.args.map(shellQuote).join(" ");
+  const binary = args ? `${profile.binary} ${args}` : profile.binary;
+  const lines = [
+    ...files.flatMap((file) => [
+      `mkdir -p ${shellQuote(file.path.replace(/\/[^/]*$/, "") || "/")}`,
+      `printf '%s' ${shellQuote(file.base64)} | base64 -d > ${shellQuote(file.path)} && chmod ${file.mode.toString(8)} ${shellQuote(file.path)}`,
+      // The staged files' one mtime, as the bundle gives them (Last-Modified and ETags stay the same).
+      `touch -d @${Math.floor(mtime.getTime() / 1000)} ${shellQuote(file.path)} 2>/dev/null || true`,
+    ]),
+    ...(removed.length > 0 ? [`rm -f ${removed.map(shellQuote).join(" ")}`] : []),
+    ...(profile.environment ? [profile.environment] : []),
+    ...exports,
+    `cd ${profile.serverRoot}`,
+    `${binary} -t 2>&1; rc=$?`,
+    `printf '\\n%s%s\\n' '${RELOAD_TEST}' "$rc"`,
+    `[ "$rc" = 0 ] && kill -HUP 1`,
+  ];
+  return lines.join("\n");
+}
+
 export interface StartPhases {
   /** What the setup said of the probe world (`@@harness world-...` lines: a planted object missing, a DBM store
    * htdbm could not fill), kept apart from the config test's output. */

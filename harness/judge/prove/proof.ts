@@ -90,8 +90,8 @@ export interface ProofPower {
   mutants: number;
   killed: number;
   survivors: SurvivingMutant[];
-  /** Mutants the candidate refused to start or to reload: not counted either way. */
-  stillborn: Array<{ mutation: string; file: string; line: number; reason: string }>;
+  /** Mutants counted neither way: 2.4 refused to load them, or no cell of their region was compared. */
+  uncounted: Array<{ mutation: string; file: string; line: number; reason: string }>;
   durationMs: number;
 }
 

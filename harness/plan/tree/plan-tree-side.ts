@@ -59,7 +59,7 @@ export function evaluateForSide(input: Pick<TreeSideInput, "inspection" | "ref" 
   });
 }
 
-export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<SidePlan, "requests"> {
+export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<SidePlan, "requests" | "variants"> {
   const { side, inspection, ref, tree } = input;
   const { profile, version } = inspection;
   const family = version.family;

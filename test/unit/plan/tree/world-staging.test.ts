@@ -25,7 +25,7 @@ function plan(tree: ConfigTree, family: "2.2" | "2.4"): SidePlan {
   const ref: TreeRef = { at: { file: "t", line: 1, column: 1 }, path: "/t", layout: null, defines: [], writtenFor: "2.2" };
   const base = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref } });
   const scenario = withProbes(base, proofProbes(tree, tree, []).set);
-  return { ...planTreeSide(scenario, { side: family === "2.2" ? BASELINE : CANDIDATE, inspection: OFFLINE[family], ref, tree }), requests: [] } as SidePlan;
+  return { ...planTreeSide(scenario, { side: family === "2.2" ? BASELINE : CANDIDATE, inspection: OFFLINE[family], ref, tree }), requests: [], variants: [] };
 }
 
 function text(files: readonly PlannedFile[], path: string): string | undefined {
