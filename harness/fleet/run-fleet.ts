@@ -130,6 +130,7 @@ function unreadableScenario(config: FleetConfig, error: HarnessError): ReportSce
     differences: [],
     requests: [],
     matrix: null,
+    probes: null,
   };
 }
 

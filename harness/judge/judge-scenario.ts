@@ -12,6 +12,7 @@ import { worst } from "./verdicts.ts";
 import type { Comparison } from "./comparison.ts";
 import type { IgnoredDifferences, RunFinding } from "./run-finding.ts";
 import { DEFAULT_TRIAGE, triageScenario, type TriageInputs } from "./triage.ts";
+import { probeCells, type RunCell } from "./outcome/probe-cells.ts";
 
 export interface SideJudgement {
   side: Side;
@@ -48,6 +49,20 @@ export interface ScenarioJudgement {
   findings: RunFinding[];
   /** What the ignore file silenced. */
   ignored: IgnoredDifferences;
+  /** The probe requests as cells, per candidate that ran beside a baseline, classed with both sides' witnesses
+   * (outcome/probe-cells.ts); empty for a scenario that sends no probes. */
+  cells: Array<{ candidate: string; cells: RunCell[] }>;
+}
+
+/** Each compared candidate's probe cells, from the differences as triage classed them. */
+function scenarioCells(run: ScenarioRun, baseline: SideObservation | null, comparisons: readonly Comparison[]): ScenarioJudgement["cells"] {
+  if (baseline === null || !run.scenario.requests.some((r) => r.probe !== undefined)) return [];
+  return comparisons.flatMap((comparison) => {
+    const candidate = run.observations.find((o) => o.side.id === comparison.candidate);
+    if (candidate === undefined) return [];
+    const differences = new Map(comparison.requests.map((r) => [r.name, r.differences]));
+    return [{ candidate: comparison.candidate, cells: probeCells(run.scenario.requests, baseline, candidate, differences) }];
+  });
 }
 
 /** Sides that did not come up, and whether the scenario expected that of each. */
@@ -160,6 +175,7 @@ function judgeScenarioOnce(run: ScenarioRun, inputs: TriageInputs): ScenarioJudg
     sides,
     guide: { claim: scenario.guideClaim, holds: guideHolds, notes: scenario.guideNotes, failures: guideFailures },
     comparisons,
+    cells: scenarioCells(run, baseline?.observation ?? null, comparisons),
     findings: triage.findings,
     ignored: triage.ignored,
   };

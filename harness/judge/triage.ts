@@ -17,6 +17,9 @@ import type { Claim, Rule } from "../rules/rule.ts";
 import { SEVERITIES, type Severity } from "../rules/severity.ts";
 import type { RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Comparison } from "./comparison.ts";
+import { type DifferenceClass as OutcomeChange, differenceClass, outcomeChange, SECURITY_CLASSES } from "./outcome/cell-class.ts";
+import { questionOfRequest } from "./outcome/probe-cells.ts";
+import { sideWitness } from "./outcome/probe-outcome.ts";
 import type { Difference } from "./difference.ts";
 import { compareFindings, type ConfigLine, type FindingDifference, type FindingSeverity, type IgnoredDifferences, type RunFinding } from "./run-finding.ts";
 
@@ -64,9 +67,11 @@ const BENIGN: ReadonlySet<Severity> = new Set(["behaviour", "deprecated", "expec
 const EXAMPLES = 3;
 const EVIDENCE_LINES = 8;
 
-/** Why a difference is there: a rule's claim, a seed row the scenario predicts it by, or nothing. */
+/** Why a difference is there: a rule's claim, a seed row the scenario predicts it by, the outcome change it is
+ * (access widened or narrowed, a script's source exposed: no rule claims it, but what it does is known), or
+ * nothing. */
 interface Cause {
-  kind: "rule" | "seed" | "unexplained";
+  kind: "rule" | "seed" | "outcome" | "unexplained";
   id: string;
   rule: Rule | null;
   claim: Claim | null;
@@ -226,6 +231,31 @@ export function triageScenario(input: TriageInput): TriageResult {
       return { kind: "seed", id: seed, rule: null, claim: null, severity: startUp ? "blocking" : "behaviour", security: false, title, lines: [], confirmed: null };
     };
 
+    /** An access or handler outcome change no rule claims: widened and source-exposed are security findings,
+     * narrowed a behaviour change that fails the run as an unexplained regression would; null for any other
+     * change (another status, an error on one side). Its line is the region the request stands for. */
+    const outcomeCause = (request: RequestSpec | null): Cause | null => {
+      if (request === null || baseline === null || request.mode !== "http") return null;
+      const question = questionOfRequest(request);
+      const a = sideWitness(question, baseline.requests.find((r) => r.name === request.name), baseline);
+      const b = sideWitness(question, candidate.requests.find((r) => r.name === request.name), candidate);
+      const change = differenceClass(a.outcome, b.outcome);
+      if (change === "changed") return null;
+      const origin = request.probe?.object.origin ?? null;
+      const described = OUTCOME_CAUSES[change];
+      return {
+        kind: "outcome",
+        id: described.id,
+        rule: null,
+        claim: { summary: `${described.summary}: ${outcomeChange(a.outcome, b.outcome)}` },
+        severity: described.severity,
+        security: SECURITY_CLASSES.has(change),
+        title: described.title,
+        lines: origin === null ? [] : [{ file: origin.file, line: origin.line, directive: origin.text }],
+        confirmed: null,
+      };
+    };
+
     const items: Item[] = [];
     const push = (difference: Difference, request: RequestSpec | null): Item => {
       const item: Item = { request, difference, evidence: evidenceFor(difference, request), cause: null };
@@ -301,7 +331,7 @@ export function triageScenario(input: TriageInput): TriageResult {
       let primaryCause: Cause | null = null;
       if (primary) {
         const log = requestItems.find((i) => i.difference.field === "errorLog");
-        primaryCause = claimCause(primary.evidence) ?? (log ? claimCause(log.evidence) : null) ?? fallback(primary.difference, false);
+        primaryCause = claimCause(primary.evidence) ?? (log ? claimCause(log.evidence) : null) ?? (primary.difference.class === "expected-change" ? null : outcomeCause(request)) ?? fallback(primary.difference, false);
         primary.cause = primaryCause;
       }
       for (const item of requestItems) {
@@ -428,16 +458,28 @@ export function triageScenario(input: TriageInput): TriageResult {
     finding.config.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
     if (finding.differences.length === 0) finding.predicted = false;
     const regression = finding.differences.some((d) => d.class === "regression" || d.class === "error");
-    finding.gating = !finding.predicted && (finding.severity === "blocking" || finding.severity === "security" || finding.security || (finding.severity === "unexplained" && regression));
+    // Access narrowed (users locked out) fails the run as the unexplained regression it used to be filed as.
+    const narrowed = finding.rule === OUTCOME_CAUSES.narrowed.id && regression;
+    finding.gating = !finding.predicted && (finding.severity === "blocking" || finding.severity === "security" || finding.security || narrowed || (finding.severity === "unexplained" && regression));
   }
   return { comparisons, findings: findings.sort(compareFindings), ignored };
 }
 
+/** The causes an outcome change gets when no rule claims it (outcome/cell-class.ts). */
+const OUTCOME_CAUSES: Record<Exclude<OutcomeChange, "changed">, { id: string; title: string; summary: string; severity: FindingSeverity }> = {
+  widened: { id: "access-widened", title: "2.4 grants what 2.2 refused", summary: "access widened", severity: "security" },
+  "source-exposed": { id: "source-exposed", title: "2.4 serves the text of what 2.2 ran", summary: "source exposed", severity: "security" },
+  narrowed: { id: "access-narrowed", title: "2.4 refuses what 2.2 granted", summary: "access narrowed", severity: "behaviour" },
+};
+
 /** A claimed regression by a rule that says 2.4 still works (expected, deprecated, behaviour) is the change the
  * rule predicts; a blocking or security claim stays a regression, named. */
 function reclassify(difference: Difference, cause: Cause): Difference {
-  if (cause.kind !== "rule" || difference.class !== "regression") return difference;
+  if (difference.class !== "regression") return difference;
   const summary = cause.claim?.summary ?? cause.title;
+  // An outcome change stays the regression it is, named.
+  if (cause.kind === "outcome") return { ...difference, reason: `${cause.id} (${cause.severity}${cause.security ? ", security" : ""}): ${summary}` };
+  if (cause.kind !== "rule") return difference;
   if (cause.severity !== "unexplained" && BENIGN.has(cause.severity) && !cause.security) {
     return { ...difference, class: "expected-change", seed: [...(cause.rule?.seed ?? [])], reason: `${cause.id}: ${summary}` };
   }

@@ -1,6 +1,7 @@
 // The JSON report: the contract of report-model.ts, pretty-printed with its keys in the contract's order, so that
 // files from different runs diff cleanly whatever order the producing code built the objects in.
 import type { Difference } from "../judge/difference.ts";
+import type { SideWitness } from "../judge/outcome/probe-outcome.ts";
 import type {
   Report,
   ReportFinding,
@@ -10,6 +11,8 @@ import type {
   ReportConfigTest,
   ReportMatrixEntry,
   ReportMatrixRequest,
+  ReportProbeCell,
+  ReportProbes,
   ReportEngine,
   ReportErrorLogLine,
   ReportExpectationResult,
@@ -224,6 +227,42 @@ const matrixEntry = keysOf<ReportMatrixEntry>()([
   ]))],
 ]);
 
+const witness = keysOf<SideWitness>()([
+  ["outcome", null],
+  ["answer", null],
+  ["credentials", null],
+  ["object", null],
+  ["marker", null],
+  ["evidence", null],
+]);
+
+const probes = keysOf<ReportProbes>()([
+  ["classes", keysOf<ReportProbes["classes"]>()([
+    ["equal", null],
+    ["vacuous", null],
+    ["widened", null],
+    ["source-exposed", null],
+    ["narrowed", null],
+    ["changed", null],
+    ["accepted", null],
+  ])],
+  ["cells", items(keysOf<ReportProbeCell>()([
+    ["request", null],
+    ["cell", null],
+    ["vhost", null],
+    ["region", null],
+    ["client", null],
+    ["credentials", null],
+    ["user", null],
+    ["method", null],
+    ["path", null],
+    ["class", null],
+    ["reason", null],
+    ["baseline", witness],
+    ["candidate", witness],
+  ]))],
+]);
+
 const scenario = keysOf<ReportScenario>()([
   ["id", null],
   ["title", null],
@@ -251,6 +290,7 @@ const scenario = keysOf<ReportScenario>()([
   ["differences", items(difference)],
   ["requests", items(request)],
   ["matrix", items(matrixEntry)],
+  ["probes", probes],
 ]);
 
 const summary = keysOf<ReportSummary>()([

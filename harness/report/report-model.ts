@@ -7,13 +7,18 @@
 // version matrix: the run's candidates with label, axis and verdict counts (`candidates`), and per scenario each
 // candidate side by side (`matrix`: its own verdict, expectations, config test and per request its status and
 // differences; null for a one-candidate run). Readers of 2.2 ignore them and read the baseline and the first
-// candidate as before.
+// candidate as before. 2.4 (additive): a probe run's cells (`probes`: each probe request's cell with its class and
+// both sides' outcome and witnesses, and the count per class), the causes `access-widened`, `source-exposed` and
+// `access-narrowed` where no rule claims an access or handler change, and the stubs and adaptations of the probe
+// world (`probe-object`, `dbm-file`, `probe-identity`).
 import type { Difference, Verdict } from "../judge/difference.ts";
 import type { FindingSeverity, IgnoredDifferences, RunFinding } from "../judge/run-finding.ts";
 import type { FailureKind } from "../judge/expectation-failure.ts";
 import type { RunSummary } from "../judge/judge-run.ts";
+import type { RunCellClass } from "../judge/outcome/probe-cells.ts";
+import type { SideWitness } from "../judge/outcome/probe-outcome.ts";
 
-export const REPORT_SCHEMA_VERSION = "2.3" as const;
+export const REPORT_SCHEMA_VERSION = "2.4" as const;
 
 /** A cause and what it explains (judge/run-finding.ts): rule, severity, security flag, config lines, requests
  * affected, evidence, and the per-request differences it folds. */
@@ -140,6 +145,34 @@ export interface ReportScenario {
   /** Every candidate side by side, in the run's order (schema 2.3); null for a one-candidate run, whose one
    * candidate is `candidate` above. */
   matrix: ReportMatrixEntry[] | null;
+  /** A probe run's cells against the first candidate (schema 2.4); null when the scenario sends no probes. */
+  probes: ReportProbes | null;
+}
+
+/** The cells of a probe run (schema 2.4): each probe request's cell, as prove classes them, with its class and
+ * what each side did and what shows it. */
+export interface ReportProbes {
+  /** Cells per class: equal (witnessed on both sides), vacuous, widened, source-exposed, narrowed, changed,
+   * accepted (every difference the guide predicts). */
+  classes: Record<RunCellClass, number>;
+  cells: ReportProbeCell[];
+}
+
+export interface ReportProbeCell {
+  /** The request that probed it. */
+  request: string;
+  cell: string;
+  vhost: string;
+  region: string;
+  client: string;
+  credentials: string;
+  user: string | null;
+  method: string;
+  path: string;
+  class: RunCellClass;
+  reason: string | null;
+  baseline: SideWitness;
+  candidate: SideWitness;
 }
 
 /** One candidate of a version matrix in one scenario, against the baseline (schema 2.3). */

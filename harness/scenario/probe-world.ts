@@ -65,3 +65,19 @@ export interface ProbeWorld {
   objects: WorldObject[];
 }
 
+
+/** What a probe request stands for, carried on the scenario's request so that the judge can class its answers and a
+ * report can draw the cell matrix: the cell's coordinates and the object the path names. */
+export interface RequestProbe {
+  /** The cell's id ("vhost|region|client|credentials|method"). */
+  cell: string;
+  /** "http://(default):80". */
+  vhost: string;
+  /** The section pattern the path stands for ("<Location /admin>"). */
+  region: string;
+  /** The client's range ("10.0.0.0/8", "outsider"). */
+  clientRange: string;
+  credentials: "none" | "valid" | "wrong-password" | "other-realm";
+  user: string | null;
+  object: ProbeObject;
+}

@@ -6,7 +6,7 @@ import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
 import type { CERTIFICATE_KINDS } from "./scenario-schema.ts";
 import type { Subject } from "./subject-name.ts";
-import type { AuthScheme, ProbeObject, ProbeWorld } from "./probe-world.ts";
+import type { AuthScheme, ProbeWorld, RequestProbe } from "./probe-world.ts";
 
 export type { Family };
 
@@ -204,8 +204,9 @@ export interface RequestSpec {
   timeoutMs: number;
   expect: ByFamily<ResponseExpectation>;
   guide: ByFamily<ResponseExpectation>;
-  /** A probe's: what the path names in the probe world, so the judge can tell what came back. */
-  object?: ProbeObject;
+  /** A probe's: the cell it stands for and what its path names in the probe world, so the judge can tell what
+   * came back and a report can place it in the cell matrix. */
+  probe?: RequestProbe;
 }
 
 export interface IgnoreRule {

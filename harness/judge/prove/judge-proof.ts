@@ -16,7 +16,8 @@ import type { Probe, ProbeSet } from "../../plan/probes/probe.ts";
 import { listingOf } from "../../rules/expected-differences.ts";
 import { type IgnoreFile, ignoredBy } from "../../rules/ignore-file.ts";
 import { DIFFERENCE_CLASSES, differenceClass, SECURITY_CLASSES } from "../outcome/cell-class.ts";
-import { type ProbeQuestion, type SideWitness, sideWitness } from "../outcome/probe-outcome.ts";
+import { vacuityOf } from "../outcome/probe-cells.ts";
+import { type ProbeQuestion, sideWitness } from "../outcome/probe-outcome.ts";
 import type { CellClass, CellRecord, ConfigLine, Counterexample, Proof, ProofAnswer, ProofRequest } from "./proof.ts";
 
 export interface ProofInput {
@@ -99,21 +100,6 @@ export function questionOf(probe: Probe): ProbeQuestion {
   return { url: probe.path, method: probe.method, host: probe.target.host, port: probe.target.port, credentials: probe.credentials, user: probe.user, object: probe.object };
 }
 
-/** Why equal answers say nothing of the config, or null when both sides' witnesses hold. */
-export function vacuity(probe: Pick<Probe, "credentials" | "user">, a: SideWitness, b: SideWitness, answers: { baseline: ProofAnswer; candidate: ProofAnswer }): string | null {
-  if (answers.baseline.status === null && answers.candidate.status === null) return `the same failure on both sides (${(answers.baseline.error ?? "").split(":")[0]}): no answer came`;
-  for (const [side, witness] of [["2.2", a], ["2.4", b]] as const) {
-    if (witness.object === "missing") return `no object behind the path on ${side}: ${witness.evidence.at(-1) ?? "missing"}`;
-  }
-  if (probe.credentials === "valid") {
-    for (const [side, witness] of [["2.2", a], ["2.4", b]] as const) {
-      if (witness.credentials === "refused") return `the probe user ${probe.user} was refused on ${side} (${witness.evidence[0] ?? "refused"})`;
-      if (witness.credentials === "unknown") return `nothing shows that ${side} took the probe user ${probe.user} in (${witness.evidence[0] ?? "no line"})`;
-    }
-  }
-  return null;
-}
-
 function emptyClasses(): Record<CellClass, number> {
   return { equal: 0, widened: 0, "source-exposed": 0, narrowed: 0, changed: 0, vacuous: 0, unprobed: 0, accepted: 0 };
 }
@@ -150,7 +136,7 @@ export function judgeProof(input: ProofInput): Proof {
     // The same file to the same client: the config decided alike.
     const defaultType = a.status === b.status && a.bodyDigest === b.bodyDigest && a.contentType !== null && a.contentType !== "" && b.contentType === "";
     if (JSON.stringify(a) === JSON.stringify(defaultType ? { ...b, contentType: a.contentType } : b)) {
-      const vacuous = vacuity(probe, wa, wb, { baseline: a, candidate: b });
+      const vacuous = vacuityOf(question, wa, wb);
       record.class = vacuous === null ? "equal" : "vacuous";
       record.reason = vacuous ?? (defaultType ? `E1: 2.4 sends no Content-Type where 2.2 sent its DefaultType (${a.contentType})` : null);
       record.proven = vacuous === null;

@@ -2,6 +2,7 @@
 // stages it (plan/tree/world-staging.ts), so that "valid credentials" and "the file is there" mean the same thing
 // to both servers. The trees themselves are never changed.
 import type { SourcePosition } from "../../errors.ts";
+import type { RequestProbe } from "../../scenario/probe-world.ts";
 import type { ClientSpec, RequestAuth, RequestSpec, Scenario } from "../../scenario/scenario.ts";
 import { generatedRequest } from "../tree/generated-request.ts";
 import { OTHER_REALM_USER, PROBE_USER, WRONG_PASSWORD } from "./generate-probes.ts";
@@ -33,6 +34,8 @@ export function probeRequests(set: ProbeSet, at: SourcePosition): { clients: Cli
   // One client's probes in a row: the observer sends a run of one client's requests in one exec.
   const order = new Map(set.clients.map((c, i) => [c.id, i]));
   const probes = [...set.probes].sort((a, b) => (order.get(a.client) ?? 0) - (order.get(b.client) ?? 0));
+  const ranges = new Map(set.clients.map((c) => [c.id, c.range]));
+  const vhostOf = (probe: Probe) => `${probe.target.tls ? "https" : "http"}://${probe.target.host ?? "(default)"}:${probe.target.port}`;
   const requests = probes.map((probe) => ({
     ...generatedRequest({
       at,
@@ -48,7 +51,7 @@ export function probeRequests(set: ProbeSet, at: SourcePosition): { clients: Cli
       repeat: false,
       timeoutMs: PROBE_TIMEOUT_MS,
     }),
-    object: probe.object,
+    probe: { cell: probe.cell, vhost: vhostOf(probe), region: probe.region, clientRange: ranges.get(probe.client) ?? probe.client, credentials: probe.credentials, user: probe.user, object: probe.object },
   }));
   return { clients, requests };
 }
@@ -66,7 +69,19 @@ export function withProbeWorld(scenario: Scenario, set: ProbeSet): Scenario {
   const requests = scenario.requests.map((request) => {
     const url = request.path.split("?")[0]!;
     const object = set.world.objects.find((o) => o.url === url && o.target.host === request.host) ?? set.world.objects.find((o) => o.url === url);
-    return object === undefined || request.object !== undefined ? request : { ...request, object: { kind: object.kind, marker: object.marker, origin: object.origin } };
+    if (object === undefined || request.probe !== undefined) return request;
+    const vhost = `${object.target.tls ? "https" : "http"}://${object.target.host ?? "(default)"}:${object.target.port}`;
+    const credentials = request.auth === null ? "none" : "valid";
+    const probe: RequestProbe = {
+      cell: `${vhost}|${url}|${request.client}|${credentials}|${request.method}`,
+      vhost,
+      region: url,
+      clientRange: request.client,
+      credentials,
+      user: request.auth?.user ?? null,
+      object: { kind: object.kind, marker: object.marker, origin: object.origin },
+    };
+    return { ...request, probe };
   });
   return { ...scenario, requests, server: { ...scenario.server, world: set.world } };
 }

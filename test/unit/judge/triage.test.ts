@@ -133,12 +133,35 @@ describe("triage, causes of a started candidate's differences", () => {
     expect(judgeScenario(chunked, inputs([source])).findings.map((f) => [f.rule, f.differences.map((d) => d.field).sort()])).toEqual([["T-SOURCE", ["body", "header:content-length", "header:transfer-encoding"]]]);
   });
 
-  it("names nothing it cannot: an unclaimed change is one unexplained finding per request path", () => {
+  it("names an access change no rule claims by its outcome, and anything else it cannot name one unexplained finding per path", () => {
     const judgement = judgeScenario(treeRun(), inputs([]));
-    expect(judgement.findings.map((f) => [f.rule, f.requests.examples, f.gating, f.differences.map((d) => d.field).sort()])).toEqual([
-      ["unexplained", ["GET /status"], true, ["body", "errorLog", "header:content-length", "status"]],
-      ["unexplained", ["GET /old"], true, ["body", "header:content-length", "status"]],
+    expect(judgement.findings.map((f) => [f.rule, f.severity, f.requests.examples, f.gating, f.differences.map((d) => d.field).sort()])).toEqual([
+      ["unexplained", "unexplained", ["GET /old"], true, ["body", "header:content-length", "status"]],
+      // 200 → 403: users lose what 2.2 gave them. It fails the run, as the unexplained regression it used to be.
+      ["access-narrowed", "behaviour", ["GET /status"], true, ["body", "errorLog", "header:content-length", "status"]],
     ]);
+    expect(judgement.findings[1]!.evidence[0]).toBe("access narrowed: served → denied");
+  });
+
+  it("names a grant 2.4 adds as a security finding", () => {
+    const site = scenario(TREE_YAML);
+    const baseline = observePlan(sidePlan(site, "2.2"), {
+      requests: [
+        requestObservation("status", "2.2", { outcome: answer("2.2", 403, forbiddenBody("2.2", "/status")) }),
+        requestObservation("home", "2.2", { outcome: answer("2.2", 200, "home\n") }),
+        requestObservation("old", "2.2", { outcome: answer("2.2", 200, "old\n") }),
+      ],
+    });
+    const candidate = observePlan(sidePlan(site, "2.4"), {
+      requests: [
+        requestObservation("status", "2.4", { outcome: answer("2.4", 200, OK_BODY) }),
+        requestObservation("home", "2.4", { outcome: answer("2.4", 200, "home\n") }),
+        requestObservation("old", "2.4", { outcome: answer("2.4", 200, "old\n") }),
+      ],
+    });
+    const judgement = judgeScenario(run(site, { baseline, candidate }), inputs([]));
+    expect(judgement.findings.map((f) => [f.rule, f.severity, f.security, f.gating, f.requests.examples])).toEqual([["access-widened", "security", true, true, ["GET /status"]]]);
+    expect(judgement.findings[0]!.evidence[0]).toBe("access widened: denied → served");
   });
 
   it("ties a claim to lint's lines of the same rule on the tree the candidate ran", () => {

@@ -31,7 +31,7 @@ describe("bisect's output", () => {
     expect(text).toContain("bisect over 3 images and 1 scenario: the first image whose outcome differs from the first's; observed in this order: #1, #2\n");
     expect(text).toContain("  #3 httpd:2.4.71  (not observed)\n2 images observed of 3 named.\n");
     expect(text).toContain("Change point: #1 recipe:httpd-2.4.67 (httpd 2.4.67) -> #2 recipe:httpd-2.4 (httpd 2.4.68)\n  etag-default-without-inode (x.scenario.yaml)\n    file: 200 -> 403\n");
-    expect(text).toMatch(/^ {6}status: "200" -> "403" {2}\(regression: .*\)$/m);
+    expect(text).toMatch(/^ {6}status: "200" -> "403" {2}\(regression, access-narrowed: .*served → denied\)$/m);
     expect(text).toContain("  Upstream between 2.4.67 and 2.4.68:\n    2.4.68 mod_include: none of the if/elif/else content is printed");
     expect(text).toContain("https://github.com/apache/httpd/pull/658");
     // The CHANGES file the note links already is not listed twice.
@@ -58,7 +58,7 @@ describe("bisect's output", () => {
       endsAgree: null,
     });
     expect(json.changePoints[0].scenarios[0].requests[0]).toMatchObject({ name: "file", before: "200", after: "403" });
-    expect(json.changePoints[0].scenarios[0].requests[0].differences[0]).toMatchObject({ field: "status", before: "200", after: "403", class: "regression", cause: "unexplained" });
+    expect(json.changePoints[0].scenarios[0].requests[0].differences[0]).toMatchObject({ field: "status", before: "200", after: "403", class: "regression", cause: "access-narrowed" });
     expect(json.changePoints[0].notes).toMatchObject({ from: "2.4.67", to: "2.4.68", notes: [{ version: "2.4.68", area: "mod_include" }], changes: { url: "https://archive.apache.org/dist/httpd/CHANGES_2.4.68" } });
   });
 });

@@ -251,7 +251,7 @@ describe("buildReport", () => {
     const judgement = judgeRun({ startedAt: new Date("2026-11-21T22:40:00Z"), sides: SIDES, runs: [a1Run(), c1SeedClaimRun()], durationMs: 4321 });
     const built = buildReport(judgement, "0.1.0");
     expect({ ...built, scenarios: built.scenarios.map((s) => [s.id, s.verdict]) }).toEqual({
-      schemaVersion: "2.3",
+      schemaVersion: "2.4",
       tool: { name: "httpd-upgrade-harness", version: "0.1.0" },
       startedAt: "2026-11-21T22:40:00.000Z",
       sides: [

@@ -15,7 +15,7 @@ describe("renderJsonReport", () => {
     const text = renderJsonReport(sampleReport);
     expect(JSON.parse(text)).toEqual(sampleReport);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.3",', '  "tool": {']);
+    expect(text.split("\n").slice(0, 3)).toEqual(['{', '  "schemaVersion": "2.4",', '  "tool": {']);
   });
 
   it("writes keys in contract order whatever order the objects were built in", () => {
@@ -27,7 +27,7 @@ describe("renderJsonReport", () => {
     const scenario = parsed.scenarios[0];
     expect(Object.keys(scenario ?? {})).toEqual([
       "id", "title", "file", "seed", "verdict", "coverage", "durationMs", "engine", "error", "findings", "ignored", "expectations", "guide",
-      "configTest", "servers", "differences", "requests", "matrix",
+      "configTest", "servers", "differences", "requests", "matrix", "probes",
     ]);
     const x3Finding = parsed.scenarios.find((s) => s.id === "x3-order-without-access-compat")?.findings[0];
     expect(Object.keys(x3Finding ?? {})).toEqual([

@@ -111,6 +111,7 @@ function minimalReport(): Report {
         verdict: "regression",
         coverage: "both",
         matrix: null,
+        probes: null,
         durationMs: 7033,
         engine: null,
         error: null,

@@ -1,0 +1,27 @@
+// A run's probe requests as cells: equal when nothing told differs and both sides' witnesses hold, vacuous when
+// the harness made them equal, accepted when the guide predicts every difference, else classed by outcome.
+import { describe, expect, it } from "vitest";
+import { runCellClass } from "../../../../harness/judge/outcome/probe-cells.ts";
+import type { SideWitness } from "../../../../harness/judge/outcome/probe-outcome.ts";
+import type { Difference } from "../../../../harness/judge/difference.ts";
+
+const witness = (outcome: SideWitness["outcome"], extra: Partial<SideWitness> = {}): SideWitness => ({ outcome, answer: "200", credentials: "not-sent", object: "planted", marker: "seen", evidence: [], ...extra });
+const none = { credentials: "none" as const, user: null };
+const valid = { credentials: "valid" as const, user: "probe-user" };
+const diff = (cls: Difference["class"]): Difference => ({ field: "status", baseline: "403", candidate: "200", class: cls, seed: [], reason: `because ${cls}` });
+
+describe("runCellClass", () => {
+  it("is equal with nothing told apart, vacuous when the harness made it so", () => {
+    expect(runCellClass(none, witness("served"), witness("served"), [{ ...diff("noise") }])).toEqual({ class: "equal", reason: null });
+    expect(runCellClass(valid, witness("auth-required", { credentials: "refused", evidence: ["AH01618 user probe-user not found"] }), witness("auth-required", { credentials: "accepted" }), []))
+      .toEqual({ class: "vacuous", reason: "the probe user probe-user was refused on 2.2 (AH01618 user probe-user not found)" });
+    expect(runCellClass(none, witness("not-found", { object: "missing", evidence: ["/srv/x was planted but not found in the container"] }), witness("not-found"), []).class).toBe("vacuous");
+  });
+
+  it("is accepted when the guide predicts every difference, else the outcome's class", () => {
+    expect(runCellClass(none, witness("denied"), witness("served"), [diff("expected-change")])).toEqual({ class: "accepted", reason: "because expected-change" });
+    expect(runCellClass(none, witness("denied"), witness("served"), [diff("regression")]).class).toBe("widened");
+    expect(runCellClass(none, witness("executed"), witness("source-served"), [diff("regression")]).class).toBe("source-exposed");
+    expect(runCellClass(none, witness("served"), witness("served"), [{ ...diff("regression"), field: "body" }]).class).toBe("changed");
+  });
+});
