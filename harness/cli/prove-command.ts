@@ -11,6 +11,7 @@ import { judgeRun } from "../judge/judge-run.ts";
 import { migrateTree } from "../migrate/migrate-tree.ts";
 import { probeScenarioFile } from "../plan/probes/probe-scenario-file.ts";
 import { buildReport } from "../report/build-report.ts";
+import { proofCells } from "../report/proof-cells.ts";
 import { renderProofText } from "../report/proof-text.ts";
 import { RULES } from "../rules/all-rules.ts";
 import { EXIT } from "./exit-status.ts";
@@ -72,7 +73,9 @@ export async function runProveCommand(args: string[]): Promise<number> {
     if (values.format === "json") process.stdout.write(`${JSON.stringify(proof, null, 2)}\n`);
     else process.stdout.write(`${renderProofText(proof, { baseline: `2.2 (${originalPath})`, candidate: `2.4 (${portPath})` })}\n`);
     if (targets.length > 0) {
-      const report = buildReport(judgeRun(result, { rules: RULES, lint: new Map(), ignore }), toolVersion());
+      const built = buildReport(judgeRun(result, { rules: RULES, lint: new Map(), ignore }), toolVersion());
+      // The proof's own cells (its classes, the unprobed ones, what power left unproven) are the matrix drawn.
+      const report = { ...built, scenarios: built.scenarios.map((scenario, index) => (index === 0 ? { ...scenario, probes: proofCells(proof) } : scenario)) };
       writeReports(report, targets);
       for (const target of targets) process.stderr.write(`wrote ${target.format} report: ${target.path}\n`);
     }

@@ -4,7 +4,7 @@ import type { Difference, Verdict } from "../judge/difference.ts";
 import { describeFailure, type ExpectationFailure } from "../judge/expectation-failure.ts";
 import type { CandidateSummary, RunJudgement, RunSummary } from "../judge/judge-run.ts";
 import type { ScenarioJudgement, SideJudgement } from "../judge/judge-scenario.ts";
-import type { RunCell, RunCellClass } from "../judge/outcome/probe-cells.ts";
+import type { RunCell } from "../judge/outcome/probe-cells.ts";
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
 import type { RequestObservation, SideObservation } from "../observe/observation.ts";
 import { formatPosition } from "../errors.ts";
@@ -21,6 +21,8 @@ import type {
   ReportExpectationResult,
   ReportFailure,
   ReportMatrixEntry,
+  ReportCellClass,
+  ReportProbeCell,
   ReportProbes,
   ReportScenario,
   ReportSideRequest,
@@ -202,26 +204,29 @@ export function buildScenarioReportOf(judgement: ScenarioJudgement, candidates: 
 /** The first candidate's probe cells as the report keeps them, with their count per class. */
 function probesOf(cells: readonly RunCell[] | null): ReportProbes | null {
   if (cells === null || cells.length === 0) return null;
-  const classes: Record<RunCellClass, number> = { equal: 0, vacuous: 0, widened: 0, "source-exposed": 0, narrowed: 0, changed: 0, accepted: 0 };
+  return reportProbes(cells.map((cell) => ({
+    request: cell.request,
+    cell: cell.probe.cell,
+    vhost: cell.probe.vhost,
+    region: cell.probe.region,
+    client: cell.probe.clientRange,
+    credentials: cell.probe.credentials,
+    user: cell.probe.user,
+    method: cell.method,
+    path: cell.path,
+    class: cell.class,
+    reason: cell.reason,
+    proven: cell.class === "equal",
+    baseline: cell.baseline,
+    candidate: cell.candidate,
+  })));
+}
+
+/** Cells with their count per class and the number proven. */
+export function reportProbes(cells: ReportProbeCell[]): ReportProbes {
+  const classes: Record<ReportCellClass, number> = { equal: 0, vacuous: 0, widened: 0, "source-exposed": 0, narrowed: 0, changed: 0, accepted: 0, unprobed: 0 };
   for (const cell of cells) classes[cell.class]++;
-  return {
-    classes,
-    cells: cells.map((cell) => ({
-      request: cell.request,
-      cell: cell.probe.cell,
-      vhost: cell.probe.vhost,
-      region: cell.probe.region,
-      client: cell.probe.clientRange,
-      credentials: cell.probe.credentials,
-      user: cell.probe.user,
-      method: cell.method,
-      path: cell.path,
-      class: cell.class,
-      reason: cell.reason,
-      baseline: cell.baseline,
-      candidate: cell.candidate,
-    })),
-  };
+  return { classes, proven: cells.filter((c) => c.proven).length, cells };
 }
 
 export function buildReport(judgement: RunJudgement, toolVersion: string): Report {

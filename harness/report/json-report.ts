@@ -245,7 +245,9 @@ const probes = keysOf<ReportProbes>()([
     ["narrowed", null],
     ["changed", null],
     ["accepted", null],
+    ["unprobed", null],
   ])],
+  ["proven", null],
   ["cells", items(keysOf<ReportProbeCell>()([
     ["request", null],
     ["cell", null],
@@ -258,6 +260,7 @@ const probes = keysOf<ReportProbes>()([
     ["path", null],
     ["class", null],
     ["reason", null],
+    ["proven", null],
     ["baseline", witness],
     ["candidate", witness],
   ]))],

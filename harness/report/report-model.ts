@@ -150,17 +150,22 @@ export interface ReportScenario {
 }
 
 /** The cells of a probe run (schema 2.4): each probe request's cell, as prove classes them, with its class and
- * what each side did and what shows it. */
+ * what each side did and what shows it. `prove --report` gives the proof's own cells here (unprobed ones too). */
 export interface ReportProbes {
   /** Cells per class: equal (witnessed on both sides), vacuous, widened, source-exposed, narrowed, changed,
-   * accepted (every difference the guide predicts). */
-  classes: Record<RunCellClass, number>;
+   * accepted (every difference the guide predicts), unprobed (no probe could stand for it). */
+  classes: Record<ReportCellClass, number>;
+  /** Cells counted as equivalent: equal and witnessed on both sides (and, for a proof with power, no surviving
+   * mutant would have changed them). */
+  proven: number;
   cells: ReportProbeCell[];
 }
 
+export type ReportCellClass = RunCellClass | "unprobed";
+
 export interface ReportProbeCell {
-  /** The request that probed it. */
-  request: string;
+  /** The request that probed it; null when no probe could. */
+  request: string | null;
   cell: string;
   vhost: string;
   region: string;
@@ -168,11 +173,13 @@ export interface ReportProbeCell {
   credentials: string;
   user: string | null;
   method: string;
-  path: string;
-  class: RunCellClass;
+  /** The path probed; null when no probe could. */
+  path: string | null;
+  class: ReportCellClass;
   reason: string | null;
-  baseline: SideWitness;
-  candidate: SideWitness;
+  proven: boolean;
+  baseline: SideWitness | null;
+  candidate: SideWitness | null;
 }
 
 /** One candidate of a version matrix in one scenario, against the baseline (schema 2.3). */

@@ -51,7 +51,7 @@ export function vacuityOf(question: Pick<ProbeQuestion, "credentials" | "user">,
 }
 
 /** The class of two sides' witnesses for one request, given what differed between its answers. */
-export function runCellClass(question: ProbeQuestion, a: SideWitness, b: SideWitness, differences: readonly Difference[]): { class: RunCellClass; reason: string | null } {
+export function runCellClass(question: Pick<ProbeQuestion, "credentials" | "user">, a: SideWitness, b: SideWitness, differences: readonly Difference[]): { class: RunCellClass; reason: string | null } {
   const told = differences.filter((d) => d.class !== "noise" && d.class !== "same");
   if (told.length === 0) {
     const vacuous = vacuityOf(question, a, b);
