@@ -11,7 +11,7 @@ import { parseBlob, readBlob } from "../fleet/blob.ts";
 import { mergeBlobs } from "../fleet/merge-blobs.ts";
 import { runFleet } from "../fleet/run-fleet.ts";
 import { parseShard, type ShardSpec } from "../fleet/shard.ts";
-import { renderFleetProgress, renderFleetText } from "../report/fleet-text.ts";
+import { renderFleetProgress, renderFleetText, renderPassedOver } from "../report/fleet-text.ts";
 import type { Report } from "../report/report-model.ts";
 import { enginesOption } from "./engines-option.ts";
 import { runExitStatus } from "./exit-status.ts";
@@ -119,12 +119,14 @@ export async function runFleetCommand(args: string[]): Promise<number> {
   // The images first: a broken matrix file costs nothing.
   const images = await runImages(values);
   const [first, ...more] = images.candidates;
-  const configs = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
+  const { configs, passed } = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
+  if (passed.length > 0) process.stderr.write(`${renderPassedOver(passed)}\n`);
   const ignore = await ignoreFileFor(values.ignore);
   const color = values.color === true;
   return interruptible(async (signal) => {
     const result = await runFleet({
       configs,
+      passed,
       shard,
       durations: readDurations(values["shard-durations"]),
       requests,

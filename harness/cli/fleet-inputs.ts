@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { LayoutId } from "../conf/effective-config.ts";
 import { HarnessError } from "../errors.ts";
-import { discoverConfigs, labelOf } from "../fleet/discover-configs.ts";
+import { discoverConfigs, labelOf, type PassedOver } from "../fleet/discover-configs.ts";
 import { configIds, type FleetConfig } from "../fleet/fleet-config.ts";
 import { FLEET_FILE_NAME, loadFleetFile } from "../fleet/fleet-file.ts";
 
@@ -22,20 +22,23 @@ export interface FleetInputOptions {
 /** `at`: the fleet.yaml entry that named it ("file:line:column"), for messages; null from the command line. */
 type Found = Omit<FleetConfig, "id"> & { name: string | null; at: string | null };
 
-export async function fleetConfigs(args: readonly string[], options: FleetInputOptions): Promise<FleetConfig[]> {
+/** The fleet's configs, and what discovery found under its directories and did not take, with why. */
+export async function fleetConfigs(args: readonly string[], options: FleetInputOptions): Promise<{ configs: FleetConfig[]; passed: PassedOver[] }> {
   if (args.length === 0) {
     throw new HarnessError("HARNESS_USAGE", "fleet takes one directory or more (the trees under them are the fleet), or a fleet.yaml.", {
       hint: "httpd-upgrade-harness fleet configs/ --report html:reports/fleet.html",
     });
   }
   const found: Found[] = [];
+  const passed: PassedOver[] = [];
   const fromCommandLine = (path: string): Found => ({ path, label: labelOf(path, options.cwd), layout: options.layout, defines: [...options.defines], ignoreFile: null, name: null, at: null });
   for (const arg of args) {
     const path = resolve(options.cwd, arg);
     const fleetFile = /\.ya?ml$/.test(path) && existsSync(path) && statSync(path).isFile() ? path : existsSync(join(path, FLEET_FILE_NAME)) ? join(path, FLEET_FILE_NAME) : null;
     if (fleetFile === null) {
       const discovered = await discoverConfigs([path], { cwd: options.cwd, exclude: { base: options.cwd, globs: options.exclude } });
-      found.push(...discovered.map((d) => fromCommandLine(d.path)));
+      found.push(...discovered.configs.map((d) => fromCommandLine(d.path)));
+      passed.push(...discovered.passed);
       continue;
     }
     const file = await loadFleetFile(fleetFile);
@@ -49,14 +52,15 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
       } else {
         if (!existsSync(entry.path)) throw new HarnessError("HARNESS_FLEET_FILE", `${entry.path} does not exist`, { position: position(entry.at), hint: "Fix the directory (relative to the fleet file's directory)." });
         const discovered = await discoverConfigs([entry.path], { cwd: options.cwd, exclude: { base: dirname(fleetFile), globs: file.exclude } });
-        found.push(...discovered.map((d) => ({ path: d.path, label: d.label, ...own, name: null, at: entry.at })));
+        found.push(...discovered.configs.map((d) => ({ path: d.path, label: d.label, ...own, name: null, at: entry.at })));
+        passed.push(...discovered.passed);
       }
     }
   }
   const unique = found.filter((config, index) => found.findIndex((other) => other.path === config.path) === index);
   if (unique.length === 0) {
     throw new HarnessError("HARNESS_USAGE", `no configuration tree found under ${args.join(", ")}`, {
-      hint: "A tree is a directory holding apache2.conf, httpd.conf, conf/httpd.conf, or a package's files at their absolute paths (etc/...); a *.conf file is a one-file config.",
+      hint: `A tree is a directory holding apache2.conf, httpd.conf, conf/httpd.conf, or a package's files at their absolute paths (etc/...); a *.conf file or an .htaccess is a one-file config.${passed.length > 0 ? ` Passed over: ${passed.slice(0, 5).map((p) => `${p.label} (${p.reason})`).join("; ")}${passed.length > 5 ? `; and ${passed.length - 5} more` : ""}.` : ""}`,
     });
   }
   // A name given in fleet.yaml is the config's id, and no other config may have it: ids key the journal, the
@@ -74,7 +78,7 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
     taken.set(config.name, config);
   }
   const made = configIds(unique.map((c) => c.label));
-  return unique.map(({ name, at: _at, ...config }, index) => {
+  const configs = unique.map(({ name, at: _at, ...config }, index) => {
     if (name !== null) return { ...config, id: name };
     // An id made from the label that a name took: "<id>-config", then "<id>-config-2", ...
     let id = made[index]!;
@@ -86,6 +90,8 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
     taken.set(id, unique[index]!);
     return { ...config, id };
   });
+  const takenPaths = new Set(configs.map((c) => c.label));
+  return { configs, passed: passed.filter((p, index) => !takenPaths.has(p.label) && passed.findIndex((q) => q.label === p.label) === index) };
 }
 
 function position(at: string): { file: string; line: number; column: number } {

@@ -8,7 +8,8 @@ export const USAGE = `Usage:
                             [--config PATH]... [--candidate-config PATH]... [--layout L] [-D NAME]...
                             [--report FORMAT:PATH]... [--allow-missing-baseline] [--concurrency N] [--no-noise]
                             [--scenario-time-limit SECONDS] [--time-limit SECONDS] [--dry-run] [--ignore FILE]
-                            [--probes]   (each --config tree gets prove's generated probes, not smoke requests)
+                            [--requests probes|smoke]   (each --config tree gets prove's probes and probe world by
+                                          default; smoke: GET / on every virtual host)
                             [--engines ADDR[=N],...]   (one run spread over several Docker engines)
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
@@ -36,10 +37,11 @@ export const USAGE = `Usage:
                                           refutes (status 1 when something needs action)
   httpd-upgrade-harness prove ORIGINAL [PORT] [--layout L] [-D NAME]... [--baseline IMAGE] [--candidate IMAGE]
                             [--format text|json] [--report FORMAT:PATH]... [--ignore FILE]
-                            [--probes-out FILE [--dry-run]]
+                            [--probes-out FILE [--dry-run]] [--no-power]
                                           ORIGINAL on 2.2 and PORT (default: migrate's output) on 2.4, probes
-                                          generated from both: "equivalent over N of M cells" or counterexamples
-                                          (status 0 equivalent, 1 counterexamples)
+                                          and their world generated from both: "equivalent over N of M cells;
+                                          power: K of L mutants killed" or counterexamples (status 0 equivalent,
+                                          1 counterexamples); --no-power: no mutants of the port
   httpd-upgrade-harness replay ACCESS_LOG --config PATH [--candidate-config PATH] [--layout L] [-D NAME]...
                             [--log-format FORMAT_STRING_OR_NICKNAME] [--limit N] [--baseline IMAGE]
                             [--candidate IMAGE] [--report FORMAT:PATH]... [--allow-missing-baseline]

@@ -43,6 +43,8 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     layout: { type: "string" },
     define: { type: "string", short: "D", multiple: true, default: [] },
     ignore: { type: "string" },
+    requests: { type: "string", default: "probes" },
+    // Before probes were the default: kept so that command lines that asked for them still run.
     probes: { type: "boolean", default: false },
     engines: { type: "string" },
   });
@@ -63,7 +65,10 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   const images = await runImages(values);
   if (values["dry-run"] === true) return printPlan(positionals, { ...values, baseline: images.baseline.image, candidate: images.candidates[0]!.image });
   // Bad scenario files and config trees stop the run here, before any container exists.
-  const { scenarios, trees } = await runInputs(positionals, values, values.probes === true ? withTreeProbes : undefined);
+  // Each --config tree gets prove's probes and their world unless --requests smoke asks for GET / per vhost.
+  const requests = values.requests;
+  if (requests !== "probes" && requests !== "smoke") throw new HarnessError("HARNESS_USAGE", `--requests ${JSON.stringify(requests)}: use probes (the default) or smoke.`);
+  const { scenarios, trees } = await runInputs(positionals, values, requests === "probes" || values.probes === true ? withTreeProbes : undefined);
   // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
   const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
   if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);

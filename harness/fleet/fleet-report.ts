@@ -78,6 +78,7 @@ export function fleetReport(input: FleetReportInput): Report {
       inputsHash: manifest.inputsHash,
       configs,
       duplicates: manifest.configs.filter((c) => c.sameAs !== null).length,
+      passed: manifest.passed ?? [],
     },
   });
 }

@@ -38,6 +38,8 @@ export interface FleetManifest {
   images: { baseline: string | null; candidates: string[] };
   configs: ManifestConfig[];
   shard: ShardSpec & { assignment: ShardAssignment };
+  /** What discovery found and did not take, with why (the same for every shard of a run; absent in older blobs). */
+  passed?: Array<{ label: string; reason: string }>;
 }
 
 /** The hash of everything that decides a fleet's results but the images: configs and options. */

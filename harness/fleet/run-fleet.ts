@@ -34,6 +34,7 @@ import { defaultTargetModules, TARGET_PROFILES } from "../rules/target-modules.t
 import type { Scenario } from "../scenario/scenario.ts";
 import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type JournalScan, scanJournal } from "./blob.ts";
 import type { FleetConfig } from "./fleet-config.ts";
+import type { PassedOver } from "./discover-configs.ts";
 import { FLEET_FORMAT, FLEET_FORMAT_VERSION, type FleetManifest, inputsHash, manifestDifferences, type RunOptionsDigest } from "./manifest.ts";
 import { assignShards, type ShardSpec } from "./shard.ts";
 import { entriesAt } from "./journal-entries.ts";
@@ -48,6 +49,8 @@ type HarnessOptions = Pick<
 export interface FleetRunOptions extends HarnessOptions {
   /** Every config of the fleet, in its order (every shard is given all of them). */
   configs: readonly FleetConfig[];
+  /** What discovery found under the fleet's directories and did not take, with why (fleet/discover-configs.ts). */
+  passed?: readonly PassedOver[];
   shard: ShardSpec;
   /** An earlier run's durations by config label, to balance shards; null: by path. */
   durations: ReadonlyMap<string, number> | null;
@@ -213,6 +216,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       sameAs: sameAs.get(item.config.id)?.config.id ?? null,
     })),
     shard: { ...options.shard, assignment: options.durations && options.durations.size > 0 ? "durations" : "path" },
+    passed: [...(options.passed ?? [])],
   };
   const mine = read.filter((item) => assignment.get(unitOf(item)) === options.shard.index);
 

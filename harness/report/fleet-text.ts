@@ -64,3 +64,12 @@ export function renderFleetProgress(
   const left = rate > 0 && done < total ? `, about ${seconds(((total - done) / rate) * 1000)} left` : "";
   return `${colors.dim(`[${String(done).padStart(width, " ")}/${total}]`)} ${String(percent).padStart(3, " ")}% ${progress.label}  ${progress.verdict}  ${rate.toFixed(2)} configs/s${left}`;
 }
+
+/** What discovery found under a fleet's directories and did not take, by reason, with the first few of each. */
+export function renderPassedOver(passed: ReadonlyArray<{ label: string; reason: string }>, shown = 5): string {
+  const byReason = new Map<string, string[]>();
+  for (const entry of passed) byReason.set(entry.reason, [...(byReason.get(entry.reason) ?? []), entry.label]);
+  const lines = [`passed over ${passed.length} ${passed.length === 1 ? "entry" : "entries"} (not configs):`];
+  for (const [reason, labels] of byReason) lines.push(`  ${labels.length} × ${reason}: ${labels.slice(0, shown).join(", ")}${labels.length > shown ? `, … and ${labels.length - shown} more` : ""}`);
+  return lines.join("\n");
+}

@@ -384,6 +384,10 @@ const report = keysOf<Report>()([
       ["error", null],
     ]))],
     ["duplicates", null],
+    ["passed", items(keysOf<NonNullable<Report["fleet"]>["passed"][number]>()([
+      ["label", null],
+      ["reason", null],
+    ]))],
   ])],
 ]);
 

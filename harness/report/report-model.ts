@@ -262,6 +262,8 @@ export interface ReportFleet {
   configs: ReportFleetConfig[];
   /** Configs that are the same tree as another, run once and reported for each. */
   duplicates: number;
+  /** What discovery found under the fleet's directories and did not take, with why (2.4). */
+  passed: Array<{ label: string; reason: string }>;
 }
 
 /** An engine of a run spread over several (`--engines`): what it ran, and why the run stopped using it (2.3). */

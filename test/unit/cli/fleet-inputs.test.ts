@@ -23,9 +23,10 @@ const OPTIONS = { layout: null, defines: [], exclude: [] };
 describe("fleetConfigs", () => {
   it("discovers the trees of a directory with the command line's layout and defines, ids from their labels", async () => {
     const root = fleetDir(["sites/web", "sites/db"]);
-    expect(await fleetConfigs(["sites"], { cwd: root, layout: "official", defines: ["SSL"], exclude: ["sites/db"] })).toEqual([
-      { id: "web", label: "sites/web", path: join(root, "sites/web"), layout: "official", defines: ["SSL"], ignoreFile: null },
-    ]);
+    expect(await fleetConfigs(["sites"], { cwd: root, layout: "official", defines: ["SSL"], exclude: ["sites/db"] })).toEqual({
+      configs: [{ id: "web", label: "sites/web", path: join(root, "sites/web"), layout: "official", defines: ["SSL"], ignoreFile: null }],
+      passed: [{ label: "sites/db", reason: "excluded by a glob (fleet.yaml exclude or --exclude)" }],
+    });
   });
 
   it("takes a fleet.yaml's entries with their own layout, defines, ignore file and name, in the file's order", async () => {
@@ -33,7 +34,7 @@ describe("fleetConfigs", () => {
       ["web-01", "sites/b", "sites/a"],
       ["configs:", "  - path: web-01", "    name: front", "    defines: [PHP]", "    ignore: front-ignore.yaml", "  - discover: sites", "    layout: rhel", ""].join("\n"),
     );
-    const configs = await fleetConfigs([root], { cwd: root, layout: "official", defines: ["SSL"], exclude: [] });
+    const { configs } = await fleetConfigs([root], { cwd: root, layout: "official", defines: ["SSL"], exclude: [] });
     expect(configs).toEqual([
       { id: "front", label: "web-01", path: join(root, "web-01"), layout: "official", defines: ["PHP"], ignoreFile: join(root, "front-ignore.yaml") },
       { id: "sites-a", label: "sites/a", path: join(root, "sites/a"), layout: "rhel", defines: ["SSL"], ignoreFile: null },
@@ -43,13 +44,13 @@ describe("fleetConfigs", () => {
 
   it("takes a config named twice once, as the first names it", async () => {
     const root = fleetDir(["sites/web"], "configs:\n  - path: sites/web\n    name: web-main\n  - discover: sites\n");
-    const configs = await fleetConfigs([root, join(root, "sites")], { cwd: root, ...OPTIONS });
+    const { configs } = await fleetConfigs([root, join(root, "sites")], { cwd: root, ...OPTIONS });
     expect(configs.map((c) => [c.id, c.label])).toEqual([["web-main", "sites/web"]]);
   });
 
   it("gives every config an id of its own when a name given in fleet.yaml is also an id made from a label", async () => {
     const root = fleetDir(["fleet/a", "fleet/web", "fleet/web-config"], "configs:\n  - path: fleet/a\n    name: web\n  - path: fleet/web\n  - path: fleet/web-config\n");
-    const ids = (await fleetConfigs([root], { cwd: root, ...OPTIONS })).map((c) => c.id);
+    const ids = (await fleetConfigs([root], { cwd: root, ...OPTIONS })).configs.map((c) => c.id);
     // fleet/web's made id "web" is taken by the name, and "web-config" is fleet/web-config's.
     expect(ids).toEqual(["web", "web-config-2", "web-config"]);
   });

@@ -21,12 +21,12 @@ function dir(files: Record<string, string>): string {
 const MAIN = "ServerRoot /usr/local/apache2\nListen 80\n";
 
 async function labels(dirs: string[], cwd: string, exclude?: { base: string; globs: string[] }): Promise<string[]> {
-  return (await discoverConfigs(dirs, exclude ? { cwd, exclude } : { cwd })).map((config) => config.label);
+  return (await discoverConfigs(dirs, exclude ? { cwd, exclude } : { cwd })).configs.map((config) => config.label);
 }
 
 describe("discoverConfigs", () => {
   it("finds exactly the nine sample trees under configs/, labelled configs/<name>, in label order", async () => {
-    const found = await discoverConfigs(["configs"], { cwd: REPO });
+    const found = (await discoverConfigs(["configs"], { cwd: REPO })).configs;
     expect(found.map((c) => c.label)).toEqual([
       "configs/app-htaccess",
       "configs/debian-ssl",
@@ -39,6 +39,27 @@ describe("discoverConfigs", () => {
       "configs/tool-status-alias",
     ]);
     expect(found[0]!.path).toBe(join(REPO, "configs/app-htaccess"));
+  });
+
+  it("takes an application's .htaccess as a one-file config, and names every other entry it passes over with why", async () => {
+    const root = dir({
+      "apps/wiki/.htaccess": "Deny from all\n",
+      "apps/wiki/README.md": "the wiki\n",
+      "apps/shop/.git/HEAD": "ref: refs/heads/main\n",
+      "notes.txt": "not a config\n",
+      "site.conf": "Alias /x /srv/x\n",
+    });
+    mkdirSync(join(root, "empty"));
+    symlinkSync(join(root, "site.conf"), join(root, "linked.conf"));
+    const found = await discoverConfigs(["."], { cwd: root });
+    expect(found.configs.map((c) => c.label)).toEqual(["apps/wiki/.htaccess", "site.conf"]);
+    expect(found.passed).toEqual([
+      { label: "apps/shop/.git", reason: "hidden (a name starting with a dot)" },
+      { label: "apps/wiki/README.md", reason: "not a config file: outside a tree only *.conf files and .htaccess files are configs" },
+      { label: "empty", reason: "an empty directory" },
+      { label: "linked.conf", reason: "a symbolic link: discovery never follows links" },
+      { label: "notes.txt", reason: "not a config file: outside a tree only *.conf files and .htaccess files are configs" },
+    ]);
   });
 
   it("stops at a tree: its subdirectories, even ones that look like trees, are part of it", async () => {
@@ -82,10 +103,11 @@ describe("discoverConfigs", () => {
       "snippets/web/httpd.conf": MAIN,
     });
     const found = await discoverConfigs(["snippets"], { cwd: root });
-    expect(found).toEqual([
+    expect(found.configs).toEqual([
       { path: join(root, "snippets/status.conf"), label: "snippets/status.conf" },
       { path: join(root, "snippets/web"), label: "snippets/web" },
     ]);
+    expect(found.passed.map((p) => p.label)).toEqual(["snippets/README.md", "snippets/old.conf.bak"]);
   });
 
   it("leaves out what the exclude globs match, relative to their base rather than to the working directory", async () => {

@@ -15,7 +15,7 @@ const REPORTS: Array<[string, Report]> = [
   ["the sample with security findings", sampleReportWithSecurity()],
   ["a version matrix", buildReport(judgeRun(matrixResult()), "0.1.0")],
   ["no scenarios", { ...sampleReport, scenarios: [] }],
-  ["a fleet's", { ...sampleReport, fleet: { inputsHash: "0".repeat(64), duplicates: 0, configs: sampleReport.scenarios.map((s) => ({ id: s.id, path: `fleet/${s.id}`, verdict: s.verdict, findings: [], sameAs: null, engine: null, durationMs: s.durationMs, error: null })) } }],
+  ["a fleet's", { ...sampleReport, fleet: { inputsHash: "0".repeat(64), duplicates: 0, passed: [{ label: "fleet/README.md", reason: "not a config file" }], configs: sampleReport.scenarios.map((s) => ({ id: s.id, path: `fleet/${s.id}`, verdict: s.verdict, findings: [], sameAs: null, engine: null, durationMs: s.durationMs, error: null })) } }],
 ];
 
 describe.each(REPORTS)("%s, streamed", (_name, report) => {
