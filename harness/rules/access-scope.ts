@@ -323,3 +323,18 @@ export function wideningClaim(evidence: Evidence, rule: string, because: string)
     severity: "security",
   };
 }
+
+/** The credentials' headers a widened request loses on 2.4 (the challenge, and Digest's Authentication-Info): a
+ * claim where lint found `rule`'s construct governing the request, the same status on both sides (2.2 took the
+ * credentials; 2.4 asked for none). */
+export function credentialHeaderClaim(evidence: Evidence, rule: string, because: string): Claim | null {
+  if (evidence.field !== "header:authentication-info" && evidence.field !== "header:www-authenticate") return null;
+  if (evidence.baseline === null || evidence.candidate !== null || evidence.request === null) return null;
+  const findings = governingFindings(evidence, rule);
+  if (findings.length === 0) return null;
+  return {
+    summary: `2.2 sent ${evidence.field.slice("header:".length)} on ${evidence.request.path}, 2.4 none: ${because}`,
+    lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
+    severity: "security",
+  };
+}

@@ -39,8 +39,11 @@ export const E1: Rule = {
     if (evidence.field === "configTest" || evidence.field === "startupLog") return (evidence.candidate ?? "").includes("AH00117") ? warned(evidence.log.candidate) : null;
     // The Content-Type of an unknown extension: sent on 2.2 from DefaultType, absent on 2.4.
     if (evidence.field !== "header:content-type" || evidence.baseline === null || evidence.candidate !== null) return null;
+    // 2.2 sends a DefaultType whether the tree names one or not (its built-in default is text/plain; a stock config
+    // around a fragment names it too); only a tree whose every DefaultType is none sends none.
     if (evidence.status.baseline !== evidence.status.candidate) return null;
-    if (evidence.findings.length > 0 && !evidence.findings.some((finding) => finding.rule === "E1" && finding.severity !== "deprecated")) return null;
+    const own = evidence.findings.filter((finding) => finding.rule === "E1");
+    if (own.length > 0 && own.every((finding) => finding.severity === "deprecated")) return null;
     return { summary: `2.4 sends no Content-Type where 2.2 sent the DefaultType (${evidence.baseline}): the file's extension has no MIME type` };
   },
   fix: "Remove DefaultType; map unknown extensions with AddType, or ForceType where a whole directory needs one type.",

@@ -53,14 +53,22 @@ const CONFIG_TEST_WORDING: FieldDifference = {
   reason: "the same config-test messages, worded and stamped each version's way (AH codes, the guessed ServerName address)",
 };
 
+/** An absolute URL's scheme and authority when the authority is an address (what httpd puts in a redirect to a
+ * request that came without a name: the address it was sent to). */
+const ADDRESS_ORIGIN = /^(https?:\/\/)(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?=\/|$)/;
+
 const PUBLISHED_PORT: FieldDifference = {
   id: "published-port",
   field: "header:location",
-  // A redirect names the host and port the request came to: each side is reached on its own published port.
+  // A redirect names the host and port the request came to: each side is reached on its own published port, and a
+  // client container reaches each side's server at that server's own address on the client's network.
   applies: (baseline, candidate) =>
-    baseline !== null && candidate !== null && PUBLISHED_ORIGIN.test(baseline) && baseline.replace(PUBLISHED_ORIGIN, "$1:<port>") === candidate.replace(PUBLISHED_ORIGIN, "$1:<port>"),
+    baseline !== null &&
+    candidate !== null &&
+    ((PUBLISHED_ORIGIN.test(baseline) && baseline.replace(PUBLISHED_ORIGIN, "$1:<port>") === candidate.replace(PUBLISHED_ORIGIN, "$1:<port>")) ||
+      (ADDRESS_ORIGIN.test(baseline) && ADDRESS_ORIGIN.test(candidate) && baseline.replace(ADDRESS_ORIGIN, "$1<server>") === candidate.replace(ADDRESS_ORIGIN, "$1<server>"))),
   seed: [],
-  reason: "the same redirect to each side's own published port",
+  reason: "the same redirect to each side's own address (its published port, or its address on the client's network)",
 };
 
 const ERROR_DOCUMENT_WORDING: FieldDifference = {

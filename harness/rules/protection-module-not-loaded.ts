@@ -9,7 +9,7 @@
 // A dual-syntax config's 2.2 branch (`<IfModule !mod_authz_core.c>`) is not this: its 2.4 branch replaces it.
 import type { EffectiveDirective, Guard } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { authTypeInScope, moduleOfCondition, protects, wideningClaim } from "./access-scope.ts";
+import { authTypeInScope, moduleOfCondition, credentialHeaderClaim, protects, wideningClaim } from "./access-scope.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
 
@@ -84,7 +84,8 @@ export const PROTECTION_MODULE_NOT_LOADED: Rule = {
   security: true,
   detect,
   recognise: (evidence) =>
-    wideningClaim(evidence, "protection-module-not-loaded", "the access rules sit in an <IfModule> whose module 2.4 does not load"),
+    wideningClaim(evidence, "protection-module-not-loaded", "the access rules sit in an <IfModule> whose module 2.4 does not load") ??
+    credentialHeaderClaim(evidence, "protection-module-not-loaded", "the authentication sits in an <IfModule> whose module 2.4 does not load"),
   fix: "Load the module on 2.4, or move the access rules out of the <IfModule> section (as Require lines).",
   help: "Guide: some LoadModule lines are commented out in the stock 2.4 httpd.conf; a section guarded by such a module is skipped there.",
   sample: {

@@ -150,6 +150,12 @@ export function stageWorld(input: WorldStagingInput): WorldStaging {
       kind = scripts.some((ext) => index.toLowerCase().endsWith(ext)) ? "cgi" : "index";
     }
     const held = files.get(path);
+    // Every file where scripts run (a ScriptAlias directory, SetHandler cgi-script) is run: only a script is planted
+    // there; a page or a backup would fail as a script, a difference of the harness's making.
+    if (held === undefined && kind !== "cgi" && !asDirectory && (scriptDirectories.some((dir) => path.startsWith(`${dir}/`)) || setsCgiHandler(config, object.target, object.url, input.defaultRoot))) {
+      out.record.objects.push({ ...base, path, held: "none", kind, marker: null, sha256: null, reason: "a directory whose files run as CGI scripts: only scripts are planted there" });
+      continue;
+    }
     if (held !== undefined) {
       out.record.objects.push({ ...base, path, held: "tree", kind, marker: null, sha256: sha256Of(held), reason: null });
       continue;

@@ -22,11 +22,13 @@ describe("E1 DefaultType", () => {
     expect(E1.recognise!(serverEvidence("startupLog", records("2.4", "AH00548: NameVirtualHost has no effect and will be removed in the next release /x.conf:3")))).toBeNull();
   });
 
-  it("claims a Content-Type 2.2 sent and 2.4 does not, unless lint's findings show no DefaultType with a type", () => {
+  it("claims a Content-Type 2.2 sent and 2.4 does not, with or without a DefaultType line (2.2's default is text/plain), unless every DefaultType is none", () => {
     const missing = { field: "header:content-type", baseline: "text/plain", candidate: null };
     expect(E1.recognise!(evidence(missing))?.summary).toContain("text/plain");
     expect(E1.recognise!(evidence({ ...missing, findings: findingsOf(E1, "DefaultType text/plain\n") }))).not.toBeNull();
     expect(E1.recognise!(evidence({ ...missing, findings: findingsOf(E1, "DefaultType none\n") }))).toBeNull();
+    // A tree lint found other things in, and no DefaultType: 2.2's built-in text/plain.
+    expect(E1.recognise!(evidence({ ...missing, findings: findingsOf(E1, "DefaultType none\n").map((f) => ({ ...f, rule: "M2" })) }))).not.toBeNull();
     expect(E1.recognise!(evidence({ ...missing, candidate: "text/html" }))).toBeNull();
     expect(E1.recognise!(evidence({ ...missing, status: { baseline: 200, candidate: 404 } }))).toBeNull();
   });

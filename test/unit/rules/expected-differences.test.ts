@@ -51,6 +51,10 @@ describe("the expected rules", () => {
   it("claim a redirect to each side's own port and a reworded error document of the same status", () => {
     expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://127.0.0.1:1/a", candidate: "http://127.0.0.1:2/a" }))).not.toBeNull();
     expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://127.0.0.1:1/a", candidate: "http://127.0.0.1:2/b" }))).toBeNull();
+    // A probe client on its own network reaches each side's server at that server's address there.
+    expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://198.51.100.131/statgraph-outside/", candidate: "http://198.51.100.134/statgraph-outside/" }))).not.toBeNull();
+    expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://[2001:db8::2]/a/", candidate: "http://[2001:db8::3]/a/" }))).not.toBeNull();
+    expect(PUBLISHED_PORT_RULE.recognise!(evidence({ field: "header:location", baseline: "http://198.51.100.131/a/", candidate: "http://www.example.com/a/" }))).toBeNull();
     const doc = (words: string) => `<html><head><title>404 Not Found</title></head><body>${words}</body></html>`;
     const notFound = { field: "body", baseline: doc("old"), candidate: doc("new") };
     expect(ERROR_DOCUMENT_WORDING_RULE.recognise!(evidence({ ...notFound, status: { baseline: 404, candidate: 404 } }))).not.toBeNull();

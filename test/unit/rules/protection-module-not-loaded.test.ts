@@ -47,4 +47,12 @@ describe("protection-module-not-loaded: recognise", () => {
     expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ findings, request: { ...evidence().request!, path: "/admin/x" }, status: { baseline: 200, candidate: 403 } }))).toBeNull();
     expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence())).toBeNull();
   });
+
+  it("claims the Digest answer's Authentication-Info 2.2 sent and 2.4, asking for no credentials, did not", () => {
+    const findings = [finding("protection-module-not-loaded", 3, ["<Location />"])];
+    const info = { field: "header:authentication-info", baseline: 'rspauth="5d1a", qop=auth', candidate: null, status: { baseline: 200, candidate: 200 }, findings };
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence(info))).toMatchObject({ severity: "security", lines: [{ line: 3 }] });
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ ...info, candidate: 'rspauth="77"' }))).toBeNull();
+    expect(PROTECTION_MODULE_NOT_LOADED.recognise!(evidence({ ...info, findings: [] }))).toBeNull();
+  });
 });
