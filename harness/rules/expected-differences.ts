@@ -94,9 +94,6 @@ export function isStatusPage(body: string): boolean {
 
 export const STATUS_PAGE_REASON = "a status page (server-status, server-info, balancer-manager) shows each server's own state";
 
-/** What the judge classes on its own, in the order it tries them. */
-export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, CACHE_AGE, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING];
-
 function expectedRule(difference: FieldDifference, title: string): Rule {
   return { id: difference.id, seed: [...difference.seed], title, severity: "expected", recognise: recogniseFieldDifference(difference) };
 }
@@ -158,25 +155,43 @@ function maxAgeShape(value: string): { shape: string; ages: number[] } {
   return { shape, ages };
 }
 
+/** Expires and max-age are computed from each request's own time: within the seconds between the two requests they
+ * are the clock, like Date, and the judge classes them as noise (a run that sends both requests within one second
+ * shows no difference at all, one that does not would otherwise show a cause more). */
+const EXPIRES_CLOCK: FieldDifference = {
+  id: "expires-skew",
+  field: "header:expires",
+  applies: (baseline, candidate) => {
+    if (baseline === null || candidate === null) return false;
+    const delta = Math.abs(Date.parse(baseline) - Date.parse(candidate)) / 1000;
+    return Number.isFinite(delta) && delta <= SKEW_SECONDS;
+  },
+  seed: [],
+  reason: "Expires computed from each request's own time, seconds apart",
+};
+
+const MAX_AGE_CLOCK: FieldDifference = {
+  id: "expires-skew",
+  field: "header:cache-control",
+  applies: (baseline, candidate) => {
+    if (baseline === null || candidate === null) return false;
+    const a = maxAgeShape(baseline);
+    const b = maxAgeShape(candidate);
+    return a.shape === b.shape && a.ages.length === b.ages.length && a.ages.length > 0 && a.ages.every((age, index) => Math.abs(age - b.ages[index]!) <= SKEW_SECONDS);
+  },
+  seed: [],
+  reason: "max-age computed from each request's own time, seconds apart",
+};
+
+/** What the judge classes on its own while it diffs (judge/known-differences.ts), in the order it tries them. */
+export const JUDGED_DIFFERENCES: readonly FieldDifference[] = [CLOCK, CACHE_AGE, VERSION_BANNER, ETAG_WITHOUT_INODE, CONFIG_TEST_WORDING, PUBLISHED_PORT, ERROR_DOCUMENT_WORDING, EXPIRES_CLOCK, MAX_AGE_CLOCK];
+
 export const EXPIRES_SKEW_RULE: Rule = {
   id: "expires-skew",
   seed: [],
   title: "Expires and Cache-Control max-age computed from each request's own time",
   severity: "expected",
-  recognise: (evidence) => {
-    if (evidence.baseline === null || evidence.candidate === null) return null;
-    if (evidence.field === "header:expires") {
-      const delta = Math.abs(Date.parse(evidence.baseline) - Date.parse(evidence.candidate)) / 1000;
-      return Number.isFinite(delta) && delta <= SKEW_SECONDS ? { summary: `Expires ${delta} s apart: each computed from its own request's time` } : null;
-    }
-    if (evidence.field === "header:cache-control") {
-      const a = maxAgeShape(evidence.baseline);
-      const b = maxAgeShape(evidence.candidate);
-      const close = a.ages.length === b.ages.length && a.ages.length > 0 && a.ages.every((age, index) => Math.abs(age - b.ages[index]!) <= SKEW_SECONDS);
-      return a.shape === b.shape && close ? { summary: "max-age differs by the seconds between the two requests" } : null;
-    }
-    return null;
-  },
+  recognise: (evidence) => recogniseFieldDifference(EXPIRES_CLOCK)(evidence) ?? recogniseFieldDifference(MAX_AGE_CLOCK)(evidence),
 };
 
 const LISTING_TITLE = /<(?:title|h1)>Index of ([^<]*)<\/(?:title|h1)>/;
