@@ -1,6 +1,10 @@
 // One short phrase for what one side of a scenario did: "403", "200, 404", "config test failed",
 // "baseline missing"; and the same for each candidate of a version matrix. Used by the table-shaped reports.
+// A probe run sends a request per cell (dozens to thousands), so its sides are told by count and the cells by
+// class ("60 requests" | "60 cells: 58 equal, 2 widened (security)"), never a status per request.
+import { type ClassPainter, probeClassesText } from "./probe-classes.ts";
 import type { Report, ReportCandidate, ReportMatrixEntry, ReportScenario, ReportSideRequest } from "./report-model.ts";
+import { plural } from "./units.ts";
 
 export type ReportSideName = keyof ReportScenario["expectations"];
 
@@ -20,7 +24,16 @@ export function describeRequestOutcome(request: ReportSideRequest | null): strin
   }
 }
 
-export function describeSide(scenario: ReportScenario, side: ReportSideName): string {
+/** The probe cells are judged against the first candidate: its side id. */
+const PROBED_SIDE = "candidate";
+
+/** Only the first candidate's side carries the cells' classes: the baseline, and any further candidate, by count. */
+function probeRunText(scenario: ReportScenario, side: string, paint: ClassPainter | undefined): string | null {
+  if (scenario.probes === null || scenario.requests.length === 0) return null;
+  return side === PROBED_SIDE ? probeClassesText(scenario.probes, paint) : plural(scenario.requests.length, "request");
+}
+
+export function describeSide(scenario: ReportScenario, side: ReportSideName, paint?: ClassPainter): string {
   const server = scenario.servers[side];
   const configTest = scenario.configTest[side];
   if (server === null && configTest === null) {
@@ -29,6 +42,8 @@ export function describeSide(scenario: ReportScenario, side: ReportSideName): st
   }
   if (configTest !== null && !configTest.ok) return "config test failed";
   if (server !== null && !server.started) return "did not start";
+  const probed = probeRunText(scenario, side, paint);
+  if (probed !== null) return probed;
   const outcomes = scenario.requests.map((request) => describeRequestOutcome(request[side]));
   return outcomes.length === 0 ? "started" : outcomes.join(", ");
 }
@@ -45,10 +60,14 @@ export function matrixEntryOf(scenario: ReportScenario, column: ReportCandidate)
 }
 
 /** What one candidate of a matrix did in a scenario, as describeSide says it for a side. */
-export function describeMatrixEntry(scenario: ReportScenario, entry: ReportMatrixEntry | null): string {
+export function describeMatrixEntry(scenario: ReportScenario, entry: ReportMatrixEntry | null, paint?: ClassPainter): string {
   if (entry === null) return "not run";
   if (entry.configTest === null) return entry.expectations.skipped ?? (scenario.error ? "not run" : "did not start");
   if (!entry.configTest.ok) return "config test failed";
+  if (entry.requests.length > 0) {
+    const probed = probeRunText(scenario, entry.side, paint);
+    if (probed !== null) return probed;
+  }
   const outcomes = entry.requests.map((request) => {
     switch (request.outcome) {
       case null:

@@ -9,6 +9,8 @@
 // candidates) adds section.matrix, one row per scenario ([data-matrix-scenario]) with one cell per candidate
 // ([data-candidate] = the side id, [data-verdict] = its own verdict), and per scenario table.scenario-matrix, one
 // row per request and one cell per candidate ([data-candidate], [data-status], [data-class] when it differs).
+// A probe run adds its cell matrix to its scenario (probe-matrix-html.ts: section[data-probe-matrix]), linked
+// from the summary ([data-probe-link]).
 import type { Difference, DifferenceClass, Verdict } from "../judge/difference.ts";
 import { columnHeading, describeMatrixEntry, describeSide, matrixColumns, matrixEntryOf, REPORT_SIDES, type ReportSideName } from "./describe-side.ts";
 import { escapeHtml } from "./escape-html.ts";
@@ -28,6 +30,8 @@ import { scenarioDifferences, type LocatedDifference } from "./scenario-differen
 import { VERDICTS } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
 import { confirmationText, findingsWorstFirst, isSecurity, place, severityLabel } from "./finding-text.ts";
+import { PROBE_MATRIX_STYLE, renderProbeMatrix } from "./probe-matrix-html.ts";
+import { probeClassesText } from "./probe-classes.ts";
 
 const BODY_LIMIT = 4000;
 const VALUE_LIMIT = 2000;
@@ -127,7 +131,7 @@ ol.log li { margin: .15rem 0; }
 section.matrix { max-width: 1500px; margin: 0 auto; }
 table.matrix th, table.scenario-matrix th { background: #f3f3f6; font-size: .8rem; }
 table.matrix td .muted, table.scenario-matrix td .muted { font-size: .8rem; }
-`;
+${PROBE_MATRIX_STYLE}`;
 
 function badge(cls: DifferenceClass | Verdict): string {
   return `<span class="badge v-${cls}">${h(cls)}</span>`;
@@ -412,6 +416,7 @@ function renderScenario(report: Report, scenario: ReportScenario): string {
     renderGuide(scenario),
     renderScenarioFindings(scenario),
     renderScenarioMatrix(report, scenario),
+    renderProbeMatrix(scenario),
     `<h3>Expectations</h3><div class="sides">${REPORT_SIDES.map((side) => renderExpectations(side, scenario.expectations[side])).join("")}</div>`,
     `<h3>Servers and config test</h3><div class="sides">${REPORT_SIDES.map((side) => renderServer(side, scenario.servers[side], scenario.configTest[side], serverFields)).join("")}</div>`,
     serverDifferences.length === 0 ? "" : `<h3>Server differences</h3>${renderDifferenceTable(serverDifferences, false)}`,
@@ -502,6 +507,13 @@ function renderFleet(report: Report): string {
   );
 }
 
+/** Where each probe run's cell matrix is, with its classes, so a reader finds it without opening every scenario. */
+function probeMatricesItems(report: Report): string {
+  return report.scenarios
+    .flatMap((scenario) => (scenario.probes === null ? [] : [`<li data-probe-link="${h(scenario.id)}">cell matrix of <a href="#cells-${h(scenario.id)}"><code>${h(scenario.id)}</code></a>: ${h(probeClassesText(scenario.probes))}, ${scenario.probes.proven} proven</li>`]))
+    .join("");
+}
+
 function renderSummary(report: Report): string {
   const { summary } = report;
   const counts = VERDICTS.map(
@@ -514,6 +526,7 @@ function renderSummary(report: Report): string {
     `<ul class="facts"><li>the guide holds in ${plural(summary.guideHolds, "scenario")}, and is wrong in ${summary.guideWrong.length}</li>` +
     `<li>expectations met: baseline ${summary.expectationsMet.baseline}, candidate ${summary.expectationsMet.candidate}; ` +
     `failed: baseline ${summary.expectationsFailed.baseline}, candidate ${summary.expectationsFailed.candidate}</li>` +
+    probeMatricesItems(report) +
     (report.engines === null
       ? ""
       : `<li>engines: ${report.engines

@@ -9,7 +9,8 @@ import { scenarioDifferences } from "./scenario-differences.ts";
 import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
 import { confirmationText, findingsWorstFirst, isSecurity, place, severityLabel } from "./finding-text.ts";
-import type { ReportFinding } from "./report-model.ts";
+import type { ReportFinding, ReportProbeCell } from "./report-model.ts";
+import { counterexamples, isSecurityClass, probeClassesText } from "./probe-classes.ts";
 
 /** Keeps one difference value from blowing up a comment (GitHub caps comments at 65,536 characters). */
 const CELL_LIMIT = 300;
@@ -233,6 +234,38 @@ function differencesSection(scenario: ReportScenario, candidate: { label: string
   ];
 }
 
+/** How many counterexample cells a comment lists per scenario; the JSON and HTML reports have them all. */
+const COUNTEREXAMPLES_SHOWN = 20;
+
+function witnessCell(witness: ReportProbeCell["baseline"]): string {
+  return witness === null ? "*none*" : `${markdownCell(witness.outcome.replace("-", " "))} \`${witness.answer.replace(/[`|]/g, "")}\``;
+}
+
+/** A probe run's cells: the count per class, then the counterexamples (worst class first), at most 20; led by a
+ * blank line, as each scenario's part is. */
+function probeCellsSection(scenario: ReportScenario): string[] {
+  const probes = scenario.probes;
+  if (probes === null) return [];
+  const shown = counterexamples(probes);
+  const out = ["", `**\`${scenario.id}\`** ${markdownCell(scenario.title)}: ${probeClassesText(probes)}; ${probes.proven} proven.`];
+  if (shown.length === 0) return out;
+  out.push("", "| class | method | vhost | path | client | credentials | baseline | candidate |", "|---|---|---|---|---|---|---|---|");
+  for (const cell of shown.slice(0, COUNTEREXAMPLES_SHOWN)) {
+    out.push(`| ${[
+      isSecurityClass(cell.class) ? `🔓 **${cell.class}**` : cell.class,
+      markdownCell(cell.method),
+      markdownCell(cell.vhost),
+      cell.path === null ? "*none*" : valueCell(cell.path),
+      markdownCell(cell.client),
+      markdownCell(cell.user === null ? cell.credentials : `${cell.credentials} ${cell.user}`),
+      witnessCell(cell.baseline),
+      witnessCell(cell.candidate),
+    ].join(" | ")} |`);
+  }
+  if (shown.length > COUNTEREXAMPLES_SHOWN) out.push("", `… and ${shown.length - COUNTEREXAMPLES_SHOWN} more`);
+  return out;
+}
+
 /** Per tree scenario and side: the lines the harness changed (with reasons) and the stubs it made, so a
  * reviewer sees every liberty taken with the operator's config. */
 function treeSection(scenario: ReportScenario): string[] {
@@ -294,6 +327,13 @@ export function* markdownReportChunks(frame: Report, scenarios: () => Iterable<R
   let heading: string | null = "\n\n### Differences";
   for (const scenario of scenarios()) {
     for (const line of detailsOf(scenario)) {
+      yield `${heading ?? ""}\n${line}`;
+      heading = null;
+    }
+  }
+  heading = "\n\n### Probe cells";
+  for (const scenario of scenarios()) {
+    for (const line of probeCellsSection(scenario)) {
       yield `${heading ?? ""}\n${line}`;
       heading = null;
     }

@@ -6,7 +6,8 @@ import { truncate } from "./format-value.ts";
 import type { Verdict } from "../judge/difference.ts";
 import { baselineMissingNotice } from "./baseline-missing.ts";
 import { columnHeading, describeMatrixEntry, describeSide, matrixColumns, matrixEntryOf } from "./describe-side.ts";
-import type { Report } from "./report-model.ts";
+import type { Report, ReportCellClass } from "./report-model.ts";
+import { type ClassPainter, isSecurityClass } from "./probe-classes.ts";
 import { shownVerdicts } from "../judge/verdicts.ts";
 import { plural, seconds } from "./units.ts";
 import { confirmationText, findingsWorstFirst, isSecurity, placesText, requestsText, severityLabel } from "./finding-text.ts";
@@ -36,6 +37,28 @@ function verdictColor(colors: Colors, verdict: Verdict): Formatter {
     case "same":
       return colors.green;
   }
+}
+
+/** A probe run's security classes stand out in its summary, as security findings do. */
+function classPainter(colors: Colors): ClassPainter {
+  return (cls: ReportCellClass, text: string) => (isSecurityClass(cls) ? colors.bold(colors.magenta(text)) : text);
+}
+
+const WRAP = 48;
+
+/** A list joined by ", " broken into lines of about `width` visible characters, so a probe run's classes do not
+ * stretch the table past the terminal. Colour escapes do not count. */
+function wrapList(text: string, width = WRAP): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const item of text.split(", ")) {
+    const next = line === "" ? item : `${line}, ${item}`;
+    if (line !== "" && next.replace(/\u001b\[[0-9;]*m/g, "").length > width) {
+      lines.push(`${line},`);
+      line = item;
+    } else line = next;
+  }
+  return [...lines, line].join("\n");
 }
 
 function summaryBlock(report: Report, colors: Colors): string[] {
@@ -127,13 +150,16 @@ export function renderTerminalTable(report: Report, options: TerminalOptions): s
     head: ["scenario", "seed", "baseline", ...(columns.length > 0 ? columns.map(columnHeading) : ["candidate"]), "verdict"].map((title) => colors.bold(title)),
     style: { head: [], border: [] },
   });
+  // A probe run's candidate is told by its cells' classes, not a status per probe (describe-side.ts).
+  const paint = classPainter(colors);
   for (const scenario of report.scenarios) {
     const candidates = columns.length > 0
       ? columns.map((column) => {
           const entry = matrixEntryOf(scenario, column);
-          return `${describeMatrixEntry(scenario, entry)}${entry ? ` ${verdictColor(colors, entry.verdict)(entry.verdict)}` : ""}`;
+          const told = describeMatrixEntry(scenario, entry, paint);
+          return `${scenario.probes === null ? told : wrapList(told)}${entry ? ` ${verdictColor(colors, entry.verdict)(entry.verdict)}` : ""}`;
         })
-      : [describeSide(scenario, "candidate")];
+      : [scenario.probes === null ? describeSide(scenario, "candidate", paint) : wrapList(describeSide(scenario, "candidate", paint))];
     table.push([scenario.id, scenario.seed.join(", "), describeSide(scenario, "baseline"), ...candidates, verdictColor(colors, scenario.verdict)(scenario.verdict)]);
   }
   const header = `${report.baseline.image} (${report.baseline.missing ? "missing" : (report.baseline.version ?? "?")})` +

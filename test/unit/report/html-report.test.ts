@@ -3,6 +3,7 @@ import { escapeHtml } from "../../../harness/report/escape-html.ts";
 import { renderHtmlReport } from "../../../harness/report/html-report.ts";
 import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
 import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
+import { probeReport } from "./probe-report.ts";
 
 /** Values of one attribute over all elements that carry it, in document order. */
 function attributeValues(html: string, name: string): string[] {
@@ -182,5 +183,37 @@ describe("renderHtmlReport, a run over several engines", () => {
     ]);
     expect(html).toContain("<li>engines: <code>unix:///var/run/docker.sock</code> 5 scenarios (2 at once); <code>tcp://198.19.7.2:2375</code> 1 scenario (2 at once), <b>lost</b>: stopped answering &lt;during&gt; q6</li>");
     expect(renderHtmlReport(sampleReport)).not.toContain("data-engine");
+  });
+});
+
+describe("renderHtmlReport, a probe run", () => {
+  const report = probeReport();
+  const html = renderHtmlReport(report);
+
+  it("draws the cell matrix in the probe run's scenario, after its findings and before its expectations, and nowhere else", () => {
+    expect(attributeValues(html, "data-probe-matrix")).toEqual(["p1-probe-config"]);
+    const p1 = scenarioMarkup(html, "p1-probe-config");
+    expect(p1.indexOf("<h3>Findings</h3>")).toBeLessThan(p1.indexOf("data-probe-matrix"));
+    expect(p1.indexOf("data-probe-matrix")).toBeLessThan(p1.indexOf("<h3>Expectations</h3>"));
+  });
+
+  it("links each matrix from the summary, with its classes", () => {
+    const summary = html.slice(html.indexOf('<section class="summary">'), html.indexOf("</section>", html.indexOf('<section class="summary">')));
+    expect(summary).toContain(
+      '<li data-probe-link="p1-probe-config">cell matrix of <a href="#cells-p1-probe-config"><code>p1-probe-config</code></a>: 11 cells: 2 equal, 2 widened (security), 1 source-exposed (security), 1 narrowed, 1 changed, 1 vacuous, 2 unprobed, 1 accepted, 2 proven</li>',
+    );
+    expect(html).toContain('<section class="probe-matrix" id="cells-p1-probe-config"');
+    expect(renderHtmlReport(sampleReport)).not.toContain("data-probe-link");
+  });
+
+  it("tells the probe run's sides by count and class in its row, not a status per probe", () => {
+    const p1 = scenarioMarkup(html, "p1-probe-config");
+    expect(p1).toContain('<span class="mono" data-summary-side="baseline">9 requests</span>');
+    expect(p1).toContain('<span class="mono" data-summary-side="candidate">11 cells: 2 equal, 2 widened (security),');
+  });
+
+  it("stays one self-contained document, the hostile region as text", () => {
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|\ssrc=|\shref="(?!#)|url\(|@import/i);
+    expect(html).toContain("&lt;Directory &quot;/srv/&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;");
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { markdownCell, renderMarkdownReport } from "../../../harness/report/markdown-report.ts";
 import type { Report, ReportScenario } from "../../../harness/report/report-model.ts";
 import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
+import { probeReport } from "./probe-report.ts";
 
 /** The rows of the first table after `header`, split into cells on unescaped pipes. */
 function tableAfter(markdown: string, header: string): string[][] {
@@ -163,5 +164,59 @@ describe("renderMarkdownReport, a run over several engines", () => {
 
   it("names no engine for a run on one", () => {
     expect(renderMarkdownReport(sampleReport)).not.toMatch(/Engines:|, on <code>/);
+  });
+});
+
+describe("renderMarkdownReport, a probe run", () => {
+  const markdown = renderMarkdownReport(probeReport());
+  const cells = markdown.slice(markdown.indexOf("### Probe cells"));
+  const HEADER = "| class | method | vhost | path | client | credentials | baseline | candidate |";
+
+  it("says the count per class and how many are proven, and the same classes in the overview row", () => {
+    expect(cells.split("\n").slice(0, 3)).toEqual([
+      "### Probe cells",
+      "",
+      "**`p1-probe-config`** probes of conf/httpd.conf: 11 cells: 2 equal, 2 widened (security), 1 source-exposed (security), 1 narrowed, 1 changed, 1 vacuous, 2 unprobed, 1 accepted; 2 proven.",
+    ]);
+    expect(tableAfter(markdown, "| scenario | seed | baseline | candidate | verdict |").at(-1)).toEqual([
+      "`p1-probe-config` probes of conf/httpd.conf", "", "9 requests",
+      "11 cells: 2 equal, 2 widened (security), 1 source-exposed (security), 1 narrowed, 1 changed, 1 vacuous, 2 unprobed, 1 accepted", "**regression**",
+    ]);
+  });
+
+  it("lists the counterexamples, worst first, with both outcomes, and no other cell", () => {
+    expect(tableAfter(cells, HEADER)).toEqual([
+      ["🔓 **widened**", "GET", "http://(default):80", "`/admin/probe.html`", "outsider", "none", "denied `403`", "served `200`"],
+      ["🔓 **widened**", "HEAD", "http://(default):80", "`/admin/probe.html`", "outsider", "none", "denied `403`", "served `200`"],
+      ["🔓 **source-exposed**", "GET", "http://(default):80", "`/cgi-bin/probe.cgi`", "outsider", "none", "executed `200`", "source served `200`"],
+      ["narrowed", "GET", "http://(default):80", "`/index.html`", "outsider", "none", "served `200`", "denied `403`"],
+      ["changed", "GET", "http://(default):80", "`/index.html`", "10.0.0.0/8", "valid admin", "error `500`", "error `503`"],
+    ]);
+    expect(cells).not.toContain("… and");
+  });
+
+  it("lists at most 20, then says how many more there are", () => {
+    const report = probeReport();
+    const p1 = report.scenarios.at(-1)!;
+    const widened = p1.probes!.cells[0]!;
+    const many = Array.from({ length: 23 }, (_, i) => ({ ...widened, cell: `c${i}`, path: `/admin/${i}` }));
+    const text = renderMarkdownReport({ ...report, scenarios: [{ ...p1, probes: { ...p1.probes!, cells: [...p1.probes!.cells, ...many] } }] });
+    const rows = tableAfter(text.slice(text.indexOf("### Probe cells")), HEADER);
+    expect(rows).toHaveLength(20);
+    expect(text).toContain("\n\n… and 8 more\n");
+  });
+
+  it("keeps markup and pipes in a cell's path and client as text", () => {
+    const report = probeReport();
+    const p1 = report.scenarios.at(-1)!;
+    const cells = p1.probes!.cells.map((c) => (c.class === "narrowed" ? { ...c, path: "/a|b", client: "<script>x</script>" } : c));
+    const text = renderMarkdownReport({ ...report, scenarios: [{ ...p1, probes: { ...p1.probes!, cells } }] });
+    const row = tableAfter(text.slice(text.indexOf("### Probe cells")), HEADER).find((r) => r[0] === "narrowed");
+    expect(row).toEqual(["narrowed", "GET", "http://(default):80", "`/a\\|b`", "&lt;script&gt;x&lt;/script&gt;", "none", "served `200`", "denied `403`"]);
+    expect(text).not.toContain("<script>");
+  });
+
+  it("has no probe cells part for a run without probes", () => {
+    expect(renderMarkdownReport(sampleReport)).not.toContain("### Probe cells");
   });
 });

@@ -5,6 +5,7 @@ import { formatValue, truncate } from "../../../harness/report/format-value.ts";
 import type { ReportScenario } from "../../../harness/report/report-model.ts";
 import { scenarioDifferences } from "../../../harness/report/scenario-differences.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
+import { probeScenario } from "./probe-report.ts";
 
 function scenario(id: string): ReportScenario {
   const found = sampleReport.scenarios.find((s) => s.id === id);
@@ -30,6 +31,22 @@ describe("describeSide", () => {
     if (candidate === null) throw new Error("fixture");
     const stopped: ReportScenario = { ...a6, servers: { ...a6.servers, candidate: { ...candidate, started: false } } };
     expect(describeSide(stopped, "candidate")).toBe("did not start");
+  });
+});
+
+describe("describeSide, a probe run", () => {
+  it("tells the baseline by its number of requests and the candidate by its cells' classes", () => {
+    const p1 = probeScenario();
+    expect(describeSide(p1, "baseline")).toBe("9 requests");
+    expect(describeSide(p1, "candidate", (cls, text) => (cls === "narrowed" ? `<${text}>` : text))).toBe(
+      "11 cells: 2 equal, 2 widened (security), 1 source-exposed (security), <1 narrowed>, 1 changed, 1 vacuous, 2 unprobed, 1 accepted",
+    );
+  });
+
+  it("still says why a side has no answers", () => {
+    const p1 = probeScenario();
+    const failed: ReportScenario = { ...p1, configTest: { ...p1.configTest, candidate: { ok: false, exitCode: 1, messages: [], syntaxError: null } } };
+    expect(describeSide(failed, "candidate")).toBe("config test failed");
   });
 });
 

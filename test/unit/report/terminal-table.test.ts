@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderProgressLine, renderTerminalTable } from "../../../harness/report/terminal-table.ts";
 import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
+import { probeReport } from "./probe-report.ts";
 
 const ANSI = /\u001b\[[0-9;]*m/;
 
@@ -109,5 +110,47 @@ describe("renderTerminalTable, findings", () => {
     for (const s of none.scenarios) s.findings = [];
     none.summary.ignored = { byRule: {} };
     expect(renderTerminalTable(none, { color: false })).not.toContain("Findings");
+  });
+});
+
+describe("renderTerminalTable, a probe run", () => {
+  const strip = (text: string) => text.replace(new RegExp(ANSI.source, "g"), "");
+
+  it("sums a probe-heavy scenario up per outcome class instead of a status per probe", () => {
+    const text = renderTerminalTable(probeReport(), { color: false });
+    const row = text.slice(text.indexOf("│ p1-probe-config"), text.indexOf("└"));
+    expect(row.split("\n").map((line) => line.replace(/\s+/g, " ").trim())).toEqual([
+      "│ p1-probe-config │ │ 9 requests │ 11 cells: 2 equal, 2 widened (security), │ regression │",
+      "│ │ │ │ 1 source-exposed (security), 1 narrowed, │ │",
+      "│ │ │ │ 1 changed, 1 vacuous, 2 unprobed, 1 accepted │ │",
+      "",
+    ]);
+    // The statuses of the probes (403, 200, 401, ...) are nowhere in the row.
+    expect(row).not.toMatch(/\b(403|401|500)\b/);
+  });
+
+  it("keeps the other scenarios' rows as they were", () => {
+    const text = renderTerminalTable(probeReport(), { color: false });
+    expect(text).toContain("│ q6-satisfy-any-ip-or-user      │ Q6     │ 200, 404         │ 401, 404");
+  });
+
+  it("paints the security classes when colour is on, and only them", () => {
+    const coloured = renderTerminalTable(probeReport(), { color: true });
+    expect(coloured).toContain("\u001b[1m\u001b[35m2 widened (security)\u001b[39m\u001b[22m");
+    expect(coloured).toContain("\u001b[1m\u001b[35m1 source-exposed (security)\u001b[39m\u001b[22m");
+    expect(coloured).toContain(" 1 narrowed,");
+    expect(strip(coloured)).toBe(renderTerminalTable(probeReport(), { color: false }));
+  });
+
+  it("gives the class summary to the first candidate of a version matrix, and a count to the others", () => {
+    const report = probeReport();
+    const p1 = report.scenarios.at(-1)!;
+    const entry = (side: string) => ({ side, label: side, image: `img-${side}`, version: "2.4.62", verdict: "regression" as const, expectations: p1.expectations.candidate, configTest: p1.configTest.candidate, differences: [], requests: p1.requests.map((r) => ({ name: r.name, outcome: "response" as const, status: 200, differences: [] })) });
+    const matrix = { ...report, candidates: [report.candidates[0]!, { ...report.candidates[0]!, side: "candidate-2", label: "candidate-2" }], scenarios: [{ ...p1, matrix: [entry("candidate"), entry("candidate-2")] }] };
+    const text = renderTerminalTable(matrix, { color: false });
+    const row = text.slice(text.indexOf("│ p1-probe-config"), text.indexOf("└")).replace(/\s+/g, " ");
+    expect(row).toContain("│ 9 requests │ 11 cells: 2 equal, 2 widened (security),");
+    expect(row).toContain("│ 9 requests regression │");
+    expect(row).not.toContain("200, 200");
   });
 });
