@@ -17,6 +17,9 @@ import {
   followScript,
   logTargets,
   scriptFollowLines,
+  scriptMergedFollowLines,
+  ERROR_LINE,
+  MERGED_LOG,
   streamFiles,
   streamRedirect,
 } from "./log-targets.ts";
@@ -50,7 +53,7 @@ export interface ServerLaunch {
   extras?: StartExtras;
   /** Log files a tree writes to, followed inside the container; absent: where the config's first ErrorLog and
    * CustomLog point. An empty list means the container's stream. */
-  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean };
+  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean; mergeable?: boolean };
   /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
   ipv6?: boolean;
   startupTimeoutMs?: number;
@@ -185,8 +188,11 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   // stderr or stdout goes to a file it follows with the others, in the order httpd wrote them (log-targets.ts).
   const streams = streamFiles(targets);
   const followTargets = { errorLog: targets.errorLog ?? streams.stderr, accessLog: targets.accessLog ?? streams.stdout };
-  const follow = scriptFollowLines(pathsOf(followTargets.errorLog), pathsOf(followTargets.accessLog), streams);
-  const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams));
+  // Every log to one file, when error and access lines can be told apart by their form: httpd's own order then
+  // reaches the harness however late the follower reads (log-targets.ts scriptMergedFollowLines).
+  const merged = launch.logs?.mergeable ?? !/^\s*ErrorLogFormat\b/im.test(launch.config.text);
+  const follow = (merged ? scriptMergedFollowLines : scriptFollowLines)(pathsOf(followTargets.errorLog), pathsOf(followTargets.accessLog), streams);
+  const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams, merged));
   const container = await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
@@ -233,11 +239,14 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     // httpd can exit before following its log files has caught up (mod_ssl refusing its ciphers at start): the
     // files in the exited container are complete, so they are what the startup log is read from.
     if (logs.error !== container.stderr) {
-      for (const path of pathsOf(readTargets.errorLog) ?? []) {
+      // Merged, the followed paths are links to the one file (an archive of a link holds the link): that file's
+      // error lines.
+      const mergedFile = merged && logs.error === followed.error;
+      for (const path of mergedFile ? [MERGED_LOG] : (pathsOf(readTargets.errorLog) ?? [])) {
         const text = await container.readTextFile(path);
         if (text !== null) {
           readFromFiles = true;
-          exitedLogLines.push(...text.split("\n").filter((line) => line !== ""));
+          exitedLogLines.push(...text.split("\n").filter((line) => line !== "" && (!mergedFile || ERROR_LINE.test(line))));
         }
       }
     }

@@ -98,9 +98,49 @@ export function streamFiles(targets: { errorLog: unknown; accessLog: unknown }, 
 }
 
 /** The redirections of httpd's final exec into the stream files, when the script follows them (its follower
- * started: `harness_streams` is set); "" when no stream is a log. */
-export function streamRedirect(streams: StreamFiles): string {
-  return [streams.stdout === null ? "" : ` >>${streams.stdout}`, streams.stderr === null ? "" : ` 2>>${streams.stderr}`].join("");
+ * started: `harness_streams` is set); "" when no stream is a log. Merged, both go to the one file. */
+export function streamRedirect(streams: StreamFiles, merged: boolean | string = false): string {
+  const to = (file: string) => (merged === false ? file : merged === true ? MERGED_LOG : merged);
+  return [streams.stdout === null ? "" : ` >>${to(streams.stdout)}`, streams.stderr === null ? "" : ` 2>>${to(streams.stderr)}`].join("");
+}
+
+/** The one file every log goes to when the server's error and access lines can be told apart by their form
+ * (scriptMergedFollowLines). */
+export const MERGED_LOG = `${STREAM_DIR}/all.log`;
+
+/** The start of an error-log line in 2.2's format and 2.4's default one ("[Mon Dec 07 10:50:10.665538 2026] ["), as
+ * a GNU sed basic regular expression. An access line never starts so: its time, if first, is %t's
+ * "[07/Dec/2026:10:50:10 +0000]" (a format that starts with a time of its own is not merged: log-capture.ts). */
+export const ERROR_LINE_SED = String.raw`^\[\(Mon\|Tue\|Wed\|Thu\|Fri\|Sat\|Sun\) \(Jan\|Feb\|Mar\|Apr\|May\|Jun\|Jul\|Aug\|Sep\|Oct\|Nov\|Dec\) [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\(\.[0-9]*\)\? [0-9]\{4\}\] `;
+
+/** ERROR_LINE_SED as a JavaScript regular expression, for the merged file read after httpd exited. */
+export const ERROR_LINE = /^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9][0-9] \d\d:\d\d:\d\d(\.\d*)? \d{4}\] /;
+
+/** Lines for a server's start script that send every log it writes to one file and follow that one: each followed
+ * path a link to MERGED_LOG (made before httpd opens it; httpd opens logs for appending, so every line lands in the
+ * order it was written, whatever file the config names), httpd's own streams appended to it too, and each line
+ * tagged as an error or an access line by its form. Two files read by one tail keep their order only while tail
+ * wakes within a batch's gap: on a busy machine it read one file to its end, then the other, and a 2.2 line (no
+ * client port) went to the request before its own. One file keeps httpd's order whenever it is read. */
+export function scriptMergedFollowLines(errorPaths: readonly string[] | null, accessPaths: readonly string[] | null, streams: StreamFiles = NO_STREAM_FILES, merged = MERGED_LOG): string[] {
+  const made = new Set([streams.stderr, streams.stdout].filter((path): path is string => path !== null));
+  const paths = [...new Set([...(errorPaths ?? []), ...(accessPaths ?? [])])];
+  if (paths.length === 0) return [];
+  const linked = paths.filter((path) => !made.has(path));
+  const sed = [`-e '/${ERROR_LINE_SED}/{s/^/${FOLLOWED_ERROR_TAG}/p;d;}'`, `-e 's/^/${FOLLOWED_ACCESS_TAG}/p'`].join(" ");
+  return [
+    "if command -v tail >/dev/null 2>&1 && sed --version 2>/dev/null | grep -q 'GNU sed'; then",
+    `  mkdir -p ${merged.slice(0, merged.lastIndexOf("/"))} && : >>${merged}${made.size > 0 ? " && harness_streams=1" : ""}`,
+    // The paths go inside double quotes unescaped, so that ${APACHE_LOG_DIR}-style variables expand as httpd's do.
+    ...linked.map((path) => `  mkdir -p "$(dirname "${path}")" && rm -f "${path}" && ln -s ${merged} "${path}"`),
+    `  ${POLL_IF_NEEDED}`,
+    // As scriptFollowLines: httpd signals its process group to restart; the follower ignores it.
+    `  ( trap '' HUP USR1 WINCH; tail -q -n +1 -F $s ${merged} 2>/dev/null | sed -u -n ${sed} >&2 ) &`,
+    `  echo "${FOLLOW_STARTED}" >&2`,
+    "else",
+    `  echo "${FOLLOW_UNSUPPORTED}" >&2`,
+    "fi",
+  ];
 }
 
 /** A path in a sed address between `\|` delimiters, inside shell double quotes: regular-expression characters of

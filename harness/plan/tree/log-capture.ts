@@ -3,6 +3,7 @@
 // so its line is pointed at a file of the harness's own (and the report says so); the container's streams are
 // read as they are.
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
+import { accessLogFormats } from "../../conf/queries/log-formats.ts";
 import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
 import { vhostLabel } from "../../conf/queries/virtual-hosts.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
@@ -23,6 +24,10 @@ export interface FollowedLogs {
   access: string[];
   /** Whether any access log is written (stream or file): requests are attributed by their access line. */
   accessLogged: boolean;
+  /** Whether every log can go to one file the harness follows (server/log-targets.ts MERGED_LOG), error lines told
+   * from access lines by their form: false when the config sets an ErrorLogFormat, or an access format that
+   * starts like an error line (a time of its own in brackets). */
+  mergeable: boolean;
 }
 
 export interface LogCapture {
@@ -86,5 +91,11 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     error.add(path);
     named.push({ path, file: config.mainFile, line: 1 });
   }
-  return { logs: { error: [...error], access: [...access], accessLogged }, files: named, edits, adaptations };
+  const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !accessLogFormats(config).some((f) => startsLikeAnErrorLine(f.format));
+  return { logs: { error: [...error], access: [...access], accessLogged, mergeable }, files: named, edits, adaptations };
+}
+
+/** An access format whose lines could start as an error line does: a time of its own format first, bracketed. */
+export function startsLikeAnErrorLine(format: string): boolean {
+  return /^\[?%\{[^}]*\}t/.test(format);
 }

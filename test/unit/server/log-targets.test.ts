@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followScript, logTargets, scriptFollowLines, streamFiles, streamRedirect } from "../../../harness/server/log-targets.ts";
+import { FOLLOW_STARTED, FOLLOW_UNSUPPORTED, FOLLOWED_ACCESS_TAG, FOLLOWED_ERROR_TAG, followScript, logTargets, scriptFollowLines, scriptMergedFollowLines, streamFiles, streamRedirect } from "../../../harness/server/log-targets.ts";
 
 const ROOT = "/usr/local/apache2";
 
@@ -126,5 +126,47 @@ describe("scriptFollowLines", () => {
       `${FOLLOWED_ERROR_TAG}[error] [client 10.0.0.5] second request`,
       `${FOLLOWED_ACCESS_TAG}GET /second 403`,
     ]);
+  });
+
+  it("merged: every log and httpd's streams into one file, each line tagged by its form, in httpd's order however late it is read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "follow-merged-"));
+    const merged = join(dir, "run", "all.log");
+    const access = join(dir, "logs", "access_log");
+    const streams = streamFiles({ errorLog: null, accessLog: access }, join(dir, "streams"));
+    // In place of httpd: a 2.2 error log on stderr and an access log file; two requests, each its error line then its
+    // access line, all written at once.
+    const fake = join(dir, "fake-httpd");
+    writeFileSync(
+      fake,
+      [
+        "#!/bin/sh",
+        "echo '[Mon Dec 07 10:57:17 2026] [notice] resuming normal operations' >&2",
+        `echo '[Mon Dec 07 10:57:18 2026] [error] [client 10.0.0.5] first request' >&2; echo '10.0.0.5 - - [07/Dec/2026:10:57:18 +0000] "GET /first HTTP/1.1" 403 5' >>${access}`,
+        `echo '[Mon Dec 07 10:57:18 2026] [error] [client 10.0.0.5] second request' >&2; echo '10.0.0.5 - - [07/Dec/2026:10:57:18 +0000] "GET /second HTTP/1.1" 403 5' >>${access}`,
+        "sleep 2",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    // The follower reads late, as on a busy machine: httpd has written everything before tail looks.
+    const lines = scriptMergedFollowLines([streams.stderr!], [access], streams, merged).map((line) => line.replace("tail -q", "sleep 0.5; tail -q"));
+    expect(lines.join("\n")).toContain(`ln -s ${merged} "${access}"`);
+    const script = [...lines, `[ -n "\${harness_streams:-}" ] && exec ${fake}${streamRedirect(streams, merged)}`, "echo not-redirected"].join("\n");
+    const child = spawn("/bin/sh", ["-c", script], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    try {
+      for (let i = 0; i < 100 && !err.includes("/second"); i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+    }
+    expect(err.split("\n").filter((line) => line.startsWith("@@harness-log"))).toEqual([
+      `${FOLLOWED_ERROR_TAG}[Mon Dec 07 10:57:17 2026] [notice] resuming normal operations`,
+      `${FOLLOWED_ERROR_TAG}[Mon Dec 07 10:57:18 2026] [error] [client 10.0.0.5] first request`,
+      `${FOLLOWED_ACCESS_TAG}10.0.0.5 - - [07/Dec/2026:10:57:18 +0000] "GET /first HTTP/1.1" 403 5`,
+      `${FOLLOWED_ERROR_TAG}[Mon Dec 07 10:57:18 2026] [error] [client 10.0.0.5] second request`,
+      `${FOLLOWED_ACCESS_TAG}10.0.0.5 - - [07/Dec/2026:10:57:18 +0000] "GET /second HTTP/1.1" 403 5`,
+    ]);
+    expect(streamRedirect(streams, "/m/all.log")).toBe(" 2>>/m/all.log");
+    rmSync(dir, { recursive: true, force: true });
   });
 });

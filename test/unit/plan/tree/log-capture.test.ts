@@ -31,17 +31,17 @@ describe("captureLogs", () => {
   it("follows file logs where ServerRoot puts them and changes no line", () => {
     const result = capture("Listen 80\nErrorLog logs/err\nCustomLog /var/log/web/access.log common\nTransferLog logs/transfer\n");
     expect(result.edits).toEqual([]);
-    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/err"], access: ["/var/log/web/access.log", "/usr/local/apache2/logs/transfer"], accessLogged: true });
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/err"], access: ["/var/log/web/access.log", "/usr/local/apache2/logs/transfer"], accessLogged: true, mergeable: true });
   });
 
   it("says no access log is kept when the tree has none, and follows httpd's default error log logs/error_log", () => {
     const result = capture("Listen 80\n");
-    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: [], accessLogged: false });
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: [], accessLogged: false, mergeable: true });
   });
 
   it("reads a log written to the container's streams there: no file followed, no default error log", () => {
     const result = capture("Listen 80\nErrorLog /proc/self/fd/2\nCustomLog /proc/self/fd/1 common\n");
-    expect(result.logs).toEqual({ error: [], access: [], accessLogged: true });
+    expect(result.logs).toEqual({ error: [], access: [], accessLogged: true, mergeable: true });
     expect(result.edits).toEqual([]);
   });
 
@@ -67,5 +67,11 @@ describe("captureLogs: one piped line read twice", () => {
     const texts = new Set(result.edits.map((e) => e.text));
     expect(texts).toEqual(new Set([`CustomLog "${CAPTURE_DIR}/access-1.log" common`]));
     expect(result.logs.access).toEqual([`${CAPTURE_DIR}/access-1.log`]);
+  });
+
+  it("does not merge the logs into one file where an error line's form is the config's own, or an access line could start like one", () => {
+    expect(capture('Listen 80\nErrorLogFormat "%t %M"\nErrorLog logs/err\n').logs.mergeable).toBe(false);
+    expect(capture('Listen 80\nCustomLog logs/a "[%{%a %b %d %H:%M:%S %Y}t] %h"\n').logs.mergeable).toBe(false);
+    expect(capture('Listen 80\nCustomLog logs/a "%h %l %u %t \\"%r\\" %>s %b"\n').logs.mergeable).toBe(true);
   });
 });
