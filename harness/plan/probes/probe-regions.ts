@@ -119,6 +119,8 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
   const aliases = aliasEntries.map((a) => ({ url: a.url!, path: a.path!, directive: a.directive, origin: { file: a.span.file, line: a.span.line, text: `${a.directive} ${a.url} ${a.target}` } }));
   const root = rootLine?.path ?? defaultRoot;
   const served: string[] = root === null ? [] : [root];
+  // Where the tree's own scripts are asked for by name (ScriptAlias targets too).
+  const withScripts: string[] = [...served];
   // Handler extensions named outside any section apply everywhere (the main server's and this vhost's lines).
   const walked = walkConfig(config);
   const global = handlerLines(walked.directives.filter((d) => d.sections.every((s) => s.key === "virtualhost" || !NESTED_ACCESS.has(s.key)) && inVhost(d.sections, vhost)).map((d) => d.directive));
@@ -127,9 +129,11 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
     const dir = alias.url.endsWith("/") ? alias.url : `${alias.url}/`;
     add({ path: dir, purpose: "inside", region: label, object: "index", origin: alias.origin });
     add({ path: sibling(alias.url), purpose: "outside", region: label, object: plainKind(sibling(alias.url)), origin: alias.origin });
-    // A ScriptAlias runs every file under it as a script.
+    // A ScriptAlias runs every file under it as a script: a script is asked for there, and no backup or page that
+    // would only fail as one.
     if (alias.directive === "ScriptAlias") add({ path: `${dir}probe.cgi`, purpose: "inside", region: label, object: "cgi", origin: alias.origin });
-    served.push(alias.path);
+    else served.push(alias.path);
+    withScripts.push(alias.path);
   }
   for (const { section, sections } of walked.sections) {
     if (!inVhost(sections, vhost) || section.key === "virtualhost") continue;
@@ -175,7 +179,7 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
     for (const name of HIDDEN) add({ path: posix.join(url, name), purpose: "hidden", region: `hidden ${name} in ${url}`, object: "hidden", origin });
   }
   for (const script of scripts) {
-    for (const dir of served) {
+    for (const dir of withScripts) {
       const base = dir.replace(/\/+$/, "");
       if (!script.startsWith(`${base}/`)) continue;
       const url = urlOf(posix.dirname(script), aliases, root);
