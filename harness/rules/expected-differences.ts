@@ -126,6 +126,53 @@ export const VARY_RULE: Rule = {
       : null,
 };
 
+// 2.2's mod_deflate notes `Vary: Accept-Encoding` on every answer its filter sees (mod_deflate.c:580, before it
+// decides whether to compress), error pages and status pages included; 2.4 only on answers it may compress. An
+// answer neither side compressed carries the token on 2.2 alone (configs/static-expires: its 403s and server-status).
+export const DEFLATE_VARY_RULE: Rule = {
+  id: "deflate-vary",
+  seed: [],
+  title: "2.2's deflate filter adds Vary: Accept-Encoding to answers it does not compress; 2.4 does not",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "header:vary" || evidence.candidate !== null || tokens(evidence.baseline) !== "accept-encoding") return null;
+    const { baseline, candidate } = evidence.status;
+    return baseline !== null && baseline === candidate ? { summary: "Vary: Accept-Encoding on 2.2 only, from its deflate filter, on the same answer" } : null;
+  },
+};
+
+// 2.2's HTTP header filter pads a head of 255 to 257 bytes with "X-Pad: avoid browser bug" (http_filters.c
+// terminate_header, for an old Navigator bug); 2.4 dropped it. Which answers get it depends on their heads' length.
+export const X_PAD_RULE: Rule = {
+  id: "x-pad",
+  seed: [],
+  title: "2.2 pads a response head of 255 to 257 bytes with X-Pad: avoid browser bug; 2.4 never does",
+  severity: "expected",
+  recognise: (evidence) =>
+    evidence.field === "header:x-pad" && evidence.candidate === null && (evidence.baseline ?? "").trim() === "avoid browser bug"
+      ? { summary: "2.2's X-Pad: avoid browser bug, on a head of 255 to 257 bytes" }
+      : null,
+};
+
+// With `Satisfy Any` and a user required, a client the host lines refuse is sent on to authentication. 2.2 logs
+// nothing for it (mod_authz_host.c check_dir_access logs only under Satisfy All or without Require); 2.4's
+// mod_access_compat logs AH01797 all the same, and then asks for credentials: the same 401, one line more.
+export const SATISFY_ANY_DENIAL_LOG_RULE: Rule = {
+  id: "satisfy-any-denial-logged",
+  seed: [],
+  title: "under Satisfy Any, 2.4 logs AH01797 for a client the host lines refuse before asking it for credentials; 2.2 logs nothing",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field !== "errorLog" || evidence.status.baseline !== 401 || evidence.status.candidate !== 401) return null;
+    const before = new Set(lines(evidence.baseline));
+    const added = lines(evidence.candidate).filter((line) => !before.has(line));
+    const denied = evidence.log.candidate.some((record) => record.event === "AH01797");
+    return denied && added.length > 0 && added.every((line) => line === "client-denied") && lines(evidence.baseline).every((line) => lines(evidence.candidate).includes(line))
+      ? { summary: "2.4 logged AH01797 (the host lines refuse) and asked for credentials, as 2.2 did without the line: the same 401" }
+      : null;
+  },
+};
+
 export const ACCEPT_RANGES_RULE: Rule = {
   id: "accept-ranges",
   seed: [],
@@ -288,6 +335,9 @@ export const EXPECTED_RULES: readonly Rule[] = [
   PUBLISHED_PORT_RULE,
   ERROR_DOCUMENT_WORDING_RULE,
   VARY_RULE,
+  DEFLATE_VARY_RULE,
+  X_PAD_RULE,
+  SATISFY_ANY_DENIAL_LOG_RULE,
   ACCEPT_RANGES_RULE,
   EXPIRES_SKEW_RULE,
   AUTOINDEX_MARKUP_RULE,

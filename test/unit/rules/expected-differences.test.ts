@@ -5,16 +5,20 @@ import {
   CACHE_AGE_RULE,
   CLOCK_RULE,
   CONFIG_TEST_WORDING_RULE,
+  DEFLATE_VARY_RULE,
   ERROR_DOCUMENT_WORDING_RULE,
   EXPECTED_RULES,
   EXPIRES_SKEW_RULE,
   JUDGED_DIFFERENCES,
   LOG_LEVEL_MOVE_RULE,
   PUBLISHED_PORT_RULE,
+  SATISFY_ANY_DENIAL_LOG_RULE,
   SSL_SESSION_CACHE_WARNING_RULE,
   VARY_RULE,
   VERSION_BANNER_RULE,
+  X_PAD_RULE,
 } from "../../../harness/rules/expected-differences.ts";
+import { parseErrorLogLine } from "../../../harness/logs/parse-error-log.ts";
 import { evidence } from "./rule-harness.ts";
 
 describe("the expected rules", () => {
@@ -123,5 +127,20 @@ describe("a cache's Age header", () => {
   it("is not the clock when one side did not cache it, or the ages are far apart", () => {
     expect(age("1", null)).toBeNull();
     expect(age("0", "3600")).toBeNull();
+  });
+
+  it("claim 2.2's deflate Vary on an answer 2.4 sends without it, 2.2's X-Pad, and 2.4's AH01797 before asking a client Satisfy Any sends to authentication", () => {
+    expect(DEFLATE_VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding", candidate: null, status: { baseline: 403, candidate: 403 } }))).not.toBeNull();
+    expect(DEFLATE_VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding", candidate: null, status: { baseline: 200, candidate: 403 } }))).toBeNull();
+    expect(DEFLATE_VARY_RULE.recognise!(evidence({ field: "header:vary", baseline: "Accept-Encoding,User-Agent", candidate: null }))).toBeNull();
+    expect(X_PAD_RULE.recognise!(evidence({ field: "header:x-pad", baseline: "avoid browser bug", candidate: null }))).not.toBeNull();
+    expect(X_PAD_RULE.recognise!(evidence({ field: "header:x-pad", baseline: null, candidate: "avoid browser bug" }))).toBeNull();
+    const denied = parseErrorLogLine("[Mon Dec 07 10:50:10.665538 2026] [access_compat:error] [pid 18:tid 23] [client 198.51.100.77:47718] AH01797: client denied by server configuration: /usr/share/statgraph/www/", "2.4");
+    const satisfyAny = { field: "errorLog", status: { baseline: 401, candidate: 401 }, log: { baseline: [], candidate: [denied] } };
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: "AH01617", candidate: "AH01617\nclient-denied" }))).not.toBeNull();
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: null, candidate: "client-denied" }))).not.toBeNull();
+    // Not when the denial came with another status (a refusal), nor with other lines besides it.
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, status: { baseline: 401, candidate: 403 }, baseline: null, candidate: "client-denied" }))).toBeNull();
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: null, candidate: "client-denied\nAH01618" }))).toBeNull();
   });
 });
