@@ -273,11 +273,12 @@ export function protects(directive: EffectiveDirective): boolean {
 export type Widening = "password" | "refusal";
 
 /** A request 2.2 kept out (401: asked for a password; 403, or 500 where 2.2 could not decide) that 2.4 answered
- * (2xx or 3xx) on the same request with the same credentials. */
+ * (2xx or 3xx, or 404: the file system was looked at, so access was granted) on the same request with the same
+ * credentials. */
 export function widening(evidence: Evidence): Widening | null {
   if (evidence.field !== "status" || evidence.request === null) return null;
   const { baseline, candidate } = evidence.status;
-  if (baseline === null || candidate === null || candidate < 200 || candidate >= 400) return null;
+  if (baseline === null || candidate === null || ((candidate < 200 || candidate >= 400) && candidate !== 404)) return null;
   if (baseline === 401) return "password";
   if (baseline === 403) return "refusal";
   return null;

@@ -37,11 +37,13 @@ describe("access-scope", () => {
     expect(mayGovern(finding("x", 1, ["<Directory /srv/x>"]), "/anything")).toBe(true);
   });
 
-  it("calls 401 -> 2xx a password widening and 403 -> 2xx a refusal widening; nothing else", () => {
+  it("calls 401 -> 2xx (or a 404: access was granted, the file is not there) a password widening and 403 -> 2xx a refusal widening; nothing else", () => {
     expect(widening(evidence())).toBe("password");
     expect(widening(evidence({ status: { baseline: 403, candidate: 302 } }))).toBe("refusal");
     expect(widening(evidence({ status: { baseline: 200, candidate: 200 } }))).toBeNull();
-    expect(widening(evidence({ status: { baseline: 401, candidate: 404 } }))).toBeNull();
+    expect(widening(evidence({ status: { baseline: 401, candidate: 404 } }))).toBe("password");
+    expect(widening(evidence({ status: { baseline: 401, candidate: 403 } }))).toBeNull();
+    expect(widening(evidence({ status: { baseline: 403, candidate: 500 } }))).toBeNull();
     expect(widening(evidence({ field: "body" }))).toBeNull();
   });
 });
