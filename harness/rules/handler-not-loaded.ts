@@ -18,7 +18,8 @@
 // 403 on 2.4.68; such a finding is behaviour until the directory is granted.
 import { candidateLogs } from "./evidence.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { ownDirectives, requireLine } from "./access-scope.ts";
+import { mayGovern, ownDirectives, requireLine } from "./access-scope.ts";
+import type { LintFinding } from "./finding.ts";
 import { detection, innermost, named } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
@@ -112,6 +113,22 @@ function detect(context: LintContext): Detection[] {
   return found;
 }
 
+/** Whether a finding's handler line could have run the request's path: a name with one of the extensions it maps
+ * (AddHandler, AddType), a directory (its index may be a script), anything under a ScriptAlias's URL or where a
+ * SetHandler applies. A page of no known type (a backup, index.html~) is 2.2's DefaultType's, not a script's. */
+function mayRun(finding: LintFinding, path: string): boolean {
+  const words = finding.directive.trim().split(/\s+/);
+  const key = (words[0] ?? "").toLowerCase();
+  const plain = path.split("?")[0]!;
+  if (plain.endsWith("/")) return true;
+  if (key === "scriptalias") return plain.startsWith(words[1] ?? "/");
+  if (key === "addhandler" || key === "addtype" || key === "addoutputfilter") {
+    const name = plain.slice(plain.lastIndexOf("/") + 1).toLowerCase();
+    return words.slice(2).some((ext) => name.includes(ext.startsWith(".") ? ext.toLowerCase() : `.${ext.toLowerCase()}`));
+  }
+  return mayGovern(finding, plain);
+}
+
 // What a script's or a page's source looks like when it was sent instead of run.
 const SOURCE_TEXT = /^#!|<\?php|<!--#\s*(?:include|echo|exec|if|set|config|fsize|flastmod|printenv)\b/;
 
@@ -124,19 +141,22 @@ export const HANDLER_NOT_LOADED: Rule = {
   detect,
   recognise: (evidence) => {
     const unknownFilter = candidateLogs(evidence, /AH00082|unknown filter was not added: includes/i);
-    const lines = evidence.findings.filter((finding) => finding.rule === "handler-not-loaded").map((finding) => ({ file: finding.file, line: finding.line }));
+    const own = evidence.findings.filter((finding) => finding.rule === "handler-not-loaded");
+    const lines = own.map((finding) => ({ file: finding.file, line: finding.line }));
+    // What 2.4 sends for a file its handler would have run (type, validators): only for a path the handler takes.
+    const runnable = own.filter((finding) => mayRun(finding, evidence.request?.path ?? "/")).map((finding) => ({ file: finding.file, line: finding.line }));
     if (evidence.field === "body" && evidence.candidate !== null && SOURCE_TEXT.test(evidence.candidate) && !(evidence.baseline !== null && SOURCE_TEXT.test(evidence.baseline))) {
       return { summary: `2.4 sent the source text of ${evidence.request?.path ?? "a script"} that 2.2 ran: its handler's module is not loaded`, lines, severity: "security" };
     }
     // The same response's type: the file's own MIME type (application/x-sh, none for .cgi) where 2.2 sent the
     // script's output type. Only with this rule's finding on the tree: a type alone says little.
-    if (evidence.field === "header:content-type" && lines.length > 0 && evidence.status.baseline === evidence.status.candidate && (evidence.candidate === null || /x-(sh|csh|perl|php|httpd-php|python|cgi)\b/i.test(evidence.candidate))) {
-      return { summary: `2.4 answered ${evidence.request?.path ?? "a script"} with the file's own type (${evidence.candidate ?? "none"}) where 2.2 sent the script's output: its handler's module is not loaded`, lines, severity: "security" };
+    if (evidence.field === "header:content-type" && runnable.length > 0 && evidence.status.baseline === evidence.status.candidate && (evidence.candidate === null || /x-(sh|csh|perl|php|httpd-php|python|cgi)\b/i.test(evidence.candidate))) {
+      return { summary: `2.4 answered ${evidence.request?.path ?? "a script"} with the file's own type (${evidence.candidate ?? "none"}) where 2.2 sent the script's output: its handler's module is not loaded`, lines: runnable, severity: "security" };
     }
     // The file's own validators: 2.4's default handler sends Last-Modified and ETag for the file, where 2.2's
     // script output had none (queuewatch-cgi sample: both 200, only 2.4 with them). Only with this rule's finding.
-    if ((evidence.field === "header:etag" || evidence.field === "header:last-modified") && lines.length > 0 && evidence.status.baseline === evidence.status.candidate && evidence.baseline === null && evidence.candidate !== null) {
-      return { summary: `2.4 sent ${evidence.request?.path ?? "a script"} as a file (with its ${evidence.field.slice("header:".length)}) where 2.2 sent the script's output: its handler's module is not loaded`, lines, severity: "security" };
+    if ((evidence.field === "header:etag" || evidence.field === "header:last-modified") && runnable.length > 0 && evidence.status.baseline === evidence.status.candidate && evidence.baseline === null && evidence.candidate !== null) {
+      return { summary: `2.4 sent ${evidence.request?.path ?? "a script"} as a file (with its ${evidence.field.slice("header:".length)}) where 2.2 sent the script's output: its handler's module is not loaded`, lines: runnable, severity: "security" };
     }
     if (evidence.field === "errorLog" && unknownFilter.length > 0) {
       return { summary: "2.4 did not run server-side includes (AH00082: unknown filter includes): mod_include is not loaded", lines, severity: "security" };

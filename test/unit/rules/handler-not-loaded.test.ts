@@ -71,6 +71,17 @@ describe("handler-not-loaded: recognise", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...typed, candidate: "text/html", findings: [finding("handler-not-loaded", 1)] }))).toBeNull();
   });
 
+  it("leaves the type of a file its handler would not have run (a backup of no known type: 2.2's DefaultType) to E1", () => {
+    const addHandler = { ...finding("handler-not-loaded", 3), directive: "AddHandler cgi-script .cgi .pl" };
+    const untyped = (path: string) => evidence({ field: "header:content-type", baseline: "text/plain", candidate: null, status: { baseline: 200, candidate: 200 }, findings: [addHandler], request: { ...evidence().request!, path } });
+    expect(HANDLER_NOT_LOADED.recognise!(untyped("/index.html~"))).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(untyped("/tools/report.pl"))).toMatchObject({ lines: [{ line: 3 }] });
+    expect(HANDLER_NOT_LOADED.recognise!(untyped("/tools/"))).not.toBeNull();
+    const scriptAlias = { ...finding("handler-not-loaded", 5), directive: "ScriptAlias /cgi-bin/ /srv/cgi/" };
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "header:content-type", baseline: "text/html", candidate: null, findings: [scriptAlias], status: { baseline: 200, candidate: 200 }, request: { ...evidence().request!, path: "/cgi-bin/run" } }))).not.toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "header:content-type", baseline: "text/html", candidate: null, findings: [scriptAlias], status: { baseline: 200, candidate: 200 }, request: { ...evidence().request!, path: "/other" } }))).toBeNull();
+  });
+
   it("claims the file's validators (ETag, Last-Modified) that only 2.4 sent, only with its finding and on the same status", () => {
     const validator = { field: "header:etag", baseline: null, candidate: '"12f-6474846204000"', status: { baseline: 200, candidate: 200 } };
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ ...validator, findings: [finding("handler-not-loaded", 1)] }))?.severity).toBe("security");
