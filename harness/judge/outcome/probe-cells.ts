@@ -8,8 +8,9 @@ import type { RequestSpec } from "../../scenario/scenario.ts";
 import type { Difference } from "../difference.ts";
 import { differenceClass, type DifferenceClass } from "./cell-class.ts";
 import { type ProbeQuestion, type SideWitness, sideWitness } from "./probe-outcome.ts";
+import { unreachableBackend } from "./unreachable-backend.ts";
 
-export type RunCellClass = "equal" | "vacuous" | DifferenceClass | "accepted";
+export type RunCellClass = "equal" | "vacuous" | DifferenceClass | "accepted" | "unprobed";
 
 export interface RunCell {
   /** The request that probed it. */
@@ -50,8 +51,14 @@ export function vacuityOf(question: Pick<ProbeQuestion, "credentials" | "user">,
   return null;
 }
 
-/** The class of two sides' witnesses for one request, given what differed between its answers. */
-export function runCellClass(question: Pick<ProbeQuestion, "credentials" | "user">, a: SideWitness, b: SideWitness, differences: readonly Difference[]): { class: RunCellClass; reason: string | null } {
+/** The class of two sides' witnesses for one request, given what differed between its answers and, when its proxied
+ * backend could not be reached, which backend. A side that never answered (its server did not start) or a backend
+ * the harness cannot reach leaves the cell unprobed: nothing was asked of the config. */
+export function runCellClass(question: Pick<ProbeQuestion, "credentials" | "user">, a: SideWitness, b: SideWitness, differences: readonly Difference[], backend: string | null = null): { class: RunCellClass; reason: string | null } {
+  for (const [side, witness] of [["2.2", a], ["2.4", b]] as const) {
+    if (witness.answer.startsWith("not run") || witness.answer === "not sent") return { class: "unprobed", reason: `${side} did not answer (${witness.answer})` };
+  }
+  if (backend !== null && a.outcome === "error" && b.outcome === "error") return { class: "unprobed", reason: `the proxied backend is not reachable from the harness (${backend})` };
   const told = differences.filter((d) => d.class !== "noise" && d.class !== "same");
   if (told.length === 0) {
     const vacuous = vacuityOf(question, a, b);
@@ -72,7 +79,7 @@ export function probeCells(requests: readonly RequestSpec[], baseline: SideObser
     const question = questionOfRequest(request);
     const wa = sideWitness(question, a.get(request.name), baseline);
     const wb = sideWitness(question, b.get(request.name), candidate);
-    const judged = runCellClass(question, wa, wb, differences.get(request.name) ?? []);
+    const judged = runCellClass(question, wa, wb, differences.get(request.name) ?? [], unreachableBackend(a.get(request.name), b.get(request.name)));
     cells.push({ request: request.name, probe: request.probe, method: request.method, path: request.path, class: judged.class, reason: judged.reason, baseline: wa, candidate: wb });
   }
   return cells;

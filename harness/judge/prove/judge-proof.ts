@@ -17,6 +17,7 @@ import { listingOf } from "../../rules/expected-differences.ts";
 import { type IgnoreFile, ignoredBy } from "../../rules/ignore-file.ts";
 import { DIFFERENCE_CLASSES, differenceClass, SECURITY_CLASSES } from "../outcome/cell-class.ts";
 import { vacuityOf } from "../outcome/probe-cells.ts";
+import { unreachableBackend } from "../outcome/unreachable-backend.ts";
 import { type ProbeQuestion, sideWitness } from "../outcome/probe-outcome.ts";
 import type { CellClass, CellRecord, ConfigLine, Counterexample, Proof, ProofAnswer, ProofRequest } from "./proof.ts";
 
@@ -79,18 +80,6 @@ function linesOf(sections: readonly EffectiveSection[]): ConfigLine[] {
 function deciding(configs: readonly EffectiveConfig[], probe: Probe, defaultRoot: string | null): ConfigLine[] {
   const config = configs[0];
   return config === undefined ? [] : linesOf(requestSections(config, probe.target, probe.path, defaultRoot));
-}
-
-const BACKEND_FAILURE = /DNS lookup failure for: (\S+)|proxy: .*(?:attempt to connect to|could not connect|error reading)|AH0095[79]|AH01114|AH00898/i;
-
-function unreachableBackend(...observations: Array<RequestObservation | undefined>): string | null {
-  for (const observation of observations) {
-    for (const record of observation?.errorLog ?? []) {
-      const match = BACKEND_FAILURE.exec(record.message);
-      if (match) return match[1] ?? record.message.slice(0, 80);
-    }
-  }
-  return null;
 }
 
 const STATUS_HANDLER = /^SetHandler\s+"?(server-status|server-info|balancer-manager|ldap-status)"?\s*$/i;

@@ -24,4 +24,10 @@ describe("runCellClass", () => {
     expect(runCellClass(none, witness("executed"), witness("source-served"), [diff("regression")]).class).toBe("source-exposed");
     expect(runCellClass(none, witness("served"), witness("served"), [{ ...diff("regression"), field: "body" }]).class).toBe("changed");
   });
+
+  it("is unprobed when a side never answered (its server did not start) or the proxied backend cannot be reached", () => {
+    expect(runCellClass(none, witness("served"), witness("error", { answer: "not run: the server did not start" }), [diff("regression")])).toEqual({ class: "unprobed", reason: "2.4 did not answer (not run: the server did not start)" });
+    expect(runCellClass(none, witness("error", { answer: "502" }), witness("error", { answer: "500" }), [diff("regression")], "origin.internal")).toEqual({ class: "unprobed", reason: "the proxied backend is not reachable from the harness (origin.internal)" });
+    expect(runCellClass(none, witness("error", { answer: "502" }), witness("served"), [diff("regression")], "origin.internal").class).toBe("changed");
+  });
 });
