@@ -69,6 +69,16 @@ export function replaceLine(tree: ConfigTree, file: string, line: number, text: 
   return { ...tree, source: { ...tree.source, files } };
 }
 
+/** A ScriptAliasMatch pattern as a test; one that JavaScript cannot read (PCRE-only syntax) maps nothing. */
+function regexTest(pattern: string): (path: string) => boolean {
+  try {
+    const regex = new RegExp(pattern);
+    return (path) => regex.test(path);
+  } catch {
+    return () => false;
+  }
+}
+
 function words(node: { args: readonly string[] }): string[] {
   return node.args.map((a) => a.toLowerCase());
 }
@@ -125,6 +135,14 @@ export function portMutants(port: ConfigTree, config: EffectiveConfig, probes: r
     mutants.push({ id: `m${String(mutants.length + 1).padStart(2, "0")}`, region, mutation, file: at.file, line: at.line, tree, probes: [...new Set(reached)] });
   };
   const usesHandler = { cgi: [] as string[], ssi: [] as string[] };
+  // mod_cgi runs a ScriptAlias'd file whatever Options says (`!(allow_options & OPT_EXECCGI) && !is_scriptaliased`):
+  // dropping ExecCGI cannot change the answer to a probe a ScriptAlias maps.
+  const scriptAliased = new Set<string>();
+  for (const entry of directivesNamed(config, "scriptalias", "scriptaliasmatch")) {
+    const pattern = entry.directive.args[0] ?? "";
+    const maps = entry.directive.key === "scriptaliasmatch" ? regexTest(pattern) : (path: string) => pattern !== "" && path.startsWith(pattern);
+    for (const probe of probes) if (maps(probe.path)) scriptAliased.add(probe.id);
+  }
 
   for (const { section } of walkConfig(config).sections) {
     if (!ACCESS.has(section.key)) continue;
@@ -161,7 +179,7 @@ export function portMutants(port: ConfigTree, config: EffectiveConfig, probes: r
         const kept = line.node.args.filter((a) => a.toLowerCase().replace(/^\+/, "") !== "execcgi");
         if (kept.length !== line.node.args.length) {
           usesHandler.cgi.push(...reached);
-          add(region, "drop ExecCGI", at(line), replaceLine(port, line.node.span.file, line.node.span.line, kept.length > 0 ? `Options ${kept.join(" ")}` : "Options None"), reached);
+          add(region, "drop ExecCGI", at(line), replaceLine(port, line.node.span.file, line.node.span.line, kept.length > 0 ? `Options ${kept.join(" ")}` : "Options None"), reached.filter((id) => !scriptAliased.has(id)));
         }
         if (line.node.args.some((a) => /^\+?includes(noexec)?$/i.test(a))) usesHandler.ssi.push(...reached);
       } else if (line.node.key === "order") {
@@ -176,10 +194,7 @@ export function portMutants(port: ConfigTree, config: EffectiveConfig, probes: r
     }
   }
   // ScriptAlias runs scripts without a section of its own saying so.
-  for (const entry of directivesNamed(config, "scriptalias", "scriptaliasmatch")) {
-    const url = entry.directive.args[0] ?? "";
-    usesHandler.cgi.push(...probes.filter((p) => p.path.startsWith(url)).map((p) => p.id));
-  }
+  usesHandler.cgi.push(...scriptAliased);
   // The handler's module left unloaded: every LoadModule of it commented out.
   for (const [handler, modules] of Object.entries(HANDLER_MODULES) as Array<[keyof typeof usesHandler, string[]]>) {
     if (usesHandler[handler].length === 0) continue;

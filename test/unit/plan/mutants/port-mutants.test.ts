@@ -79,6 +79,25 @@ describe("portMutants", () => {
     expect(tree.source.files.get("conf/httpd.conf")!.toString("utf8")).toBe(PORT);
   });
 
+  it("drops ExecCGI only where a script runs without a ScriptAlias: mod_cgi runs an aliased script whatever Options says", () => {
+    const aliased = memoryTree({
+      "conf/httpd.conf": [
+        ...PORT.split("\n").slice(0, 4),
+        'ScriptAlias /cgi-bin/ "/usr/lib/cgi-bin/"',
+        '<Directory "/usr/lib/cgi-bin">',
+        "    Options +ExecCGI",
+        "    Require all granted",
+        "</Directory>",
+      ].join("\n"),
+    });
+    const aliasedConfig = evaluateTree(aliased, { version: httpdVersion("2.4.62"), defines: [], environment: {}, builtinModules: ["core.c", "mod_so.c", "http_core.c"] });
+    const aliasedMutants = portMutants(aliased, aliasedConfig, generateProbes([], [aliasedConfig]).probes);
+    expect(aliasedMutants.some((m) => m.mutation === "drop ExecCGI")).toBe(false);
+    // The module left unloaded still reaches the aliased scripts.
+    const unloaded = aliasedMutants.find((m) => m.mutation === "leave cgi_module and cgid_module unloaded");
+    expect(unloaded?.probes.length).toBeGreaterThan(0);
+  });
+
   it("replaces a line read through a link in the file it leads to, keeping its indent", () => {
     const linked = memoryTree({ "sites-available/a": "<Location />\n  Require all granted\n</Location>\n" }, { links: { "sites-enabled/a": "sites-available/a" } });
     const changed = replaceLine(linked, "sites-enabled/a", 2, "Require all denied");
