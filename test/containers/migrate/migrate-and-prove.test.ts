@@ -1,8 +1,8 @@
 // The issue's proof obligations on real servers, for every configs/ sample: what `migrate` writes passes real
 // 2.4's config test and starts (CI has no 2.2: this part runs the port alone); with a real 2.2
-// (HTTPD_BASELINE_IMAGE) `prove` finds the port equivalent to the original over its probed cells, and a
-// deliberately wrong hand port (a Require that widens access, a lost Satisfy Any) is caught with counterexamples
-// of both kinds. The proofs run one after another: each already runs two servers and a few clients.
+// (HTTPD_BASELINE_IMAGE) `prove` finds the port equivalent to the original over its witnessed cells, with power (at
+// least 95 % of the port's mutants killed, survivors named), and a deliberately wrong hand port (a Require that
+// widens access, a lost Satisfy Any) is caught with counterexamples of both kinds. The proofs run one after another: each already runs two servers and a few clients.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,18 +48,28 @@ describe("migrate's output on real 2.4", { timeout: 600_000 }, () => {
 
 describe("prove on real 2.2.34 and 2.4", { timeout: 900_000 }, () => {
   const images = inject("images");
-  const prove = async (sample: string, port: Parameters<typeof proveTrees>[0]["port"], portPath: string) =>
-    proveTrees({ original: await loadTree(`${CONFIGS}${sample}`), originalPath: `${CONFIGS}${sample}`, port, portPath, defines: [], baselineImage: images.baseline!, candidateImage: images.candidate, ignore: null });
+  const prove = async (sample: string, port: Parameters<typeof proveTrees>[0]["port"], portPath: string, power = false) =>
+    proveTrees({ original: await loadTree(`${CONFIGS}${sample}`), originalPath: `${CONFIGS}${sample}`, port, portPath, defines: [], baselineImage: images.baseline!, candidateImage: images.candidate, ignore: null, power });
 
   for (const sample of SAMPLES) {
     it(`${sample}: migrate's port is equivalent to the original`, async (context) => {
       if (!images.baseline) return context.skip(images.baselineMissingReason ?? "no 2.2 image: set HTTPD_BASELINE_IMAGE");
       const migration = migrateTree(await loadTree(`${CONFIGS}${sample}`), { defines: [], annotate: false, rollback: new Set() });
-      const { proof, run } = await prove(sample, migration.migrated, `${CONFIGS}${sample} (migrated)`);
+      const { proof, run } = await prove(sample, migration.migrated, `${CONFIGS}${sample} (migrated)`, true);
       expect(run.observations.map((o) => o.configTest.ok)).toEqual([true, true]);
       expect(proof.counterexamples.map((c) => `${c.kind} ${c.request.method} ${c.request.vhost}${c.request.path} ${c.request.client.id} ${c.request.credentials}: ${c.baseline.status} vs ${c.candidate.status}`)).toEqual([]);
-      expect(proofVerdictLine(proof)).toMatch(/^equivalent over \d+ of \d+ cells$/);
-      expect(proof.cells.probed).toBeGreaterThan(0);
+      expect(proofVerdictLine(proof)).toMatch(/^equivalent over \d+ of \d+ cells; power: \d+ of \d+ mutants killed$/);
+      expect(proof.cells.proven).toBeGreaterThan(0);
+      // The probes could have seen a wrong port: at least 95 % of the port's mutants are killed; the rest are named.
+      const power = proof.power!;
+      for (const survivor of power.survivors) console.log(`${sample}: surviving mutant ${survivor.file}:${survivor.line} ${survivor.mutation} in ${survivor.region} (${survivor.cells.length} cells)`);
+      expect(power.mutants).toBeGreaterThan(0);
+      expect(power.killed / power.mutants, JSON.stringify(power.survivors)).toBeGreaterThanOrEqual(0.95);
+      // Every counted cell was witnessed on both sides.
+      for (const cell of proof.matrix.filter((c) => c.proven)) {
+        expect([cell.baseline!.object, cell.candidate!.object], cell.cell).not.toContain("missing");
+        if (cell.credentials === "valid") expect([cell.baseline!.credentials, cell.candidate!.credentials], cell.cell).toEqual(["accepted", "accepted"]);
+      }
     });
   }
 
