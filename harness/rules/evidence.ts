@@ -11,7 +11,7 @@ export interface EvidenceRequest {
   path: string;
   host: string | null;
   client: string;
-  /** The user name sent with Basic credentials; null without. */
+  /** The user name sent with credentials (Basic or Digest); null without. */
   user: string | null;
 }
 

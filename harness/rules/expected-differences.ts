@@ -156,19 +156,24 @@ export const X_PAD_RULE: Rule = {
 
 // With `Satisfy Any` and a user required, a client the host lines refuse is sent on to authentication. 2.2 logs
 // nothing for it (mod_authz_host.c check_dir_access logs only under Satisfy All or without Require); 2.4's
-// mod_access_compat logs AH01797 all the same, and then asks for credentials: the same 401, one line more.
+// mod_access_compat logs AH01797 all the same, and then asks for credentials: the same 401, one line more. A client
+// that sent credentials goes on to them the same way: the same answer once its user is checked (200 for a valid
+// user), and the line all the same.
 export const SATISFY_ANY_DENIAL_LOG_RULE: Rule = {
   id: "satisfy-any-denial-logged",
   seed: [],
-  title: "under Satisfy Any, 2.4 logs AH01797 for a client the host lines refuse before asking it for credentials; 2.2 logs nothing",
+  title: "under Satisfy Any, 2.4 logs AH01797 for a client the host lines refuse before it checks the client's credentials; 2.2 logs nothing",
   severity: "expected",
   recognise: (evidence) => {
-    if (evidence.field !== "errorLog" || evidence.status.baseline !== 401 || evidence.status.candidate !== 401) return null;
+    const { baseline, candidate } = evidence.status;
+    if (evidence.field !== "errorLog" || baseline === null || baseline !== candidate) return null;
+    // Past the host refusal only to authentication: a 401, or an answer other than a refusal to a client with a user.
+    if (baseline !== 401 && (evidence.request?.user == null || baseline === 403)) return null;
     const before = new Set(lines(evidence.baseline));
     const added = lines(evidence.candidate).filter((line) => !before.has(line));
     const denied = evidence.log.candidate.some((record) => record.event === "AH01797");
     return denied && added.length > 0 && added.every((line) => line === "client-denied") && lines(evidence.baseline).every((line) => lines(evidence.candidate).includes(line))
-      ? { summary: "2.4 logged AH01797 (the host lines refuse) and asked for credentials, as 2.2 did without the line: the same 401" }
+      ? { summary: baseline === 401 ? "2.4 logged AH01797 (the host lines refuse) and asked for credentials, as 2.2 did without the line: the same 401" : `2.4 logged AH01797 (the host lines refuse) and then checked the credentials, as 2.2 did without the line: the same ${baseline}` }
       : null;
   },
 };

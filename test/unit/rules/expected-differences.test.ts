@@ -139,6 +139,12 @@ describe("a cache's Age header", () => {
     const satisfyAny = { field: "errorLog", status: { baseline: 401, candidate: 401 }, log: { baseline: [], candidate: [denied] } };
     expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: "AH01617", candidate: "AH01617\nclient-denied" }))).not.toBeNull();
     expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: null, candidate: "client-denied" }))).not.toBeNull();
+    // A client that sent a user is let in after the line: the same 200.
+    const withUser = { ...satisfyAny, status: { baseline: 200, candidate: 200 }, request: { name: "r", method: "GET", path: "/statgraph/", host: null, client: "outsider", user: "probe-user" } };
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...withUser, baseline: null, candidate: "client-denied" }))?.summary).toMatch(/the same 200/);
+    // Not a 200 to a client that sent no user (nothing authenticated it), nor a 403 to one that did.
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...withUser, request: { ...withUser.request, user: null }, baseline: null, candidate: "client-denied" }))).toBeNull();
+    expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...withUser, status: { baseline: 403, candidate: 403 }, baseline: null, candidate: "client-denied" }))).toBeNull();
     // Not when the denial came with another status (a refusal), nor with other lines besides it.
     expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, status: { baseline: 401, candidate: 403 }, baseline: null, candidate: "client-denied" }))).toBeNull();
     expect(SATISFY_ANY_DENIAL_LOG_RULE.recognise!(evidence({ ...satisfyAny, baseline: null, candidate: "client-denied\nAH01618" }))).toBeNull();
