@@ -6,7 +6,8 @@
 //   The tree on disk is never written.
 // - Objects: each URL a probe asks for is mapped to the file this side's config serves it from (Alias, ScriptAlias,
 //   DocumentRoot; a directory URL to its DirectoryIndex). Where the tree holds that file, it is the object, known
-//   by its digest; elsewhere the world plants one with the URL's marker (world-content.ts).
+//   by its digest; elsewhere the world plants one with the URL's marker (world-content.ts). A URL a ProxyPass takes
+//   has no object on this side: the backend answers it.
 // Every addition is listed: planted objects and made stores as stubs with the line that called for them, staged
 // edits of the operator's stores as adaptations. What each URL got on this side goes into the plan (SideWorld) for
 // the observation and the judge; the start script checks that every planted object is there before httpd starts.
@@ -15,6 +16,7 @@ import { posix } from "node:path";
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { aliasTargets } from "../../conf/queries/alias-targets.ts";
 import { authUserFiles } from "../../conf/queries/auth-user-files.ts";
+import { proxiedBy } from "../../conf/queries/proxy-pass.ts";
 import { requestPath, requestSections, requestVhost } from "../../conf/queries/request-sections.ts";
 import { directivesNamed, serverDirectives } from "../../conf/queries/walk-config.ts";
 import type { ObjectKind, ProbeTarget, ProbeWorld, WorldUser } from "../../scenario/probe-world.ts";
@@ -133,6 +135,12 @@ export function stageWorld(input: WorldStagingInput): WorldStaging {
     const base: Omit<SideWorldObject, "path" | "held" | "kind" | "marker" | "sha256" | "reason"> = { target: object.target, url: object.url };
     let path = want.file;
     let kind: ObjectKind = object.kind;
+    // A URL the reverse proxy takes never reaches this side's files: an object there would only be claimed.
+    const proxy = proxiedBy(config, requestVhost(config, object.target), object.url);
+    if (proxy !== null) {
+      out.record.objects.push({ ...base, path: null, held: "none", kind, marker: null, sha256: null, reason: `proxied to ${proxy.backend} (${proxy.span.file}:${proxy.span.line}): the request does not reach this side's files` });
+      continue;
+    }
     if (asDirectory) {
       // Every file of a ScriptAlias directory (or one SetHandler cgi-script covers) runs as a script: an index page
       // there would be run, a difference of the harness's making. The directory is asked for as it is.

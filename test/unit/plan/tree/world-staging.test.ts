@@ -97,6 +97,26 @@ describe("stageWorld through planTreeSide", () => {
     });
   }
 
+  it("plants nothing behind a URL a ProxyPass takes: the backend answers it, and the object says so", () => {
+    const proxied = memoryTree({
+      "conf/httpd.conf": [
+        ...HEAD,
+        "LoadModule proxy_module modules/mod_proxy.so",
+        "LoadModule proxy_http_module modules/mod_proxy_http.so",
+        "ProxyPass /status !",
+        "ProxyPass / http://origin.internal/",
+        "<Location /status>", "  Require ip 127.0.0.1", "</Location>",
+      ].join("\n"),
+    });
+    const side = plan(proxied, "2.4");
+    const objects = side.world!.objects;
+    // /status stays with the file system (the `!` line); /status-outside does not: `!` matches whole segments.
+    expect(objects.find((o) => o.url === "/status")).toMatchObject({ held: "planted" });
+    expect(objects.find((o) => o.url === "/status-outside")).toMatchObject({ held: "none", path: null, reason: expect.stringMatching(/^proxied to http:\/\/origin\.internal\/ \(conf\/httpd\.conf:8\)/) });
+    expect(objects.filter((o) => o.held === "planted").every((o) => o.url.startsWith("/status/") || o.url === "/status")).toBe(true);
+    expect(side.tree!.stubs.filter((s) => s.kind === "probe-object").every((s) => s.target.startsWith("/usr/local/apache2/htdocs/status"))).toBe(true);
+  });
+
   it("fills a DBM store with htdbm in the container, with the user's groups as its comment", () => {
     const dbm = memoryTree({
       "conf/httpd.conf": [...HEAD, "<Location /db>", "  AuthType Basic", "  AuthName db", "  AuthBasicProvider dbm", "  AuthDBMUserFile /srv/users.db", "  AuthDBMGroupFile /srv/users.db", "  Require group admins", "</Location>"].join("\n"),
