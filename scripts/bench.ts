@@ -5,7 +5,8 @@
 //   catalogue   the whole catalogue at the default concurrency, against a sequential docker-CLI floor (≤ 0.25×)
 //   conf        the configuration model and lint on a 10,000-vhost tree (parse + evaluate + lint < 2 s)
 //   bodies      100 MB bodies through each client (memory and time)
-//   prove       probes generated per second, prove's wall time on the largest sample
+//   prove       probes generated per second; prove on the sample with the most cells, with power against without
+//               (<= 3x, < 60 s), and the mutants per second
 //   fleet       the CLI's fleet: configs per second at 100 configs (>= 2), peak RSS at 1,000 (< 200 MiB); long
 const parts: Array<[string, () => Promise<unknown>]> = [
   ["BENCH_CATALOGUE", async () => (await import("./bench-catalogue.ts")).benchCatalogue(process.argv.slice(2))],

@@ -27,7 +27,18 @@ export interface AliasTarget {
 
 const NAMES = { alias: "Alias", aliasmatch: "AliasMatch", scriptalias: "ScriptAlias", scriptaliasmatch: "ScriptAliasMatch" } as const;
 
+/** Per config value (never changed once evaluated): the probe planner maps thousands of URLs through them. */
+const cache = new WeakMap<EffectiveConfig, AliasTarget[]>();
+
 export function aliasTargets(config: EffectiveConfig): AliasTarget[] {
+  const known = cache.get(config);
+  if (known) return known;
+  const targets = readAliasTargets(config);
+  cache.set(config, targets);
+  return targets;
+}
+
+function readAliasTargets(config: EffectiveConfig): AliasTarget[] {
   return directivesNamed(config, ...Object.keys(NAMES)).flatMap((entry) => {
     const directive = NAMES[entry.directive.key as keyof typeof NAMES];
     const args = entry.directive.args;

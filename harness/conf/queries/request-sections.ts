@@ -8,7 +8,7 @@ import { matchComponent } from "../glob.ts";
 import { aliasTargets } from "./alias-targets.ts";
 import { documentRoot } from "./document-roots.ts";
 import { virtualHosts } from "./virtual-hosts.ts";
-import { walkConfig } from "./walk-config.ts";
+import { serverSections } from "./walk-config.ts";
 
 export interface RequestTarget {
   host: string | null;
@@ -32,10 +32,24 @@ function fnmatch(glob: string, name: string): boolean {
   return matchComponent(glob, name);
 }
 
+/** Per config and port: the vhosts on the port in reading order, and the first of them per name (ServerName or
+ * ServerAlias as written). */
+const vhostIndex = new WeakMap<EffectiveConfig, Map<number, { first: EffectiveSection | null; byName: Map<string, EffectiveSection> }>>();
+
 export function requestVhost(config: EffectiveConfig, target: RequestTarget): EffectiveSection | null {
-  const hosts = virtualHosts(config).filter((h) => h.addresses.some((a) => a.port === null || a.port === target.port));
-  const named = hosts.find((h) => h.serverName?.host === target.host || h.aliases.some((a) => a.value === target.host));
-  return (named ?? hosts[0])?.section ?? null;
+  let byPort = vhostIndex.get(config);
+  if (byPort === undefined) vhostIndex.set(config, (byPort = new Map()));
+  let index = byPort.get(target.port);
+  if (index === undefined) {
+    const hosts = virtualHosts(config).filter((h) => h.addresses.some((a) => a.port === null || a.port === target.port));
+    const byName = new Map<string, EffectiveSection>();
+    for (const host of hosts) {
+      for (const name of [host.serverName?.host, ...host.aliases.map((a) => a.value)]) if (name !== undefined && host.section !== null && !byName.has(name)) byName.set(name, host.section);
+    }
+    index = { first: hosts[0]?.section ?? null, byName };
+    byPort.set(target.port, index);
+  }
+  return (target.host === null ? undefined : index.byName.get(target.host)) ?? index.first;
 }
 
 /** The file path a URL maps to in a vhost; null when neither an Alias nor a DocumentRoot takes it.
@@ -53,10 +67,7 @@ export function requestSections(config: EffectiveConfig, target: RequestTarget, 
   const vhost = requestVhost(config, target);
   const file = requestPath(config, vhost, url, defaultRoot);
   const path = url.split("?")[0]!;
-  const sections = walkConfig(config).sections.filter((s) => {
-    const own = s.sections.find((e) => e.key === "virtualhost") ?? null;
-    return own === null || own === vhost;
-  });
+  const sections = serverSections(config, vhost);
   const components = (p: string) => p.split("/").filter(Boolean);
   const dirs = file === null ? [] : sections
     .filter((s) => s.section.key === "directory" && !pattern(s.section).regex)

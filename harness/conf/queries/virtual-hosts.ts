@@ -107,7 +107,18 @@ export function mainServer(config: EffectiveConfig): ServerHost {
 }
 
 /** Every `<VirtualHost>` in reading order (the first one of an address is its default server). */
+/** Per config value (never changed once evaluated): the probe planner asks for each of thousands of requests. */
+const hostsCache = new WeakMap<EffectiveConfig, ServerHost[]>();
+
 export function virtualHosts(config: EffectiveConfig): ServerHost[] {
+  const known = hostsCache.get(config);
+  if (known) return known;
+  const hosts = readVirtualHosts(config);
+  hostsCache.set(config, hosts);
+  return hosts;
+}
+
+function readVirtualHosts(config: EffectiveConfig): ServerHost[] {
   const main = ownServerName(config, null);
   return virtualHostSections(config).map((section) => {
     const addresses = section.args.map((text) => ({ text, ...parseHostPort(text) }));

@@ -202,6 +202,38 @@ export function serverDirectives(config: EffectiveConfig, vhost: EffectiveSectio
   return own.filter((entry) => keys.includes(entry.directive.key));
 }
 
+/** Per config value: the sections of the main server (outside every <VirtualHost>) and of each vhost (inside it),
+ * <VirtualHost> sections themselves left out; and, per vhost, the two merged in reading order. */
+const sectionsByServerCache = new WeakMap<EffectiveConfig, { own: Map<EffectiveSection | null, WalkedSection[]>; merged: Map<EffectiveSection, WalkedSection[]> }>();
+
+/** The sections that can apply to a request of one server: the main server's (`vhost` null) and, for a vhost, its
+ * own besides, in reading order; <VirtualHost> sections themselves are not among them. Cached: the probe planner
+ * asks once per request, and a walk of every section per request is quadratic in vhosts. */
+export function serverSections(config: EffectiveConfig, vhost: EffectiveSection | null): readonly WalkedSection[] {
+  let cached = sectionsByServerCache.get(config);
+  if (cached === undefined) {
+    const own = new Map<EffectiveSection | null, WalkedSection[]>([[null, []]]);
+    for (const entry of walkConfig(config).sections) {
+      if (entry.section.key === "virtualhost") continue;
+      push(own, enclosingVirtualHost(entry.sections), entry);
+    }
+    cached = { own, merged: new Map() };
+    sectionsByServerCache.set(config, cached);
+  }
+  const main = cached.own.get(null)!;
+  if (vhost === null) return main;
+  const known = cached.merged.get(vhost);
+  if (known) return known;
+  const mine = cached.own.get(vhost) ?? [];
+  // Both lists are in reading order: merge them.
+  const merged: WalkedSection[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < main.length || j < mine.length) merged.push(j >= mine.length || (i < main.length && main[i]!.index < mine[j]!.index) ? main[i++]! : mine[j++]!);
+  cached.merged.set(vhost, merged);
+  return merged;
+}
+
 /** The `<VirtualHost>` sections in reading order. */
 export function virtualHostSections(config: EffectiveConfig): EffectiveSection[] {
   return walkConfig(config)

@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import type { EffectiveConfig, EffectiveNode, EffectiveSection } from "../../conf/effective-config.ts";
 import { aliasTargets } from "../../conf/queries/alias-targets.ts";
 import { documentRoot } from "../../conf/queries/document-roots.ts";
-import { walkConfig } from "../../conf/queries/walk-config.ts";
+import { directivesNamed, serverSections } from "../../conf/queries/walk-config.ts";
 import type { ConfigOrigin, ObjectKind } from "./probe.ts";
 
 export interface Region {
@@ -72,6 +72,9 @@ function optionWords(args: readonly string[]): { execCgi: boolean; includes: boo
   return { execCgi: on("execcgi") || words.includes("all"), includes: on("includes") || on("includesnoexec") || words.includes("all") };
 }
 
+/** The directives handlerLines reads. */
+const HANDLER_KEYS = ["options", "sethandler", "addhandler", "addtype", "addoutputfilter"];
+
 function handlerLines(nodes: readonly EffectiveNode[]): SectionHandlers {
   const found: SectionHandlers = { cgi: false, cgiEverything: false, includes: false, cgiExtensions: [], ssiExtensions: [] };
   const visit = (list: readonly EffectiveNode[]): void => {
@@ -122,8 +125,7 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
   // Where the tree's own scripts are asked for by name (ScriptAlias targets too).
   const withScripts: string[] = [...served];
   // Handler extensions named outside any section apply everywhere (the main server's and this vhost's lines).
-  const walked = walkConfig(config);
-  const global = handlerLines(walked.directives.filter((d) => d.sections.every((s) => s.key === "virtualhost" || !NESTED_ACCESS.has(s.key)) && inVhost(d.sections, vhost)).map((d) => d.directive));
+  const global = handlerLines(directivesNamed(config, ...HANDLER_KEYS).filter((d) => d.sections.every((s) => s.key === "virtualhost" || !NESTED_ACCESS.has(s.key)) && inVhost(d.sections, vhost)).map((d) => d.directive));
   for (const alias of aliases) {
     const label = `${alias.directive} ${alias.url}`;
     const dir = alias.url.endsWith("/") ? alias.url : `${alias.url}/`;
@@ -135,8 +137,7 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
     else served.push(alias.path);
     withScripts.push(alias.path);
   }
-  for (const { section, sections } of walked.sections) {
-    if (!inVhost(sections, vhost) || section.key === "virtualhost") continue;
+  for (const { section } of serverSections(config, vhost)) {
     const pattern = section.args.at(-1) ?? "";
     const regex = section.key.endsWith("match") || section.args[0] === "~";
     const label = `<${section.name}${regex ? " ~" : ""} ${pattern}>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { directivesNamed, inServerContext, sectionLabel, serverDirectives, virtualHostSections, walkConfig } from "../../../../harness/conf/queries/walk-config.ts";
+import { directivesNamed, inServerContext, sectionLabel, serverDirectives, serverSections, virtualHostSections, walkConfig } from "../../../../harness/conf/queries/walk-config.ts";
 import { effectiveConfig } from "./build-effective-config.ts";
 
 const CONFIG = effectiveConfig(`
@@ -30,6 +30,28 @@ describe("walkConfig", () => {
     const [, vhostName, require] = walkConfig(CONFIG).directives;
     expect(inServerContext(vhostName!.sections)).toBe(true);
     expect(inServerContext(require!.sections)).toBe(false);
+  });
+
+  it("gives a vhost the main server's sections and its own, in reading order, and no other vhost's", () => {
+    const config = effectiveConfig(`
+<Directory /a>
+</Directory>
+<VirtualHost *:80>
+  <Location /one>
+  </Location>
+</VirtualHost>
+<Location /b>
+</Location>
+<VirtualHost *:81>
+  <Location /two>
+  </Location>
+</VirtualHost>
+`);
+    const [one, two] = virtualHostSections(config);
+    const labels = (vhost: typeof one | null) => serverSections(config, vhost ?? null).map((entry) => sectionLabel(entry.section));
+    expect(labels(null)).toEqual(["<Directory /a>", "<Location /b>"]);
+    expect(labels(one)).toEqual(["<Directory /a>", "<Location /one>", "<Location /b>"]);
+    expect(labels(two)).toEqual(["<Directory /a>", "<Location /b>", "<Location /two>"]);
   });
 
   it("finds a server's own directives: the main server's are not the vhost's", () => {
