@@ -1,6 +1,12 @@
 import { StringDecoder } from "node:string_decoder";
 import { Writable } from "node:stream";
 
+/** Lines a route sends elsewhere: those `test` picks go to `to`. */
+export interface LineTest {
+  test: (line: string) => boolean;
+  to: LineStream;
+}
+
 /** Collects a byte stream as lines and lets callers wait for lines to arrive. Docker delivers log chunks that
  * are not split at line ends; this joins and splits them. */
 export class LineStream {
@@ -22,7 +28,7 @@ export class LineStream {
   private lastLineAt = Date.now();
   private readonly waiters = new Set<() => void>();
   /** Lines that start with a tag go to another stream, without the tag (routeTagged). */
-  private readonly routes: Array<{ tag: string; to: LineStream }> = [];
+  private readonly routes: Array<{ tag: string; to: LineStream; unless?: LineTest }> = [];
 
   readonly sink = new Writable({
     write: (chunk: Buffer, _encoding, callback) => {
@@ -60,16 +66,20 @@ export class LineStream {
 
   /** From now on, lines that start with `tag` go to `to` (without the tag), with the time they arrived here; `to`
    * ends when this stream does. Several writers share a container's stream: a server's start script tags the lines
-   * of the log files it follows, so that they reach their own streams apart from httpd's own output. */
-  routeTagged(tag: string, to: LineStream): void {
-    this.routes.push({ tag, to });
+   * of the log files it follows, so that they reach their own streams apart from httpd's own output. With `unless`,
+   * the lines its test picks go to its stream instead (a merged log's unbracketed lines that are no access line);
+   * the order counter is shared, so the streams keep their lines' order among each other. */
+  routeTagged(tag: string, to: LineStream, unless?: LineTest): void {
+    this.routes.push({ tag, to, ...(unless ? { unless } : {}) });
   }
 
   /** Keeps a line, or hands it to its route; true when kept. */
   private take(line: string, at: number): boolean {
     const route = this.routes.length > 0 ? this.routes.find((r) => line.startsWith(r.tag)) : undefined;
     if (route) {
-      route.to.accept(line.slice(route.tag.length), at, this.routed++);
+      const text = line.slice(route.tag.length);
+      const to = route.unless?.test(text) === true ? route.unless.to : route.to;
+      to.accept(text, at, this.routed++);
       return false;
     }
     this.lines.push(line);
@@ -92,7 +102,10 @@ export class LineStream {
     this.partial = "";
     this.ended = true;
     this.wake();
-    for (const route of this.routes) route.to.end();
+    for (const route of this.routes) {
+      route.to.end();
+      route.unless?.to.end();
+    }
   }
 
   get isEnded(): boolean {

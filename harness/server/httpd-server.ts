@@ -5,6 +5,7 @@ import { HarnessContainer } from "../engine/container.ts";
 import { HarnessError } from "../errors.ts";
 import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
+import { accessFormatsOfText, accessLineTest } from "../logs/access-line-shape.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import { FAMILY_TRAITS } from "./family-traits.ts";
 import type { ImageInspection } from "./inspect-image.ts";
@@ -53,7 +54,7 @@ export interface ServerLaunch {
   extras?: StartExtras;
   /** Log files a tree writes to, followed inside the container; absent: where the config's first ErrorLog and
    * CustomLog point. An empty list means the container's stream. */
-  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean; mergeable?: boolean };
+  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean; mergeable?: boolean; formats?: readonly string[] };
   /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
   ipv6?: boolean;
   startupTimeoutMs?: number;
@@ -209,7 +210,13 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   // The followed files' lines, tagged by the script, apart from httpd's own output on the same streams.
   const followed = { error: new LineStream(), access: new LineStream() };
   container.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
-  container.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access);
+  // Merged, an unbracketed line is an access line only if one of the server's access formats fits it: httpd's
+  // start-up messages and its piped loggers' complaints are unbracketed error lines (logs/access-line-shape.ts).
+  // Without the plan's formats (an inline config, a fragment on the stock config) they are read from the staged
+  // config text: the main file and every file staged with it (a fragment's own site file).
+  const stagedText = (): string => [launch.config.text, ...launch.files.map((f) => (typeof f.content === "string" ? f.content : f.content.length < 1_000_000 ? f.content.toString("latin1") : ""))].join("\n");
+  const isAccessLine = merged ? accessLineTest(launch.logs?.formats ?? accessFormatsOfText(stagedText())) : null;
+  container.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access, isAccessLine === null ? undefined : { test: (line) => !isAccessLine(line), to: followed.error });
   await container.start();
   const logs = await logStreams(container, profile.environment, targets, followed);
   // Where the logs are read from in the container: the stream files too, once the script follows them.
@@ -246,7 +253,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
         const text = await container.readTextFile(path);
         if (text !== null) {
           readFromFiles = true;
-          exitedLogLines.push(...text.split("\n").filter((line) => line !== "" && (!mergedFile || ERROR_LINE.test(line))));
+          exitedLogLines.push(...text.split("\n").filter((line) => line !== "" && (!mergedFile || ERROR_LINE.test(line) || isAccessLine?.(line) === false)));
         }
       }
     }

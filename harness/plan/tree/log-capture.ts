@@ -28,6 +28,9 @@ export interface FollowedLogs {
    * from access lines by their form: false when the config sets an ErrorLogFormat, or an access format that
    * starts like an error line (a time of its own in brackets). */
   mergeable: boolean;
+  /** The access formats the config's logs write with (nicknames resolved): in a merged log, an unbracketed line
+   * that none of them fits is an error line (logs/access-line-shape.ts). */
+  formats: string[];
 }
 
 export interface LogCapture {
@@ -91,8 +94,9 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     error.add(path);
     named.push({ path, file: config.mainFile, line: 1 });
   }
-  const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !accessLogFormats(config).some((f) => startsLikeAnErrorLine(f.format));
-  return { logs: { error: [...error], access: [...access], accessLogged, mergeable }, files: named, edits, adaptations };
+  const formats = [...new Set(accessLogFormats(config).map((f) => f.format))];
+  const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !formats.some(startsLikeAnErrorLine);
+  return { logs: { error: [...error], access: [...access], accessLogged, mergeable, formats }, files: named, edits, adaptations };
 }
 
 /** An access format whose lines could start as an error line does: a time of its own format first, bracketed. */

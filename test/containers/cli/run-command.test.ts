@@ -20,7 +20,7 @@ describe("httpd-upgrade-harness run", { timeout: 240_000 }, () => {
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.status).toBe(0);
     const json = JSON.parse(readFileSync(`${out}/r.json`, "utf8"));
-    expect(json.schemaVersion).toBe("2.3");
+    expect(json.schemaVersion).toBe("2.4");
     expect(json.scenarios.map((s: { id: string; verdict: string }) => [s.id, s.verdict])).toEqual([["status-200", expect.not.stringMatching(/regression|error/)]]);
     expect(json.scenarios[0].requests[0].candidate.status).toBe(200);
     expect(readFileSync(`${out}/r.xml`, "utf8").match(/<testcase /g)).toHaveLength(1);
@@ -37,7 +37,7 @@ describe("httpd-upgrade-harness run", { timeout: 240_000 }, () => {
     expect(result.status).toBe(1);
     const json = JSON.parse(readFileSync(`${out}/r.json`, "utf8"));
     expect(json.scenarios[0].verdict).toBe("regression");
-    expect(json.schemaVersion).toBe("2.3");
+    expect(json.schemaVersion).toBe("2.4");
     expect(json.scenarios[0].expectations.candidate.failures).toEqual([
       {
         kind: "status",

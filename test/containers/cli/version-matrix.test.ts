@@ -31,7 +31,7 @@ describe("run with several candidates", { timeout: 600_000 }, () => {
   it("runs both candidates and exits 0: the bodies that differ are what the scenarios state for 2.4.68", () => {
     expect(result.stderr).not.toMatch(/error HARNESS_/);
     expect(result.status).toBe(0);
-    expect(report.schemaVersion).toBe("2.3");
+    expect(report.schemaVersion).toBe("2.4");
     expect(report.candidates.map((c) => [c.side, c.version, c.axis])).toEqual([
       ["candidate", "2.4.68", "upstream"],
       ["candidate-2", "2.4.67", "upstream"],

@@ -207,6 +207,21 @@ describe("LineStream with a tagged route", () => {
     expect(access.orders).toEqual([1, 3]);
   });
 
+  it("sends the tagged lines a test picks to another stream, the order shared, and ends both", () => {
+    const own = new LineStream();
+    const errors = new LineStream();
+    const access = new LineStream();
+    own.routeTagged("@@e ", errors);
+    own.routeTagged("@@a ", access, { test: (line) => line.startsWith("AH"), to: errors });
+    own.push("@@a GET /one\n@@a AH00106: piped log program failed\n@@e [error] later\n@@a GET /two\n");
+    expect(access.lines).toEqual(["GET /one", "GET /two"]);
+    expect(errors.lines).toEqual(["AH00106: piped log program failed", "[error] later"]);
+    expect(errors.orders).toEqual([1, 2]);
+    expect(access.orders).toEqual([0, 3]);
+    own.end();
+    expect(errors.isEnded && access.isEnded).toBe(true);
+  });
+
   it("hands tagged lines to their stream without the tag, with their arrival time, and ends it with its own end", async () => {
     const own = new LineStream();
     const routed = new LineStream();
