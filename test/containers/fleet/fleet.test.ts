@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Report } from "../../../harness/report/report-model.ts";
-import { namedEngineTarget } from "../../../harness/engine/engine.ts";
+import { copyImage, imageId } from "../../../harness/engine/copy-image.ts";
+import { connectEngine, namedEngineTarget } from "../../../harness/engine/engine.ts";
 import { comparableFleet } from "../../helpers/comparable-report.ts";
 import { type ExtraEngine, extraEngineUnavailable, startExtraEngine } from "../../helpers/extra-engine.ts";
 import { runCli } from "../../helpers/run-cli.ts";
@@ -128,6 +129,10 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
 
     it.skipIf(unavailable !== null)(`gives the same report as over one, each config naming its engine${unavailable ? ` (skipped: ${unavailable})` : ""}`, async () => {
       extra = await startExtraEngine("fleet");
+      // The run's images copied up front (several-engines.test.ts covers the copy within a run): under a busy
+      // suite a first copy outlasted the whole ten-config run on the first engine, and the second one took none.
+      const first = await connectEngine();
+      for (const image of [baseline, images.candidate, images.tools]) if ((await imageId(extra.engine, image)) === null) await copyImage(first, extra.engine, image);
       const json = join(dir, "engines.json");
       const engines = `${namedEngineTarget().url}=2,${extra.url}=2`;
       const result = await runCli(["fleet", fleet, ...common(), "--engines", engines, "--report", `json:${json}`]);
