@@ -4,6 +4,7 @@
 // read as they are.
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { accessLogFormats } from "../../conf/queries/log-formats.ts";
+import { STANDARD_LOG_FORMATS } from "../../logs/access-log-format.ts";
 import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
 import { vhostLabel } from "../../conf/queries/virtual-hosts.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
@@ -94,7 +95,8 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     error.add(path);
     named.push({ path, file: config.mainFile, line: 1 });
   }
-  const formats = [...new Set(accessLogFormats(config).map((f) => f.format))];
+  // A nickname the tree does not define is the stock config's (common, combined) or httpd's literal text.
+  const formats = [...new Set(accessLogFormats(config).map((f) => (f.format.includes("%") ? f.format : (STANDARD_LOG_FORMATS[f.format.toLowerCase()] ?? f.format))))];
   const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !formats.some(startsLikeAnErrorLine);
   return { logs: { error: [...error], access: [...access], accessLogged, mergeable, formats }, files: named, edits, adaptations };
 }

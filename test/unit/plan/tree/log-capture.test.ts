@@ -31,17 +31,17 @@ describe("captureLogs", () => {
   it("follows file logs where ServerRoot puts them and changes no line", () => {
     const result = capture("Listen 80\nErrorLog logs/err\nCustomLog /var/log/web/access.log common\nTransferLog logs/transfer\n");
     expect(result.edits).toEqual([]);
-    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/err"], access: ["/var/log/web/access.log", "/usr/local/apache2/logs/transfer"], accessLogged: true, mergeable: true });
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/err"], access: ["/var/log/web/access.log", "/usr/local/apache2/logs/transfer"], accessLogged: true, mergeable: true, formats: ['%h %l %u %t "%r" %>s %b'] });
   });
 
   it("says no access log is kept when the tree has none, and follows httpd's default error log logs/error_log", () => {
     const result = capture("Listen 80\n");
-    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: [], accessLogged: false, mergeable: true });
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: [], accessLogged: false, mergeable: true, formats: [] });
   });
 
   it("reads a log written to the container's streams there: no file followed, no default error log", () => {
     const result = capture("Listen 80\nErrorLog /proc/self/fd/2\nCustomLog /proc/self/fd/1 common\n");
-    expect(result.logs).toEqual({ error: [], access: [], accessLogged: true, mergeable: true });
+    expect(result.logs).toEqual({ error: [], access: [], accessLogged: true, mergeable: true, formats: ['%h %l %u %t "%r" %>s %b'] });
     expect(result.edits).toEqual([]);
   });
 

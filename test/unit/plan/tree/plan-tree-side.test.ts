@@ -75,7 +75,7 @@ describe.each(["2.2", "2.4"] as const)("planTreeSide: configs/debian-ssl on %s (
   it("listens on 80 and 443 with TLS, follows the files the logs go to, and stubs the snakeoil certificate and key", () => {
     expect(plan.ports).toEqual([80, 443]);
     expect(plan.listenTls).toBe(true);
-    expect(plan.logs).toEqual({ error: ["/var/log/apache2/error.log"], access: ["/var/log/apache2/access.log", "/var/log/apache2/ssl_access.log"], accessLogged: true, mergeable: true });
+    expect(plan.logs).toEqual({ error: ["/var/log/apache2/error.log"], access: ["/var/log/apache2/access.log", "/var/log/apache2/ssl_access.log"], accessLogged: true, mergeable: true, formats: ['%h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i"'] });
     expect(plan.files).toEqual(
       expect.arrayContaining([
         { path: "/etc/ssl/certs/ssl-cert-snakeoil.pem", content: { generated: "server-certificate" } },
