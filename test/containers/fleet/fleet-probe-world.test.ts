@@ -1,5 +1,5 @@
-// The configs/ fleet through the probe world on real 2.2 (HTTPD_BASELINE_IMAGE) and 2.4, run ten times in a row with
-// the default concurrency, as `fleet configs/` is run by hand:
+// The configs/ fleet through the probe world on real 2.2 (HTTPD_BASELINE_IMAGE) and 2.4, run three times in a row
+// with the default concurrency, as `fleet configs/` is run by hand:
 // - every run gives the same verdicts, causes (rule, severity, gating, the lines) and cell classes per config: an
 //   error-log line reaches its own request however the servers interleave (they write one file, in httpd's order);
 // - no difference is one the harness's own world made: no vacuous cell, no planted object missing, no valid probe
@@ -13,29 +13,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Report, ReportProbeCell } from "../../../harness/report/report-model.ts";
+import { fleetDigest } from "../../helpers/fleet-digest.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 
 const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
 const SAMPLES = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-const RUNS = 10;
-/** Findings the clock decides whether they show (a Date, an Expires or an age a second apart). */
-const CLOCK_RULES = new Set(["clock", "cache-age", "expires-skew"]);
-
-/** One run's answer per config, without what the clock decides: the verdict (same and noise are one), each cause
- * with its lines, and each probe cell's class. */
-function normalised(report: Report): Record<string, unknown> {
-  const byConfig: Record<string, unknown> = {};
-  for (const scenario of report.scenarios) {
-    const findings = scenario.findings
-      .filter((f) => !CLOCK_RULES.has(f.rule))
-      .map((f) => `${f.rule} ${f.severity}${f.security ? " security" : ""}${f.gating ? " gating" : ""} ${[...new Set(f.config.map((c) => `${c.file}:${c.line}`))].sort().join(",")}`)
-      .sort();
-    const cells = (scenario.probes?.cells ?? []).map((c) => `${c.cell} ${c.class}`).sort();
-    byConfig[scenario.id] = { verdict: scenario.verdict === "noise" ? "same" : scenario.verdict, error: scenario.error?.code ?? null, findings, cells };
-  }
-  return byConfig;
-}
-
+// Three in the suite, where it runs beside other files on two cores; the bench's determinism line runs ten
+// (scripts/bench-determinism.ts).
+const RUNS = 3;
 function allCells(report: Report): Array<ReportProbeCell & { config: string }> {
   return report.scenarios.flatMap((s) => (s.probes?.cells ?? []).map((c) => ({ ...c, config: s.id })));
 }
@@ -64,7 +49,7 @@ describe("fleet of configs/ through the probe world, run again and again", { tim
       }
       reports.push(JSON.parse(readFileSync(out, "utf8")) as Report);
     }
-  });
+  }, 1_200_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -74,8 +59,8 @@ describe("fleet of configs/ through the probe world, run again and again", { tim
     expect(failures).toEqual([]);
     expect(reports).toHaveLength(RUNS);
     expect(reports[0]!.scenarios.map((s) => s.id).sort()).toEqual(SAMPLES);
-    const first = normalised(reports[0]!);
-    for (const [index, report] of reports.entries()) expect(normalised(report), `run ${index + 1} against run 1`).toEqual(first);
+    const first = fleetDigest(reports[0]!);
+    for (const [index, report] of reports.entries()) expect(fleetDigest(report), `run ${index + 1} against run 1`).toEqual(first);
   });
 
   it("reports no difference the probe world made: no vacuous cell, no missing object, no refused probe user, no 5xx from a planted object on the baseline", () => {
