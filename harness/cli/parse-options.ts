@@ -15,7 +15,10 @@ export const USAGE = `Usage:
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
                                           what a run would do, without an engine (also: run --dry-run)
   httpd-upgrade-harness demo              the catalogue, baseline against candidate, as a table
-  httpd-upgrade-harness images [--build]  the images the harness uses: present, or what would be built
+  httpd-upgrade-harness images [--build [ID...]]
+                                          the images the harness uses: present, or what would be built; --build
+                                          builds the missing ones, or the recipes named (harness: the image of the
+                                          harness itself, for clusters)
   httpd-upgrade-harness catalogue         every seed row of the upgrade guide and the scenarios covering it
   httpd-upgrade-harness engine [--check]  the Docker engine the environment names (DOCKER_HOST, docker context,
                                           ~/.testcontainers.properties), and whether it answers

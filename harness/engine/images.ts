@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { pack } from "tar-stream";
 import { HarnessError } from "../errors.ts";
+import { repoPath } from "../repo-paths.ts";
 import type { Engine } from "./engine.ts";
 import { ENGINES_OPTION } from "./engine-target.ts";
 import { DOCKER_DIR, IMAGE_RECIPES, type ImageRecipe, recipeNamed } from "./image-recipes.ts";
@@ -13,12 +14,44 @@ import { log } from "./log.ts";
 
 const run = promisify(execFile);
 
-function recipeFiles(recipe: ImageRecipe): Array<{ name: string; content: Buffer; mode: number }> {
+/** One entry of a build context: a file, or a symlink kept as a link. */
+export type ContextEntry = { name: string; mode: number } & ({ content: Buffer } | { linkname: string });
+
+const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** What the tag is a hash of: the recipe's files under docker/, then the repository's files it names. */
+function recipeFiles(recipe: ImageRecipe): ContextEntry[] {
   const dir = join(DOCKER_DIR, recipe.directory);
-  return readdirSync(dir)
+  const own = readdirSync(dir)
     .filter((name) => name !== "README.md")
     .sort()
     .map((name) => ({ name, content: readFileSync(join(dir, name)), mode: statSync(join(dir, name)).mode & 0o777 }));
+  return [...own, ...repositoryFiles(recipe.repositoryPaths ?? [])];
+}
+
+/** The repository's files under the given paths, as `repository/<path>`, in one order whatever the file system's. */
+function repositoryFiles(paths: readonly string[]): ContextEntry[] {
+  const entries: ContextEntry[] = [];
+  const visit = (relative: string): void => {
+    const absolute = repoPath(relative);
+    const stat = lstatSync(absolute);
+    const name = `repository/${relative}`;
+    const mode = stat.mode & 0o777;
+    if (stat.isSymbolicLink()) entries.push({ name, mode, linkname: readlinkSync(absolute) });
+    else if (stat.isDirectory()) for (const child of readdirSync(absolute)) visit(`${relative}/${child}`);
+    else if (stat.isFile()) entries.push({ name, mode, content: readFileSync(absolute) });
+  };
+  for (const path of paths) visit(path);
+  return entries.sort(byName);
+}
+
+/** The build machine's files a recipe takes (never hashed), empty where this machine has none. */
+function buildMachineFiles(recipe: ImageRecipe): ContextEntry[] {
+  return Object.entries(recipe.buildMachineFiles ?? {}).map(([name, path]) => ({
+    name,
+    mode: 0o644,
+    content: existsSync(path) ? readFileSync(path) : Buffer.alloc(0),
+  }));
 }
 
 function recipeById(id: ImageRecipe["id"]): ImageRecipe {
@@ -35,7 +68,11 @@ export function recipeTag(id: ImageRecipe["id"]): string {
   const recipe = recipeById(id);
   const hash = createHash("sha256");
   if (recipe.build.kind === "dockerfile") hash.update(recipeTag(recipe.build.parent));
-  for (const file of recipeFiles(recipe)) hash.update(file.name).update("\0").update(file.content).update("\0");
+  for (const file of recipeFiles(recipe)) {
+    hash.update(file.name).update("\0");
+    if ("linkname" in file) hash.update("symlink\0").update(file.linkname).update("\0");
+    else hash.update(file.content).update("\0");
+  }
   for (const [name, value] of Object.entries(recipe.buildArgs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     hash.update("build-arg\0").update(name).update("\0").update(value).update("\0");
   }
@@ -55,6 +92,8 @@ export interface ImageStatus {
   id: ImageRecipe["id"];
   tag: string;
   present: boolean;
+  /** Not built by set-up: `images --build ID` builds it (the harness's own image). */
+  buildOnlyWhenNamed: boolean;
   description: string;
 }
 
@@ -62,7 +101,7 @@ export async function recipeStatus(engine: Engine): Promise<ImageStatus[]> {
   return Promise.all(
     IMAGE_RECIPES.map(async (recipe) => {
       const tag = recipeTag(recipe.id);
-      return { id: recipe.id, tag, present: await imageExists(engine, tag), description: recipe.description };
+      return { id: recipe.id, tag, present: await imageExists(engine, tag), buildOnlyWhenNamed: recipe.buildOnlyWhenNamed === true, description: recipe.description };
     }),
   );
 }
@@ -107,9 +146,18 @@ async function buildWithScript(engine: Engine, recipe: ImageRecipe, tag: string)
   }
 }
 
+/** What a Dockerfile recipe is built from: the hashed files, then the building machine's. */
+export function buildContext(id: ImageRecipe["id"]): ContextEntry[] {
+  const recipe = recipeById(id);
+  return [...recipeFiles(recipe), ...buildMachineFiles(recipe)];
+}
+
 async function buildWithDockerfile(engine: Engine, recipe: ImageRecipe, tag: string, parentTag: string): Promise<void> {
   const archive = pack();
-  for (const file of recipeFiles(recipe)) archive.entry({ name: file.name, mode: file.mode, mtime: new Date(0) }, file.content);
+  for (const file of buildContext(recipe.id)) {
+    if ("linkname" in file) archive.entry({ name: file.name, type: "symlink", linkname: file.linkname, mode: file.mode, mtime: new Date(0) });
+    else archive.entry({ name: file.name, mode: file.mode, mtime: new Date(0) }, file.content);
+  }
   archive.finalize();
   const stream = await engine.docker.buildImage(archive as unknown as NodeJS.ReadableStream, {
     t: tag,

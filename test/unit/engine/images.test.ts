@@ -33,7 +33,7 @@ vi.mock("../../../harness/engine/image-recipes.ts", async (importOriginal) => {
   };
 });
 
-const { recipeTag } = await import("../../../harness/engine/images.ts");
+const { buildContext, recipeTag } = await import("../../../harness/engine/images.ts");
 const { IMAGE_RECIPES } = await import("../../../harness/engine/image-recipes.ts");
 const hashOf = (tag: string): string => tag.slice(-12);
 
@@ -46,6 +46,7 @@ describe("recipeTag", () => {
     expect(recipeTag("httpd-2.4")).toMatch(/^harness-httpd:2\.4\.68-[0-9a-f]{12}$/);
     expect(recipeTag("base")).toMatch(/^harness-base:[0-9a-f]{12}$/);
     expect(recipeTag("tools")).toMatch(/^harness-tools:[0-9a-f]{12}$/);
+    expect(recipeTag("harness")).toMatch(/^httpd-upgrade-harness:[0-9a-f]{12}$/);
   });
 
   it("is the same every time while the recipes are unchanged", () => {
@@ -96,6 +97,49 @@ describe("recipeTag", () => {
     const after = { httpd: recipeTag("httpd-2.4"), older: recipeTag("older" as never) };
     expect([after.httpd === before.httpd, after.older === before.older]).toEqual([false, false]);
     expect(hashOf(after.httpd)).not.toBe(hashOf(after.older));
+  });
+
+  it("hashes the repository's files into the harness image's tag: a changed source or lockfile gives a new tag, and no other image's", () => {
+    const tags = () => ({ base: recipeTag("base"), httpd: recipeTag("httpd-2.4"), tools: recipeTag("tools"), harness: recipeTag("harness") });
+    const before = tags();
+    for (const file of ["harness/cli/lint-command.ts", "package-lock.json", "bin/httpd-upgrade-harness.js", "docker/harness/Dockerfile"]) {
+      edit.file = file;
+      const after = tags();
+      expect({ file, base: after.base === before.base, httpd: after.httpd === before.httpd, tools: after.tools === before.tools, harness: after.harness === before.harness }).toEqual({
+        file,
+        base: true,
+        httpd: true,
+        tools: true,
+        harness: false,
+      });
+    }
+    // The image holds docker/ (a pod builds the other images on its own engine): another recipe's change is in it too.
+    edit.file = "docker/tools/Dockerfile";
+    expect(recipeTag("harness")).not.toBe(before.harness);
+  });
+
+  it("keeps the building machine's CA bundle out of the tag, so one recipe has one tag on every machine", () => {
+    const before = recipeTag("harness");
+    edit.file = "/etc/ssl/certs/ca-certificates.crt";
+    expect(recipeTag("harness")).toBe(before);
+  });
+
+  it("builds the harness image from its Dockerfile, the repository's files under repository/ (links kept as links) and the machine's CA bundle", () => {
+    const context = buildContext("harness");
+    const names = context.map((entry) => entry.name);
+    expect(names[0]).toBe("Dockerfile");
+    for (const name of ["repository/package.json", "repository/package-lock.json", "repository/bin/httpd-upgrade-harness.js", "repository/harness/cli/main.ts", "repository/docker/base/build-base.sh", "repository/spec/seed-rows.tsv", "build-machine-ca-certificates.crt"]) {
+      expect(names).toContain(name);
+    }
+    expect(names.filter((name) => /node_modules|^repository\/(test|docs|reports)\//.test(name))).toEqual([]);
+    expect(context.find((entry) => entry.name === "repository/configs/debian-ssl/sites-enabled/000-default")).toEqual({
+      name: "repository/configs/debian-ssl/sites-enabled/000-default",
+      mode: expect.any(Number),
+      linkname: "../sites-available/default",
+    });
+    expect(context.find((entry) => entry.name === "repository/bin/httpd-upgrade-harness.js")?.mode).toBe(0o755);
+    // The other recipes' contexts are their folders as before.
+    expect(buildContext("tools").map((entry) => entry.name)).toEqual(["Dockerfile", "agent_curl.py", "exec-agent.py", "raw-client.py", "scgi-origin.py"]);
   });
 
   it("refuses an unknown recipe id with HARNESS_INTERNAL", () => {

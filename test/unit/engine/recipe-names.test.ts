@@ -16,7 +16,7 @@ describe("recipe:ID image names", () => {
   });
 
   it("refuse an unknown id and the recipes that hold no httpd, listing the known ones", () => {
-    for (const name of ["recipe:httpd-9.9", "recipe:tools", "recipe:base", "recipe:"]) {
+    for (const name of ["recipe:httpd-9.9", "recipe:tools", "recipe:base", "recipe:harness", "recipe:"]) {
       const named = recipeNamed(name);
       expect(named !== null && "error" in named ? named.error : named).toMatch(/names no httpd recipe of the harness; known: recipe:httpd-2\.4, recipe:httpd-2\.4\.67, recipe:httpd-2\.4-debian$/);
     }
