@@ -10,11 +10,17 @@ import { PersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClai
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { FLEET_OPTIONS, MERGE_OPTIONS } from "../../../harness/cli/fleet-command.ts";
+import { IMAGE_RECIPES } from "../../../harness/engine/image-recipes.ts";
 import { FLEET_FORMATS, parseTargetOf, REPORT_FORMATS } from "../../../harness/cli/report-targets.ts";
 import { parseShard } from "../../../harness/fleet/shard.ts";
 
 const DOCS = new URL("../../../docs/", import.meta.url);
 const BIN = "httpd-upgrade-harness.js";
+/** The image of the harness the examples run: docker/harness, built by `images --build harness`. */
+const HARNESS_IMAGE = IMAGE_RECIPES.find((recipe) => recipe.id === "harness")!;
+const HARNESS_DOCKERFILE = readFileSync(new URL(`../../../docker/${HARNESS_IMAGE.directory}/Dockerfile`, import.meta.url), "utf8");
+/** Where that image puts the repository: the Dockerfile's `COPY repository/ DIR/`. */
+const HARNESS_HOME = /^COPY repository\/ (\/\S+?)\/?$/m.exec(HARNESS_DOCKERFILE)?.[1];
 
 interface Invocation {
   command: string;
@@ -99,6 +105,20 @@ describe("docs/ci/github-actions-fleet.yml", () => {
     const step = workflow.jobs.shard!.steps.find((s) => s.run?.includes(BIN))!;
     expect(step.run!.trim().endsWith("|| [ $? -eq 1 ]")).toBe(true);
   });
+
+  it("names the image of the harness, how to build it, and a shard run from it with the fleet's own flags", () => {
+    const text = readFileSync(new URL("ci/github-actions-fleet.yml", DOCS), "utf8");
+    expect(text).toContain("node bin/httpd-upgrade-harness.js images --build harness");
+    expect(text).toContain(`docker/${HARNESS_IMAGE.directory}`);
+    // The shard run from the image: its arguments after the image (the image's entrypoint is the CLI).
+    const image = new RegExp(`registry\\.example\\.com/${HARNESS_IMAGE.repository}:\\S+ (.*)$`, "m").exec(text);
+    expect(image).not.toBeNull();
+    const [command, ...args] = image![1]!.trim().split(/\s+/);
+    expect(command).toBe("fleet");
+    const { values } = parseArgs({ args, options: FLEET_OPTIONS, allowPositionals: true, strict: true });
+    expect(parseShard(values.shard as string)).toEqual({ index: 1, count: shards });
+    expect(HARNESS_DOCKERFILE).toMatch(/^ENTRYPOINT \["httpd-upgrade-harness"\]$/m);
+  });
 });
 
 describe("docs/k8s/fleet-indexed-job.yaml", () => {
@@ -145,6 +165,38 @@ describe("docs/k8s/fleet-indexed-job.yaml", () => {
     const claim = (spec: typeof pod, mount: string) => spec.volumes!.find((v) => v.name === spec.containers[0]!.volumeMounts!.find((m) => mount.startsWith(m.mountPath))!.name)!.persistentVolumeClaim!.claimName;
     expect(claim(pod, blob)).toBe("httpd-fleet-blobs");
     expect(claim(merge, blob)).toBe("httpd-fleet-blobs");
+  });
+});
+
+describe("the image the Kubernetes example runs", () => {
+  const text = readFileSync(new URL("k8s/fleet-indexed-job.yaml", DOCS), "utf8");
+  const jobs = parseAllDocuments(text)
+    .map((d) => d.toJS() as { kind: string })
+    .filter((d) => d.kind === "Job")
+    .map((d) => new Job(d as never));
+
+  it("is the harness's own image, pinned by its tag, and the header says how to build and push it", () => {
+    const containers = jobs.flatMap((job) => job.spec!.template.spec!.containers);
+    expect(containers.map((c) => c.name)).toEqual(["shard", "merge"]);
+    for (const container of containers) {
+      const [registry, repository] = container.image!.split(/\/(?=[^/]*$)/);
+      expect(registry).toBe("registry.example.com");
+      const [name, tag] = repository!.split(":");
+      expect(name).toBe(HARNESS_IMAGE.repository);
+      // A moving tag could give two pods two harnesses, which the merge refuses.
+      expect(tag).not.toBe("latest");
+    }
+    expect(text).toContain("node bin/httpd-upgrade-harness.js images --build harness");
+    expect(text).toContain(`docker push registry.example.com/${HARNESS_IMAGE.repository}:`);
+  });
+
+  it("calls the CLI where that image installs the repository, from the image's working directory", () => {
+    expect(HARNESS_HOME).toBe("/harness");
+    for (const job of jobs) {
+      const container = job.spec!.template.spec!.containers[0]!;
+      expect(container.args!.join(" ")).toMatch(new RegExp(`^node ${HARNESS_HOME}/bin/${BIN.replace(".", "\\.")} `));
+      expect(HARNESS_DOCKERFILE).toMatch(new RegExp(`^WORKDIR ${container.workingDir}$`, "m"));
+    }
   });
 });
 
