@@ -21,6 +21,8 @@ import { X2 } from "./x2-require-authz-provider.ts";
 import { MPM_NOT_LOADED } from "./mpm-not-loaded.ts";
 import { SSL_SESSION_CACHE_PROVIDER } from "./ssl-session-cache-provider.ts";
 import { INCLUDE_NO_MATCH } from "./include-no-match.ts";
+import { CONTEXT_REFUSED } from "./context-refused.ts";
+import { START_COMPANION } from "./start-companion.ts";
 import { B1 } from "./b1-config-nice.ts";
 import { D2 } from "./d2-enable-sendfile.ts";
 import { D3 } from "./d3-file-etag-default.ts";
@@ -59,7 +61,7 @@ import { U1 } from "./u1-basic-auth-unchanged.ts";
 // follows it), then the other rows in the guide's order, then the benign differences every config shows.
 export const RULES: readonly Rule[] = [
   // Blocking rows, in guide order, then the harness facts that block.
-  B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH, M3,
+  B2, B3, B4, ...AUTHZ_AUTHORITATIVE_RULES, R7, R8, R9, N3, N4, S1, S4, S5, S9, S15, M2, M4, M5, X2, V1, REMOVED_DIRECTIVE, MPM_NOT_LOADED, INCLUDE_NO_MATCH, CONTEXT_REFUSED, START_COMPANION, M3,
   SSL_SESSION_CACHE_PROVIDER,
   // Security: 2.4 grants or shows what 2.2 refused or hid.
   HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED, SATISFY_ANY_GRANTS, A3,

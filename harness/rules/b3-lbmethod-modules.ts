@@ -3,7 +3,8 @@
 // mod_proxy_balancer. Recorded on 2.4: a balancer naming lbmethod=X without its module fails the config test
 // ("ProxySet: unknown lbmethod lbmethod=bybusyness; balancer://pool", "ProxyPass unknown lbmethod"); a balancer
 // with no lbmethod uses byrequests, and without that module 2.4 fails at start-up ("AH02432: Cannot find LB
-// Method: byrequests"); without mod_slotmem_shm it fails at start-up too (AH01177). ProxyPassMatch words its
+// Method: byrequests"). Without mod_slotmem_shm it fails at start-up too (AH01177), configured or not: that is
+// the start-up companion rule's (rules/start-companion.ts), from the recorded pairs. ProxyPassMatch words its
 // refusal as ProxyPass does. BalancerMember takes no lbmethod on either version ("unknown Worker parameter").
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective, type WalkedSection } from "../conf/queries/walk-config.ts";
@@ -96,18 +97,11 @@ export const B3: Rule = {
         ),
       );
     }
-    const first = [...all.values()][0];
-    if (first !== undefined && !loaded.has("slotmem_shm_module")) {
-      found.push(
-        detection(first.anchor, "2.4 fails at start-up: Failed to lookup provider 'shm' for 'slotmem': is mod_slotmem_shm loaded?? (AH01177): 2.4's balancer keeps its state in mod_slotmem_shm", load("slotmem_shm_module")),
-      );
-    }
     return found;
   },
   recognise: (evidence) =>
     refusalClaim(evidence, /unknown lbmethod(?: lbmethod=(\S+?);?(?:\s|$))?/, (refusal) => `2.4 has no lbmethod ${refusal.match[1] ?? ""} loaded: load mod_lbmethod_${refusal.match[1] ?? "<method>"}`.replace(/  +/, " ")) ??
-    refusalClaim(evidence, /Cannot find LB Method: (\S+)/, (refusal) => `2.4 cannot find lbmethod ${refusal.match[1]}: load mod_lbmethod_${refusal.match[1]}`) ??
-    refusalClaim(evidence, /Failed to lookup provider 'shm' for 'slotmem'/, () => "2.4's balancer needs mod_slotmem_shm"),
+    refusalClaim(evidence, /Cannot find LB Method: (\S+)/, (refusal) => `2.4 cannot find lbmethod ${refusal.match[1]}: load mod_lbmethod_${refusal.match[1]}`),
   fix: "Load the method module of every balancer (LoadModule lbmethod_byrequests_module modules/mod_lbmethod_byrequests.so for the default byrequests; _bytraffic, _bybusyness, _heartbeat for lbmethod=...) and LoadModule slotmem_shm_module modules/mod_slotmem_shm.so.",
   help: "Guide, build changes: load-balancer methods are separate modules, for example mod_lbmethod_bybusyness; every such module a configuration uses must be built and loaded.",
   sample: {

@@ -8,6 +8,7 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { sectionLabel } from "../conf/queries/walk-config.ts";
 import type { LintFinding, SourcePlace } from "./finding.ts";
 import { accessFileDetections, accessFilePaths } from "./access-files.ts";
+import { contextRefusalLines } from "./context-refused.ts";
 import { invalidCommandLines } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
@@ -272,7 +273,7 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
   const byId = new Map<string, Rule>();
   for (const rule of rules) if (!byId.has(rule.id)) byId.set(rule.id, rule);
   // Each pass read as it goes (the invalid-command pass a line at a time), in the same order as before.
-  const passes = [() => invalidCommandLines(context, rules), () => targetRefusals(context, rules), () => accessFileDetections(context, rules)];
+  const passes = [() => invalidCommandLines(context, rules), () => contextRefusalLines(context, rules), () => targetRefusals(context, rules), () => accessFileDetections(context, rules)];
   for (const pass of passes) {
     // The passes credit lines in runs of one rule: the last one looked up is kept.
     let id: string | undefined;

@@ -47,8 +47,9 @@ export interface RuleSample {
   omitModules?: string[];
   /** A request path to send once it started. */
   request?: string;
-  /** What 2.4 does with it; a blocking rule's sample fails 2.4's config test, the others start. */
-  on24: "refuses" | "starts";
+  /** What 2.4 does with it: a blocking rule's sample fails 2.4's config test (refuses), or passes it and exits
+   * while starting (exits-at-start); the others start. */
+  on24: "refuses" | "exits-at-start" | "starts";
   /** Where real 2.2 refuses the sample too, why (the guide names a directive 2.2.34 never had, or the official
    * 2.2 image's OpenSSL lacks what the construct asks for); absent: 2.2 starts it. */
   refusedBy22?: string;
@@ -81,6 +82,9 @@ export interface Rule {
   /** For a line the invalid-command pass credits to this rule through `owns`: whether the rule takes it (null:
    * not this rule's line, the pass looks further) and the rule's own message and fix for it. */
   ownedLine?: (node: EffectiveDirective | EffectiveSection, context: LintContext) => OwnedLine | null;
+  /** Directives whose "not allowed here" on the 2.4 target (rules/context-refused.ts) this rule explains in its
+   * own words (ownedLine), instead of the generic context rule. */
+  ownsContext?: readonly string[];
   /** Messages of the configuration model's refusals (ConfProblem "refusal") that only the 2.4 target view has
    * (an Include wildcard that matches nothing): such a refusal becomes a finding of this rule at its line. */
   ownsRefusals?: readonly RegExp[];

@@ -1,6 +1,6 @@
 // Lint agrees with real servers: every rule's sample (Rule.sample) runs through the harness's own run path on the
 // local 2.4 image, and on the real 2.2 image when HTTPD_BASELINE_IMAGE names one. A sample that 2.4 refuses must
-// fail 2.4's config test with a message its rule's recognise face claims, and start on 2.2; any other sample
+// fail 2.4's config test (or pass it and exit while starting) with a message its rule's recognise face claims, and start on 2.2; any other sample
 // starts on both and answers its request. One scenario per rule, so a failure names its rule; all of them in one
 // harness run (images inspected once), a few at a time. (Lint's side of the agreement: test/unit/rules/rule-samples-lint.test.ts.)
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -105,6 +105,14 @@ describe("every rule's sample on real servers", { timeout: SUITE_TIME_MS }, () =
           const claim = rule.recognise!(refusalEvidence(run, candidate));
           expect(claim, `${rule.id} does not claim 2.4's refusal:\n${told(candidate)}`).not.toBeNull();
           expect(claim!.summary).not.toBe("");
+        });
+      } else if (rule.sample.on24 === "exits-at-start") {
+        it(`2.4 passes the sample's config test and exits while starting, with a message ${rule.id} recognises`, () => {
+          const run = ran(rule);
+          const candidate = side(run, "candidate")!;
+          expect({ configTestOk: candidate.configTest.ok, started: candidate.started }, told(candidate)).toEqual({ configTestOk: true, started: false });
+          const claim = rule.recognise!({ ...refusalEvidence(run, candidate), field: "started" });
+          expect(claim, `${rule.id} does not claim 2.4's exit:\n${told(candidate)}`).not.toBeNull();
         });
       } else {
         it("2.4 starts with the sample and answers its request", () => {
