@@ -15,16 +15,20 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { printFile } from "../conf/print-file.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import type { SourceTree } from "../conf/source-tree.ts";
+import type { EffectiveSection } from "../conf/effective-config.ts";
 import type { DirectiveNode, SectionNode, Span } from "../conf/syntax-tree.ts";
+import { placeOf, whereText } from "../rules/context-knowledge.ts";
 import { DIRECTIVES } from "../rules/directive-knowledge.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { legacyBranch, lintContext } from "../rules/lint-context.ts";
 import { lintContextFindings } from "../rules/lint-tree.ts";
 import { literalFix } from "../rules/literal-fix.ts";
+import { missingCompanions, START_COMPANIONS } from "../rules/start-companion.ts";
 import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
 import { moduleBinding } from "../server/module-map.ts";
 import { succession } from "../server/module-succession.ts";
 import type { MigrateOptions, Migration, MigrationChange } from "./migration.ts";
+import { refusedLines, type RefusedLine } from "./emitted-context.ts";
 import { applyNodeEdits, type NodeEdit } from "./node-edits.ts";
 
 /** Rules whose lines the access translation rewrites as a whole section. */
@@ -36,6 +40,8 @@ interface Anchor {
   file: string;
   node: DirectiveNode | SectionNode;
   span: Span;
+  /** The sections enclosing it, outermost first: where a line written beside it lands. */
+  sections: readonly EffectiveSection[];
 }
 
 export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target?: TargetModules }): Migration {
@@ -52,10 +58,10 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
   const note = (rule: string, why: string): string[] => (options.annotate ? [`# migrated (${rule}): ${why}`] : []);
 
   const anchors = new Map<string, Anchor>();
-  for (const d of walked.directives) anchors.set(`${d.directive.span.file}:${d.directive.span.line}`, { file: d.directive.span.file, node: d.directive.node, span: d.directive.span });
+  for (const d of walked.directives) anchors.set(`${d.directive.span.file}:${d.directive.span.line}`, { file: d.directive.span.file, node: d.directive.node, span: d.directive.span, sections: d.sections });
   for (const s of walked.sections) {
     const key = `${s.section.span.file}:${s.section.span.line}`;
-    if (!anchors.has(key)) anchors.set(key, { file: s.section.span.file, node: s.section.node, span: s.section.span });
+    if (!anchors.has(key)) anchors.set(key, { file: s.section.span.file, node: s.section.node, span: s.section.span, sections: s.sections });
   }
   const anchorOf = (f: LintFinding): Anchor | undefined => anchors.get(`${f.file}:${f.line}`);
 
@@ -81,6 +87,10 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
     const id = `${name}_module`;
     if (loaded.has(id)) return;
     loaded.add(id);
+    // A module 2.4 exits without at start-up brings its companion (recorded pairs: rules/start-companion.ts).
+    for (const pair of START_COMPANIONS) {
+      if (pair.module === name) ensureModule(pair.companion, "start-companion", `mod_${name} exits at start-up on 2.4 without mod_${pair.companion} (${pair.code})`, near);
+    }
     const line = lineFor(name);
     let span: Span;
     if (tree.layout === "debian") {
@@ -160,6 +170,20 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
       const anchorName = anchor.node.name.toLowerCase();
       // A directive 2.4 does not have is replaced; beside one it reads (DocumentRoot, SSLOptions) the fix is added.
       const replaces = RENAMES.has(anchorName) || DIRECTIVES["2.4"].modulesOf(anchor.node.name).length === 0;
+      // Never a line 2.4 refuses where it lands: a server-level line out of the per-directory section it was
+      // found in; a per-directory line at server level has no one right place, so the operator places it.
+      const refused = refusedLines(lines, anchor.sections);
+      const outer = anchor.sections.find((section) => placeOf([section]) !== "server");
+      if (refused.length > 0 && !(outer !== undefined && refused.every((line) => line.where === "outside"))) {
+        changes.push({ ...base, after: [], status: "needs action", why: `${f.message}; ${lines.join(" / ")} cannot be written here: ${refusalText(refused)}: write it into each section it applies to` });
+        continue;
+      }
+      if (refused.length > 0 && outer !== undefined) {
+        if (replaces) edit(anchor.file, { anchor: anchor.node, replace: [] });
+        edit(outer.span.file, { anchor: outer.node, before: [...note(f.rule, f.message), ...lines] });
+        changes.push({ ...base, after: lines, status: "fixed", why: `${f.message} (written before <${outer.name}>: ${refusalText(refused)})` });
+        continue;
+      }
       edit(anchor.file, replaces ? { anchor: anchor.node, replace: [...note(f.rule, f.message), ...lines] } : { anchor: anchor.node, after: [...note(f.rule, f.message), ...lines] });
       changes.push({ ...base, after: lines, status: "fixed", why: f.message });
       continue;
@@ -184,6 +208,13 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
     }
     const before = r.remove.map((n) => n.raw.trim());
     if (same(before, r.insert)) continue; // already 2.4's form (a lone Require valid-user)
+    // A per-directory file's lines (.htaccess: no anchor in the config's walk) take Require like 2.2's Order.
+    const at = anchors.get(`${r.file}:${r.remove[0]!.span.line}`);
+    const refused = at === undefined ? [] : refusedLines(r.insert, at.sections);
+    if (refused.length > 0) {
+      changes.push({ id: r.id, rule: "M2", span: r.span, before, after: [], status: "needs action", why: `${r.meaning}; ${r.insert.join(" / ")} cannot be written here: ${refusalText(refused)}`, proven: null });
+      continue;
+    }
     translated = true;
     const [first, ...rest] = r.remove;
     edit(r.file, { anchor: first!, replace: [...note("M2", r.meaning), ...r.insert] });
@@ -192,6 +223,8 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
   }
   if (translated && tree.layout !== "fragment") ensureModule("authz_core", "M2", "Require is mod_authz_core's in 2.4", undefined);
   if (needCompat !== null) ensureModule("access_compat", "M2", `Order/Allow/Deny need mod_access_compat in 2.4: ${needCompat}`, undefined);
+  // Modules carried over from 2.2's LoadModule lines bring their start-up companions too.
+  for (const pair of missingCompanions(loaded)) ensureModule(pair.companion, "start-companion", `mod_${pair.module} exits at start-up on 2.4 without mod_${pair.companion} (${pair.code})`, undefined);
 
   // ---- print --------------------------------------------------------------------------------------------
   const files = new Map(tree.source.files);
@@ -207,6 +240,11 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
   }
   const migratedSource: SourceTree = { ...tree.source, files, directories };
   return { original: tree, migrated: { ...tree, source: migratedSource }, changes: changes.sort(byPlace) };
+}
+
+/** "2.4 takes AllowOverride only inside <Directory>, ...", for each refused line. */
+function refusalText(refused: readonly RefusedLine[]): string {
+  return refused.map((line) => `2.4 takes ${line.name} ${whereText(line.where)}`).join("; ");
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {
