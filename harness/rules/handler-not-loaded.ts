@@ -18,12 +18,14 @@
 // 403 on 2.4.68; such a finding is behaviour until the directory is granted.
 import { candidateLogs } from "./evidence.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
-import { mayGovern, ownDirectives, requireLine } from "./access-scope.ts";
+import { admission24, directoryAccess24, stateAt24, type DirectoryAccess24 } from "../access/directory-state-24.ts";
+import { parseAuthz } from "../access/model-24.ts";
+import { mayGovern } from "./access-scope.ts";
 import type { LintFinding } from "./finding.ts";
 import { detection, innermost, named } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
-import { grantedOn24 } from "./stock-access.ts";
+import { stockGrantedRoots } from "./stock-access.ts";
 
 interface Mapping {
   /** The handler name, or the filter name for AddOutputFilter/SetOutputFilter. */
@@ -70,19 +72,19 @@ function mappingOf(key: string, args: readonly string[], actions: ReadonlySet<st
 
 function detect(context: LintContext): Detection[] {
   const found: Detection[] = [];
-  // The Require lines of each <Directory> path, read only when a handler line needs them (most trees have
-  // none, and a large tree has tens of thousands of sections); appended in place, not copied per section.
-  let known: Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>> | null = null;
-  const directories = (): Map<string, Array<NonNullable<ReturnType<typeof requireLine>>>> => {
+  // What each plain <Directory> of the 2.4 view sets (after the stock config's around a fragment), made only when
+  // a handler line needs it: most trees have none, and a large tree has tens of thousands of sections.
+  let known: DirectoryAccess24[] | null = null;
+  const directories = (): DirectoryAccess24[] => {
     if (known !== null) return known;
-    known = new Map();
+    known = [];
+    if (context.target.layout === "fragment") {
+      known.push({ path: "/", authz: parseAuthz(["Require all denied"]), compat: null, satisfy: null, authType: false });
+      for (const root of stockGrantedRoots(context.targetModules.name)) known.push({ path: root, authz: parseAuthz(["Require all granted"]), compat: null, satisfy: null, authType: false });
+    }
     for (const section of walkConfig(context.target).sections) {
       if (section.section.key !== "directory" || section.section.args[0] === "~") continue;
-      const path = (section.section.args[0] ?? "").replace(/\/+$/, "") || "/";
-      const requires = ownDirectives(context.target, section.section, "require").flatMap((line) => requireLine(line.directive) ?? []);
-      const list = known.get(path);
-      if (list) list.push(...requires);
-      else known.set(path, requires);
+      known.push(directoryAccess24(section.section));
     }
     return known;
   };
@@ -92,23 +94,22 @@ function detect(context: LintContext): Detection[] {
     if (mapping === null) continue;
     if (!mapping.modules.some((id) => context.loaded.source.has(id))) continue;
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;
-    // Where 2.4 refuses the directory anyway (a fragment outside the stock config's grants), nothing leaks yet.
+    // Who 2.4 lets reach the handler there, by the access model prove checks (model-24): whoever it lets through
+    // gets the source text; where it lets no one through, nothing leaks yet.
     const where = entry.directive.key.startsWith("scriptalias") ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
-    const granted = where === undefined ? null : grantedOn24((path) => directories().get(path), context.target.layout === "fragment", context.targetModules.name, where);
-    found.push(
-      granted === false
-        ? detection(
-            entry,
-            `2.4 does not run ${mapping.what} here: the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads. 2.4 refuses the directory today (403); once it is granted, the default handler sends the script's source text`,
-            mapping.fix,
-            { severity: "behaviour" },
-          )
-        : detection(
-            entry,
-            `2.4 serves ${mapping.what} here as plain files: the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads, so the default handler sends the script's source text`,
-            mapping.fix,
-          ),
-    );
+    const admitted = where === undefined ? null : admission24(stateAt24(directories(), where));
+    const missing = `the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads`;
+    if (admitted !== null && !admitted.anyone && admitted.clients.length === 0 && !admitted.users) {
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}. 2.4 refuses the directory today (403); once it is granted, the default handler sends the script's source text`, mapping.fix, { severity: "behaviour" }));
+      continue;
+    }
+    const who =
+      admitted === null || admitted.anyone
+        ? ""
+        : admitted.clients.length > 0
+          ? ` to clients from ${admitted.clients.join(", ")}${admitted.users ? " and to authenticated users" : ""}`
+          : " to every user the directory admits once authenticated (2.4 asks for credentials first)";
+    found.push(detection(entry, `2.4 serves ${mapping.what} here as plain files: ${missing}, so the default handler sends the script's source text${who}`, mapping.fix));
   }
   return found;
 }

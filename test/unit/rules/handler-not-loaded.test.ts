@@ -30,6 +30,18 @@ describe("handler-not-loaded: detect", () => {
     expect(underHtdocs.map((f) => f.severity)).toEqual(["security"]);
   });
 
+  it("rates it security where the directory asks for a user: 2.4 sends the source to every authenticated user (real 2.4.62)", async () => {
+    const cgi = "ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    AuthType Basic\n    AuthName tool\n    AuthUserFile /srv/tool/passwd\n    Require valid-user\n    Order allow,deny\n    Allow from all\n</Directory>\n";
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment(cgi));
+    expect(findings.map((f) => [f.line, f.severity])).toEqual([[1, "security"]]);
+    expect(findings[0]!.message).toMatch(/once authenticated/);
+  });
+
+  it("names the clients a host rule admits, from the same model", async () => {
+    const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    Require ip 10.0.0.0/8\n</Directory>\n"));
+    expect(findings.map((f) => [f.severity, /clients from 10\.0\.0\.1/.test(f.message)])).toEqual([["security", true]]);
+  });
+
   it("says nothing when the 2.4 side loads the handler's module too", async () => {
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("LoadModule cgid_module modules/mod_cgid.so\nScriptAlias /cgi-bin/ /srv/cgi/\n"));
     expect(findings).toEqual([]);
