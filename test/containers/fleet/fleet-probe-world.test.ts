@@ -26,7 +26,7 @@ function allCells(report: Report): Array<ReportProbeCell & { config: string }> {
 }
 
 const show = (cells: ReadonlyArray<ReportProbeCell & { config: string }>): string =>
-  cells.slice(0, 10).map((c) => `${c.config} ${c.cell}: ${c.class} ${c.reason ?? ""} [${c.baseline?.evidence.join("; ") ?? ""}] [${c.candidate?.evidence.join("; ") ?? ""}]`).join("\n");
+  cells.slice(0, 10).map((c) => `${c.config} ${c.cell}: ${c.class} ${c.reason ?? ""} 2.2 ${c.baseline?.answer ?? "-"} [${c.baseline?.evidence.join("; ") ?? ""}] 2.4 ${c.candidate?.answer ?? "-"} [${c.candidate?.evidence.join("; ") ?? ""}]`).join("\n");
 
 describe("fleet of configs/ through the probe world, run again and again", { timeout: 1_800_000 }, () => {
   const images = inject("images");
@@ -60,7 +60,13 @@ describe("fleet of configs/ through the probe world, run again and again", { tim
     expect(reports).toHaveLength(RUNS);
     expect(reports[0]!.scenarios.map((s) => s.id).sort()).toEqual(SAMPLES);
     const first = fleetDigest(reports[0]!);
-    for (const [index, report] of reports.entries()) expect(fleetDigest(report), `run ${index + 1} against run 1`).toEqual(first);
+    const firstCells = new Map(allCells(reports[0]!).map((c) => [`${c.config} ${c.cell}`, c]));
+    for (const [index, report] of reports.entries()) {
+      // On a disagreement, both answers of each cell that changed class: what each side said and why.
+      const changed = allCells(report).filter((c) => firstCells.get(`${c.config} ${c.cell}`)?.class !== c.class);
+      const told = changed.slice(0, 5).map((c) => `${show([firstCells.get(`${c.config} ${c.cell}`)!].filter(Boolean))}\n  became\n${show([c])}`).join("\n");
+      expect(fleetDigest(report), `run ${index + 1} against run 1\n${told}`).toEqual(first);
+    }
   });
 
   it("reports no difference the probe world made: no vacuous cell, no missing object, no refused probe user, no 5xx from a planted object on the baseline", () => {
