@@ -48,8 +48,9 @@ const EXPECTED: Record<string, { findings: Row[]; confirmed?: string; clock?: Ro
   // mod_ssl warns of no session cache (AH01873) where 2.4's stock config loads no mod_ssl.
   "queuewatch-cgi": { findings: [["handler-not-loaded", "security", true], ["accept-ranges", "expected", false], ["ssl-session-cache-warning", "expected", false]] },
   // conf/httpd.conf:27 LockFile (R9); :104/:105 disk_cache/mem_cache and conf.d/cache.conf's directives (B2);
-  // conf.d/balancer.conf:13/:18 the balancer without slotmem_shm and lbmethod modules (B3); :60 authn_alias (N3).
-  "rhel-balancer": { findings: [blocking("R9"), blocking("B2"), blocking("B3"), ...FULL_TREE, blocking("N3")], confirmed: "R9" },
+  // conf.d/balancer.conf:13/:18 the balancer without lbmethod modules (B3); conf/httpd.conf:98 mod_proxy_balancer
+  // without mod_slotmem_shm, which 2.4 exits without at start-up (start-companion); :60 authn_alias (N3).
+  "rhel-balancer": { findings: [blocking("R9"), blocking("B2"), blocking("B3"), ...FULL_TREE, blocking("N3"), blocking("start-companion")], confirmed: "R9" },
   // etc/stagelock/apache.conf:16 AuthType Digest inside <IfModule mod_auth_digest.c>: 2.4's stock config does not
   // load mod_auth_digest, so / is 200 without a password where 2.2 asked for one (the access-widening finding).
   "staging-lock": { findings: [["protection-module-not-loaded", "security", true], ["ssl-session-cache-warning", "expected", false]] },
