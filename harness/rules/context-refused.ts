@@ -7,13 +7,15 @@
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { CONTEXTS, placeOf, whereText, type Place } from "./context-knowledge.ts";
-import type { OwnedDetection } from "./invalid-commands.ts";
+import { everyLine, type OwnedDetection } from "./invalid-commands.ts";
 import type { LintContext } from "./lint-context.ts";
 import { refusalClaim } from "./refusal-evidence.ts";
 import type { Rule } from "./rule.ts";
 
 // Read by the evaluator (conditional sections, Include, Define, Use): never refused for their place here.
 const EVALUATOR_KEYS = new Set(["include", "includeoptional", "ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection", "macro", "use", "undefmacro", "define", "undefine"]);
+
+const SECTION_SLOTS: Readonly<Record<Place, string>> = { server: "<server", directory: "<directory", proxy: "<proxy", htaccess: "<htaccess" };
 
 interface Verdict {
   message: string;
@@ -42,12 +44,15 @@ export function* contextRefusalLines(context: LintContext, rules: readonly Rule[
   const walked = walkConfig(context.target);
   const owners = new Map<string, Rule>();
   for (const rule of rules) for (const name of rule.ownsContext ?? []) if (!owners.has(name.toLowerCase())) owners.set(name.toLowerCase(), rule);
-  const verdicts = new Map<string, Verdict | null>();
+  // By place, then name as written, sections apart: asked for every line of a large tree, no key string made per line.
+  const verdicts = new Map<string, Map<string, Verdict | null>>();
   const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): OwnedDetection | null => {
     const place = placeOf(sections);
-    const key = `${node.kind === "section" ? "<" : ""}${node.name}\u0000${place}`;
-    let found = verdicts.get(key);
-    if (found === undefined) verdicts.set(key, (found = verdict(node, place)));
+    const slot = node.kind === "section" ? SECTION_SLOTS[place] : place;
+    let known = verdicts.get(slot);
+    if (known === undefined) verdicts.set(slot, (known = new Map()));
+    let found = known.get(node.name);
+    if (found === undefined) known.set(node.name, (found = verdict(node, place)));
     if (found === null) return null;
     const homes = context.directives["2.4"].modulesOf(node.key);
     if (!homes.some((id) => context.loaded.target.has(id))) return null;
@@ -58,16 +63,7 @@ export function* contextRefusalLines(context: LintContext, rules: readonly Rule[
       detection: { node, sections, message: own?.message ?? found.message, fix: own?.fix !== undefined ? own.fix : found.fix },
     };
   };
-  for (let at = 0; at < walked.directives.length; at++) {
-    const entry = walked.directives[at]!;
-    const found = consider(entry.directive, entry.sections);
-    if (found !== null) yield found;
-  }
-  for (let at = 0; at < walked.sections.length; at++) {
-    const entry = walked.sections[at]!;
-    const found = consider(entry.section, entry.sections);
-    if (found !== null) yield found;
-  }
+  yield* everyLine(walked, consider);
 }
 
 export const CONTEXT_REFUSED: Rule = {

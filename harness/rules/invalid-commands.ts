@@ -3,7 +3,7 @@
 // have. Which row explains it is data on the rules (Rule.owns); what no row owns falls to the generic rules
 // (a module the target does not load: B4; a directive no 2.4 module has: V1 when 2.2 had none either).
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
-import { walkConfig } from "../conf/queries/walk-config.ts";
+import { walkConfig, type WalkedConfig } from "../conf/queries/walk-config.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, OwnedLine, Rule } from "./rule.ts";
 
@@ -70,6 +70,22 @@ interface NameVerdict {
   fix: string;
 }
 
+/** `consider` of every directive, then every section, of a walk: what it does not return null for. Index loops,
+ * not for-of: run once over every line of a large tree, mostly unoptimised, where for-of makes an iterator
+ * result per element. */
+export function* everyLine<T>(walked: WalkedConfig, consider: (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]) => T | null): Generator<T> {
+  for (let at = 0; at < walked.directives.length; at++) {
+    const entry = walked.directives[at]!;
+    const found = consider(entry.directive, entry.sections);
+    if (found !== null) yield found;
+  }
+  for (let at = 0; at < walked.sections.length; at++) {
+    const entry = walked.sections[at]!;
+    const found = consider(entry.section, entry.sections);
+    if (found !== null) yield found;
+  }
+}
+
 export function invalidCommands(context: LintContext, rules: readonly Rule[]): OwnedDetection[] {
   return [...invalidCommandLines(context, rules)];
 }
@@ -108,18 +124,7 @@ export function* invalidCommandLines(context: LintContext, rules: readonly Rule[
     const { message, fix } = verdict;
     return { rule: owner?.rule.id ?? verdict.generic, detection: { node, sections, message: owner?.line.message ?? message, fix: owner?.line.fix !== undefined ? owner.line.fix : fix } };
   };
-  // Index loops, not for-of: run once over every line, mostly unoptimised, where for-of makes an iterator
-  // result per element.
-  for (let at = 0; at < walked.directives.length; at++) {
-    const entry = walked.directives[at]!;
-    const found = consider(entry.directive, entry.sections);
-    if (found !== null) yield found;
-  }
-  for (let at = 0; at < walked.sections.length; at++) {
-    const entry = walked.sections[at]!;
-    const found = consider(entry.section, entry.sections);
-    if (found !== null) yield found;
-  }
+  yield* everyLine(walked, consider);
 
   // LoadModule of a file the 2.4 build does not install.
   for (const entry of walked.byKey.get("loadmodule") ?? []) {
