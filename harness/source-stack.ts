@@ -1,15 +1,16 @@
 // An error's stack as the sources read, where the CLI runs from its bundle (bin/httpd-upgrade-harness.js). Node's own
 // source-map support parses the bundle's whole map when the bundle loads and keeps it (about 18 MB of a command's
-// memory, a tenth of a large fleet's), for stacks nearly no run prints. So the bundle's map sits beside it
-// (`cli-….mjs.map`), and a stack is mapped here, the map read the first time one is asked for: an internal error
+// memory, a tenth of a large fleet's), for stacks nearly no run prints. So each of the bundle's modules has its map
+// beside it (`cli-…/main.mjs.map`, `cli-…/chunk-….mjs.map`; a bundle of one file, `cli-….mjs.map`), and a stack is mapped here, the map read the first time one is asked for: an internal error
 // printed or recorded in a report names the source file and line, as before. A stack with no bundle frame (the
 // sources through tsx, the tests) is given back as it is.
 import { readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-/** A frame's place in a bundle: the file's URL or path, line and column (1-based). */
-const BUNDLE_FRAME = /((?:file:\/\/)?[^\s()]*cli-[0-9a-f]{16}\.mjs):(\d+):(\d+)/g;
+/** A frame's place in a bundle (a module of its directory, or the bundle of one file): the file's URL or path,
+ * line and column (1-based). */
+const BUNDLE_FRAME = /((?:file:\/\/)?[^\s()]*cli-[0-9a-f]{16}(?:\.mjs|\/[^\s()/:]+\.mjs)):(\d+):(\d+)/g;
 
 const maps = new Map<string, SourceMap | null>();
 

@@ -25,7 +25,7 @@ import { EXIT } from "./exit-status.ts";
 import { startLintTiming } from "./lint-timing.ts";
 import { parseOptions } from "./parse-options.ts";
 import { toolVersion } from "./tool-version.ts";
-import { parseLayout } from "./tree-inputs.ts";
+import { parseLayout } from "./layout-option.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;
 

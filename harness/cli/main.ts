@@ -1,55 +1,45 @@
 // The command line, and its one error boundary: every HarnessError becomes a message and an exit status
-// from the contract (exit-status.ts); library code never exits.
+// from the contract (exit-status.ts); library code never exits. Each command's module is imported when that command
+// runs: `lint`, `plan`, `config` and `migrate` then never load the engine's packages (dockerode, testcontainers,
+// undici) nor zod, which cost more of a small lint's time than the lint itself (test/unit/cli/lazy-commands.test.ts).
 import pc from "picocolors";
 import { formatPosition, HarnessError, isHarnessError } from "../errors.ts";
 import { errorText } from "../source-stack.ts";
 import { EXIT, exitStatusFor } from "./exit-status.ts";
-import { runBisectCommand } from "./bisect-command.ts";
-import { runCatalogueCommand } from "./catalogue-command.ts";
-import { runConfigCommand } from "./config-command.ts";
-import { runEngineCommand } from "./engine-command.ts";
-import { runFleetCommand, runMergeReportsCommand } from "./fleet-command.ts";
-import { runImagesCommand } from "./images-command.ts";
-import { runLintCommand } from "./lint-command.ts";
-import { runMigrateCommand } from "./migrate-command.ts";
-import { runProveCommand } from "./prove-command.ts";
-import { runReplayCommand } from "./replay-command.ts";
 import { USAGE } from "./parse-options.ts";
-import { runPlanCommand } from "./plan-command.ts";
-import { runRunCommand } from "./run-command.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case "run":
-        return await runRunCommand(rest, { demo: false });
+        return await (await import("./run-command.ts")).runRunCommand(rest, { demo: false });
       case "demo":
-        return await runRunCommand(rest, { demo: true });
+        return await (await import("./run-command.ts")).runRunCommand(rest, { demo: true });
       case "plan":
-        return await runPlanCommand(rest);
+        return await (await import("./plan-command.ts")).runPlanCommand(rest);
       case "images":
-        return await runImagesCommand(rest);
+        return await (await import("./images-command.ts")).runImagesCommand(rest);
       case "engine":
-        return await runEngineCommand(rest);
+        return await (await import("./engine-command.ts")).runEngineCommand(rest);
       case "catalogue":
-        return await runCatalogueCommand(rest);
+        return await (await import("./catalogue-command.ts")).runCatalogueCommand(rest);
       case "config":
-        return await runConfigCommand(rest);
+        return await (await import("./config-command.ts")).runConfigCommand(rest);
       case "lint":
-        return await runLintCommand(rest);
+        return await (await import("./lint-command.ts")).runLintCommand(rest);
       case "migrate":
-        return await runMigrateCommand(rest);
+        return await (await import("./migrate-command.ts")).runMigrateCommand(rest);
       case "fleet":
-        return await runFleetCommand(rest);
+        return await (await import("./fleet-command.ts")).runFleetCommand(rest);
       case "merge-reports":
-        return await runMergeReportsCommand(rest);
+        return await (await import("./fleet-command.ts")).runMergeReportsCommand(rest);
       case "prove":
-        return await runProveCommand(rest);
+        return await (await import("./prove-command.ts")).runProveCommand(rest);
       case "replay":
-        return await runReplayCommand(rest);
+        return await (await import("./replay-command.ts")).runReplayCommand(rest);
       case "bisect":
-        return await runBisectCommand(rest);
+        return await (await import("./bisect-command.ts")).runBisectCommand(rest);
       case undefined:
       case "help":
       case "--help":

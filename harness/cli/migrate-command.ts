@@ -17,11 +17,10 @@ import { EXIT } from "./exit-status.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { treeLabel } from "./lint-command.ts";
 import { parseOptions } from "./parse-options.ts";
-import { proveTrees } from "./prove-trees.ts";
 import { toolVersion } from "./tool-version.ts";
 import { treeDiff } from "./tree-diff.ts";
 import { readTree } from "../conf/read-tree.ts";
-import { parseLayout } from "./tree-inputs.ts";
+import { parseLayout } from "./layout-option.ts";
 import { writeTree } from "./write-tree.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;
@@ -58,6 +57,8 @@ export async function runMigrateCommand(args: string[]): Promise<number> {
     const baselineImage = values.baseline ?? (process.env.HTTPD_BASELINE_IMAGE || DEFAULT_BASELINE_IMAGE);
     const candidateImage = values.candidate ?? (process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE);
     for (let round = 1; round <= MAX_ROUNDS; round++) {
+      // Imported with --prove only: a migration alone never loads the engine's packages.
+      const { proveTrees } = await import("./prove-trees.ts");
       const result = await proveTrees({ original: tree, originalPath: path, port: migration.migrated, portPath: `${path} (migrated)`, defines, baselineImage, candidateImage, ignore });
       proof = result.proof;
       process.stderr.write(`prove, round ${round}: ${proofVerdictLine(proof)}\n`);

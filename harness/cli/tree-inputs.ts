@@ -6,7 +6,7 @@
 import { proofProbes } from "../judge/prove/proof-probes.ts";
 import { withProbeWorld } from "../plan/probes/probe-scenario.ts";
 import { basename, resolve } from "node:path";
-import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
+import type { LayoutId } from "../conf/effective-config.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { readTree } from "../conf/read-tree.ts";
 import { HarnessError } from "../errors.ts";
@@ -18,7 +18,7 @@ import { RULES } from "../rules/all-rules.ts";
 import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
 import { smokeRequestsFor, treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
-import { loadScenarios } from "../scenario/load-scenario.ts";
+import { parseLayout } from "./layout-option.ts";
 import { CATALOGUE_DIR } from "./catalogue-dir.ts";
 import { USAGE } from "./parse-options.ts";
 
@@ -29,10 +29,12 @@ export interface TreeOptions {
   defines: readonly string[];
 }
 
-export function parseLayout(value: string | undefined): LayoutId | null {
-  if (value === undefined) return null;
-  if ((LAYOUTS as readonly string[]).includes(value)) return value as LayoutId;
-  throw new HarnessError("HARNESS_USAGE", `--layout ${JSON.stringify(value)} is not a layout the harness knows`, { hint: `Use one of: ${LAYOUTS.join(", ")}.` });
+export { parseLayout } from "./layout-option.ts";
+
+/** Scenario files, loaded and validated (zod): imported when a command is given some, so that a command on trees
+ * alone never loads the scenario schema. */
+async function loadScenarios(paths: string[]): Promise<Scenario[]> {
+  return (await import("../scenario/load-scenario.ts")).loadScenarios(paths);
 }
 
 export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: Scenario[]; trees: Map<string, ConfigTree> }> {
