@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { htmlReportChunks, renderHtmlReport } from "../report/html-report.ts";
@@ -69,72 +69,7 @@ export function writeReports(report: Report, targets: ReportTarget[]): void {
   writeRendered(targets.map((target) => ({ target, text: RENDERERS[target.format](report) })));
 }
 
-/** A report being written piece by piece to a temporary file beside its target: `publish` renames it into
- * place, `discard` removes it, so a report is whole or absent. */
-export interface StagedReport {
-  publish(): void;
-  discard(): void;
-}
-
-const FLUSH_BYTES = 1 << 16;
-
-/** Writes the pieces to the target's temporary file (in writes of about 64 KB); HARNESS_REPORT_WRITE when the
- * file system refuses. A piece that fails to render leaves no file and throws as it is. */
-export function stageReport(target: ReportTarget<string>, chunks: Iterable<string>): StagedReport {
-  const temporary = `${target.path}.${process.pid}.tmp`;
-  const discard = (): void => {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // the directory itself could not be made: there is no temporary file
-    }
-  };
-  const refused = (cause: unknown): HarnessError =>
-    new HarnessError("HARNESS_REPORT_WRITE", `Could not write the ${target.format} report to ${target.path}.`, { cause, hint: "Check that the directory is writable." });
-  let fd: number;
-  try {
-    mkdirSync(dirname(target.path), { recursive: true });
-    fd = openSync(temporary, "w");
-  } catch (cause) {
-    discard();
-    throw refused(cause);
-  }
-  try {
-    let pending: string[] = [];
-    let size = 0;
-    const flush = (): void => {
-      try {
-        writeSync(fd, pending.join(""));
-      } catch (cause) {
-        throw refused(cause);
-      }
-      pending = [];
-      size = 0;
-    };
-    for (const chunk of chunks) {
-      pending.push(chunk);
-      size += chunk.length;
-      if (size >= FLUSH_BYTES) flush();
-    }
-    flush();
-  } catch (error) {
-    closeSync(fd);
-    discard();
-    throw error;
-  }
-  closeSync(fd);
-  return {
-    publish: () => {
-      try {
-        renameSync(temporary, target.path);
-      } catch (cause) {
-        discard();
-        throw refused(cause);
-      }
-    },
-    discard,
-  };
-}
+export { stageReport, type StagedReport } from "./staged-report.ts";
 
 /** Writes texts already rendered, each whole or not at all. */
 export function writeRendered(rendered: ReadonlyArray<{ target: ReportTarget<string>; text: string }>): void {

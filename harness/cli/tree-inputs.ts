@@ -33,7 +33,7 @@ export { parseLayout } from "./layout-option.ts";
 
 /** Scenario files, loaded and validated (zod): imported when a command is given some, so that a command on trees
  * alone never loads the scenario schema. */
-async function loadScenarios(paths: string[]): Promise<Scenario[]> {
+async function loadScenarios(paths: readonly string[]): Promise<Scenario[]> {
   return (await import("../scenario/load-scenario.ts")).loadScenarios(paths);
 }
 
