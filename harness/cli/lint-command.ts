@@ -1,17 +1,17 @@
 // `lint PATH...`: every rule's finding in one or more configuration trees at once, offline (no Docker), as text,
 // the JSON contract (schema/lint.schema.json) or SARIF 2.1.0. The fleet's ignore file and an earlier lint (the
-// baseline) narrow what is reported; --fail-on sets what fails: exit 1 when a reported finding reaches it, 0
+// baseline) narrow what is reported; the report is written as it is rendered (to a temporary file renamed into
+// place, with --output: whole or absent); --fail-on sets what fails: exit 1 when a reported finding reaches it, 0
 // otherwise, 2 on bad input (a tree that cannot be read as given, options, the ignore or baseline file).
 import { defaultTargetModules } from "../rules/target-modules.ts";
 import { existsSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { LayoutId } from "../conf/effective-config.ts";
 import { loadTree } from "../conf/load-tree.ts";
 import type { ConfProblem } from "../conf/syntax-tree.ts";
-import { HarnessError } from "../errors.ts";
-import { lintDocument } from "../report/lint-json.ts";
-import { lintSarif } from "../report/lint-sarif.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
+import { lintJsonChunks } from "../report/lint-json.ts";
+import { lintSarifChunks } from "../report/lint-sarif.ts";
 import { renderLintText } from "../report/lint-text.ts";
 import { RULES } from "../rules/all-rules.ts";
 import { IGNORE_FILE_NAME, loadIgnoreFile } from "../rules/ignore-file.ts";
@@ -23,6 +23,7 @@ import type { Rule } from "../rules/rule.ts";
 import { targetModules } from "../rules/target-modules.ts";
 import { EXIT } from "./exit-status.ts";
 import { startLintTiming } from "./lint-timing.ts";
+import { stageReport, writeChunks } from "./staged-report.ts";
 import { parseOptions } from "./parse-options.ts";
 import { toolVersion } from "./tool-version.ts";
 import { parseLayout } from "./layout-option.ts";
@@ -120,18 +121,21 @@ export async function runLintCommand(args: string[], rules: readonly Rule[] = RU
   if (unreadable.length > 0) throw badTrees(unreadable);
 
   const outcome = lintOutcome({ trees: linted, ignore, baseline, failOn });
-  const text =
+  // Written as it is rendered, a place at a time: a large tree's report is never one string.
+  const chunks =
     format === "json"
-      ? `${JSON.stringify(lintDocument(outcome, toolVersion()), null, 2)}\n`
+      ? lintJsonChunks(outcome, toolVersion())
       : format === "sarif"
-        ? `${JSON.stringify(lintSarif(outcome, rules, { toolVersion: toolVersion(), cwd }), null, 2)}\n`
-        : renderLintText(outcome, { color: wantsColor(values.output !== undefined) });
-  if (values.output === undefined) process.stdout.write(text);
+        ? lintSarifChunks(outcome, rules, { toolVersion: toolVersion(), cwd })
+        : [renderLintText(outcome, { color: wantsColor(values.output !== undefined) })];
+  if (values.output === undefined) await writeChunks(process.stdout, chunks);
   else {
     try {
-      await writeFile(values.output, text);
-    } catch (cause) {
-      throw new HarnessError("HARNESS_REPORT_WRITE", `--output ${values.output}: ${(cause as Error).message}`, { cause });
+      stageReport({ format, path: values.output }, chunks).publish();
+    } catch (error) {
+      if (!isHarnessError(error) || error.code !== "HARNESS_REPORT_WRITE") throw error;
+      const cause = error.cause as Error;
+      throw new HarnessError("HARNESS_REPORT_WRITE", `--output ${values.output}: ${cause.message}`, { cause });
     }
   }
   return outcome.failing > 0 ? EXIT.regressions : EXIT.ok;

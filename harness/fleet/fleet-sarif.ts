@@ -1,10 +1,11 @@
 // Pure: a fleet's lint findings as one SARIF run, from the entries (a single run's or merged shards'), so code
 // scanning sees every config's constructs with file:line. Each entry's findings are already those its ignore file
-// lets through. fleetSarifChunks gives the same text in pieces, one finding at a time, for a writer that reads
-// the entries one at a time from a journal (the SARIF of 1,000 configs is tens of MB).
-import { lintSarif, type Naming, naming, ruleOfFinding, sarifResult } from "../report/lint-sarif.ts";
+// lets through; they are grouped by cause as lint groups them. fleetSarifChunks gives the same text in pieces, one
+// finding at a time, for a writer that reads the entries one at a time from a journal (the SARIF of 1,000 configs
+// is tens of MB).
+import { lintSarif, type Naming, naming, ruleOfFinding, sarifChunks, sarifResult, sarifRun } from "../report/lint-sarif.ts";
 import { RULES } from "../rules/all-rules.ts";
-import { lintOutcome } from "../rules/lint-outcome.ts";
+import { groupByCause, lintOutcome } from "../rules/lint-outcome.ts";
 import type { Rule } from "../rules/rule.ts";
 import { atLeast } from "../rules/severity.ts";
 import type { FleetEntry } from "./blob.ts";
@@ -18,37 +19,26 @@ export function fleetSarif(entries: Iterable<Pick<FleetEntry, "lint">>, options:
 }
 
 /** `${JSON.stringify(fleetSarif(entries), null, 2)}\n` in pieces: the entries are read twice, once for the rules
- * and counts the head holds, once for the results. */
-export function* fleetSarifChunks(entries: () => Iterable<Pick<FleetEntry, "lint">>, options: Options): Generator<string> {
+ * and counts the head holds, once for the results (each entry's findings grouped by cause, as lintOutcome does). */
+export function fleetSarifChunks(entries: () => Iterable<Pick<FleetEntry, "lint">>, options: Options): Generator<string> {
   const described: Rule[] = [...RULES];
   const names = new Map<string, Naming>();
   let failing = 0;
   for (const { lint } of entries()) {
     if (!lint) continue;
     names.set(lint.tree.path, naming(lint.tree, options.cwd));
-    for (const finding of lint.findings) {
-      if (!described.some((rule) => rule.id === finding.rule)) described.push(ruleOfFinding({ ...finding, tree: lint.tree.path }));
-      if (finding.severity !== "expected" && atLeast(finding.severity, "blocking")) failing++;
+    for (const cause of groupByCause(lint.tree.path, lint.findings)) {
+      if (!described.some((rule) => rule.id === cause.rule)) described.push(ruleOfFinding(cause));
+      if (cause.severity !== "expected" && atLeast(cause.severity, "blocking")) failing++;
     }
   }
   // The run without its results: the rules described in the same order, the same counts.
-  const head = JSON.stringify(lintSarif({ ...lintOutcome({ trees: [], ignore: null, baseline: null, failOn: "blocking" }), failing }, described, options), null, 2);
-  const at = head.indexOf(RESULTS_SLOT);
-  if (at < 0) throw new Error("sarif: no results slot");
-  yield head.slice(0, at + RESULTS_SLOT.length - 1);
+  const head = sarifRun({ ...lintOutcome({ trees: [], ignore: null, baseline: null, failOn: "blocking" }), failing }, described, options, []);
   const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
-  let first = true;
-  for (const { lint } of entries()) {
-    if (!lint) continue;
-    for (const finding of lint.findings) {
-      const result = sarifResult({ ...finding, tree: lint.tree.path }, names.get(lint.tree.path)!, ruleIndex);
-      yield `${first ? "\n" : ",\n"}${JSON.stringify(result, null, 2).replace(/^/gm, "        ")}`;
-      first = false;
+  return sarifChunks(head, (function* () {
+    for (const { lint } of entries()) {
+      if (!lint) continue;
+      for (const cause of groupByCause(lint.tree.path, lint.findings)) yield sarifResult(cause, names.get(lint.tree.path)!, ruleIndex);
     }
-  }
-  yield first ? "]" : "\n      ]";
-  yield `${head.slice(at + RESULTS_SLOT.length)}\n`;
+  })());
 }
-
-/** The run's results key: the only one at six spaces (runs[0]); string values hold no raw newline. */
-const RESULTS_SLOT = '\n      "results": []';

@@ -1,27 +1,66 @@
-// `lint --format json`: the lint's JSON contract (schema/lint.schema.json, schemaVersion 1.0). The issue's
-// contract fields come first in each finding and keep their names (rule, severity, file, line, column,
-// directive, message, fix); the rest of the finding follows, then the tree it is in.
-import type { LintOutcome, TreeFinding } from "../rules/lint-outcome.ts";
+// `lint --format json`: the lint's JSON contract (schema/lint.schema.json, schemaVersion 2.0). One finding per
+// cause (a rule, its message and fix, in one tree) with every place it was found at. The issue's contract fields
+// come first in each finding and keep their names (rule, severity, file, line, column, directive, message, fix:
+// the first place's); then the rest, every place (`places`) and the tree it is in.
+//
+// lintJsonChunks writes the same text as `${JSON.stringify(lintDocument(...), null, 2)}\n` in pieces, a place at a
+// time, so that a lint of tens of thousands of places never holds its report as one string (nor as one object).
+import type { SourcePlace } from "../rules/finding.ts";
+import type { LintCause, LintOutcome } from "../rules/lint-outcome.ts";
 import type { Severity } from "../rules/severity.ts";
 
-export const LINT_SCHEMA_VERSION = "1.0";
+export const LINT_SCHEMA_VERSION = "2.0";
 export const TOOL_NAME = "httpd-upgrade-harness";
+
+/** One place of a finding: where, the directive as written, and what identifies it across edits. */
+export interface LintPlace {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  directive: string;
+  fingerprint: string;
+  sections: readonly string[];
+  includeChain: readonly SourcePlace[];
+  related: readonly SourcePlace[];
+}
+
+export interface LintDocumentFinding {
+  rule: string;
+  severity: Severity;
+  /** The first place's file, line, column and directive. */
+  file: string;
+  line: number;
+  column: number;
+  directive: string;
+  message: string;
+  fix: string | null;
+  security: boolean;
+  seed: readonly string[];
+  /** Every place, in reading order. */
+  places: LintPlace[];
+  tree: string;
+}
 
 export interface LintDocument {
   schemaVersion: typeof LINT_SCHEMA_VERSION;
   tool: { name: typeof TOOL_NAME; version: string };
-  findings: TreeFinding[];
+  findings: LintDocumentFinding[];
   /** Every file each tree's configuration reads, in reading order. */
   files: Array<{ tree: string; file: string }>;
   trees: Array<{ path: string; layout: string; targetModules: string }>;
   ignored: LintOutcome["ignored"];
   baseline: LintOutcome["baseline"];
   summary: {
-    /** Findings reported (neither ignored nor in the baseline). */
+    /** Findings reported (causes; neither ignored nor in the baseline). */
     findings: number;
+    /** Their places, in all. */
+    places: number;
     bySeverity: Record<Severity, number>;
-    /** Findings the baseline knew, not reported. */
+    /** Places the baseline knew, not reported. */
     known: number;
+    /** Places the ignore file silenced. */
     ignored: number;
     failOn: LintOutcome["failOn"];
     /** Reported findings at or above failOn. */
@@ -31,22 +70,42 @@ export interface LintDocument {
   };
 }
 
-function contractOrder(finding: TreeFinding): TreeFinding {
-  const { rule, severity, file, line, column, directive, message, fix, ...rest } = finding;
-  return { rule, severity, file, line, column, directive, message, fix, ...rest };
+function placeOf(place: LintCause["places"][number]): LintPlace {
+  const { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related } = place;
+  return { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related };
 }
 
-export function lintDocument(outcome: LintOutcome, toolVersion: string): LintDocument {
+/** The finding with `places` as given (all of them, or none for the streamed head). */
+function documentFinding(cause: LintCause, places: LintPlace[]): LintDocumentFinding {
+  const first = cause.places[0]!;
+  return {
+    rule: cause.rule,
+    severity: cause.severity,
+    file: first.file,
+    line: first.line,
+    column: first.column,
+    directive: first.directive,
+    message: cause.message,
+    fix: cause.fix,
+    security: cause.security,
+    seed: cause.seed,
+    places,
+    tree: cause.tree,
+  };
+}
+
+function documentOf(outcome: LintOutcome, toolVersion: string, findings: LintDocumentFinding[]): LintDocument {
   return {
     schemaVersion: LINT_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: toolVersion },
-    findings: outcome.findings.map(contractOrder),
+    findings,
     files: outcome.trees.flatMap((tree) => tree.files.map((file) => ({ tree: tree.path, file }))),
     trees: outcome.trees.map((tree) => ({ path: tree.path, layout: tree.layout, targetModules: tree.targetModules })),
     ignored: outcome.ignored,
     baseline: outcome.baseline,
     summary: {
       findings: outcome.findings.length,
+      places: outcome.places,
       bySeverity: outcome.bySeverity,
       known: outcome.baseline?.known ?? 0,
       ignored: outcome.ignored.total,
@@ -55,4 +114,47 @@ export function lintDocument(outcome: LintOutcome, toolVersion: string): LintDoc
       failed: outcome.failing > 0,
     },
   };
+}
+
+export function lintDocument(outcome: LintOutcome, toolVersion: string): LintDocument {
+  return documentOf(outcome, toolVersion, outcome.findings.map((cause) => documentFinding(cause, cause.places.map(placeOf))));
+}
+
+/** The document's findings key (at two spaces, the only one) and a finding's places key (at two spaces of the
+ * finding's own text): string values hold no raw newline, so neither text can occur inside a value. */
+const FINDINGS_SLOT = '\n  "findings": []';
+const PLACES_SLOT = '\n  "places": []';
+
+/** `text` with every line but the first indented by `pad` (the first is where the caller puts it). */
+function indented(text: string, pad: string): string {
+  return text.replaceAll("\n", `\n${pad}`);
+}
+
+/** `${JSON.stringify(lintDocument(outcome, toolVersion), null, 2)}\n`, in pieces of a place or a document's head
+ * each. */
+export function* lintJsonChunks(outcome: LintOutcome, toolVersion: string): Generator<string> {
+  const head = JSON.stringify(documentOf(outcome, toolVersion, []), null, 2);
+  const at = head.indexOf(FINDINGS_SLOT);
+  if (at < 0) throw new Error("lint json: no findings slot");
+  const afterFindings = at + FINDINGS_SLOT.length;
+  if (outcome.findings.length === 0) {
+    yield `${head}\n`;
+    return;
+  }
+  yield head.slice(0, afterFindings - 1);
+  let firstFinding = true;
+  for (const cause of outcome.findings) {
+    const text = JSON.stringify(documentFinding(cause, []), null, 2);
+    const slot = text.indexOf(PLACES_SLOT);
+    if (slot < 0) throw new Error("lint json: no places slot");
+    yield `${firstFinding ? "\n" : ",\n"}    ${indented(text.slice(0, slot + PLACES_SLOT.length - 1), "    ")}`;
+    firstFinding = false;
+    let firstPlace = true;
+    for (const place of cause.places) {
+      yield `${firstPlace ? "\n" : ",\n"}        ${indented(JSON.stringify(placeOf(place), null, 2), "        ")}`;
+      firstPlace = false;
+    }
+    yield `\n      ]${indented(text.slice(slot + PLACES_SLOT.length), "    ")}`;
+  }
+  yield `\n  ]${head.slice(afterFindings)}\n`;
 }

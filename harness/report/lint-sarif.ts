@@ -1,14 +1,16 @@
 // `lint --format sarif`: the findings as one SARIF 2.1.0 run, for code-scanning views. Each rule is described
-// once (tool.driver.rules); each finding is a result at its directive's region, with the lint fingerprint as a
-// partial fingerprint, the include chain and the lines read with it as related locations, and a fix when the
-// rule's fix is literal 2.4 config text that replaces the directive. A file of a tree inside the working
+// once (tool.driver.rules); each finding (one cause: a rule, its message and fix, in one tree) is one result with
+// a location at every place's directive, each location keeping that place's lint fingerprint (which --baseline
+// reads), the cause's fingerprint as the partial fingerprint, the include chains and the lines read with them as
+// related locations, and one fix when the rule's fix is literal 2.4 config text that replaces the directives. A file of a tree inside the working
 // directory is named relative to it (uriBaseId %SRCROOT%): code scanning reads relative URIs as relative to the
 // repository's root and ignores originalUriBaseIds, so a URI relative to the tree would name the wrong file
 // there. A tree outside it is named by absolute file URIs. Each result keeps the tree and the tree path.
+import { hash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { DIRECTIVES } from "../rules/directive-knowledge.ts";
-import { SARIF_FINGERPRINT_KEY } from "../rules/lint-baseline.ts";
-import type { LintedTree, LintOutcome, TreeFinding } from "../rules/lint-outcome.ts";
+import { SARIF_CAUSE_FINGERPRINT_KEY } from "../rules/lint-baseline.ts";
+import type { LintCause, LintedTree, LintOutcome } from "../rules/lint-outcome.ts";
 import type { Rule } from "../rules/rule.ts";
 import type { Severity } from "../rules/severity.ts";
 import { literalFix } from "../rules/literal-fix.ts";
@@ -52,7 +54,7 @@ function describeRule(rule: Rule): Json {
 }
 
 /** A rule the given list does not hold (a finding of a rule run elsewhere): described from the finding. */
-export function ruleOfFinding(finding: TreeFinding): Rule {
+export function ruleOfFinding(finding: Pick<LintCause, "rule" | "seed" | "severity" | "security">): Rule {
   return { id: finding.rule, seed: finding.seed, title: finding.rule, severity: finding.severity, security: finding.security };
 }
 
@@ -74,31 +76,60 @@ export interface SarifOptions {
   cwd: string;
 }
 
-/** One finding as a SARIF result, its files named as its tree's are (`base`). */
-export function sarifResult(finding: TreeFinding, base: Naming, ruleIndex: ReadonlyMap<string, number>): Json {
-  const region = { startLine: finding.line, startColumn: finding.column, endLine: finding.endLine, endColumn: finding.endColumn + 1 };
+type Place = LintCause["places"][number];
+
+function region(place: Place): Json {
+  return { startLine: place.line, startColumn: place.column, endLine: place.endLine, endColumn: place.endColumn + 1 };
+}
+
+/** What identifies a cause across edits (code scanning's alert): its tree-independent rule, message and fix. Each
+ * place keeps its own fingerprint in its location's properties, which `--baseline` matches on. */
+export function causeFingerprint(cause: Pick<LintCause, "rule" | "message" | "fix">): string {
+  return hash("md5", `${cause.rule}\u0000${cause.message}\u0000${cause.fix ?? ""}`);
+}
+
+/** One cause as a SARIF result: a location for every place, its files named as its tree's are (`base`). */
+export function sarifResult(cause: LintCause, base: Naming, ruleIndex: ReadonlyMap<string, number>): Json {
+  const first = cause.places[0]!;
   let id = 0;
-  const related = [
-    ...finding.includeChain.map((place, depth) => ({
+  const related: Json[] = [];
+  const seen = new Set<string>();
+  const relate = (place: { file: string; line: number; column: number }, text: string): void => {
+    const key = `${place.file}\u0000${place.line}\u0000${place.column}\u0000${text}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    related.push({
       id: ++id,
       physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
-      message: { text: depth === finding.includeChain.length - 1 ? `${finding.file} is included here` : "include chain" },
-    })),
-    ...finding.related.map((place) => ({
-      id: ++id,
-      physicalLocation: { artifactLocation: artifact(place.file, base), region: { startLine: place.line, startColumn: place.column } },
-      message: { text: "read together with the finding's line" },
-    })),
-  ];
-  const replacement = literalFix(finding);
-  const indent = " ".repeat(Math.max(0, finding.column - 1));
+      message: { text },
+    });
+  };
+  for (const place of cause.places) {
+    place.includeChain.forEach((include, depth) => relate(include, depth === place.includeChain.length - 1 ? `${place.file} is included here` : "include chain"));
+    for (const other of place.related) relate(other, "read together with the finding's line");
+  }
+  // One fix for every place whose fix is literal 2.4 configuration: the same text replaces each directive.
+  const changes = new Map<string, Json[]>();
+  let replacement: string | null = null;
+  for (const place of cause.places) {
+    const literal = literalFix(place);
+    if (literal === null) continue;
+    replacement = literal;
+    const indent = " ".repeat(Math.max(0, place.column - 1));
+    const list = changes.get(place.file) ?? [];
+    list.push({ deletedRegion: region(place), insertedContent: { text: literal.split("\n").join(`\n${indent}`) } });
+    changes.set(place.file, list);
+  }
   return {
-    ruleId: finding.rule,
-    ruleIndex: ruleIndex.get(finding.rule)!,
-    level: LEVEL[finding.severity],
-    message: { text: finding.fix ? `${finding.message.replace(/\.$/, "")}. Fix: ${finding.fix}` : finding.message },
-    locations: [{ physicalLocation: { artifactLocation: artifact(finding.file, base), region: { ...region, snippet: { text: finding.directive } } } }],
-    partialFingerprints: { [SARIF_FINGERPRINT_KEY]: finding.fingerprint },
+    ruleId: cause.rule,
+    ruleIndex: ruleIndex.get(cause.rule)!,
+    level: LEVEL[cause.severity],
+    message: { text: cause.fix ? `${cause.message.replace(/\.$/, "")}. Fix: ${cause.fix}` : cause.message },
+    locations: cause.places.map((place) => ({
+      physicalLocation: { artifactLocation: artifact(place.file, base), region: { ...region(place), snippet: { text: place.directive } } },
+      properties: { file: place.file, fingerprint: place.fingerprint, sections: place.sections },
+    })),
+    partialFingerprints: { [SARIF_CAUSE_FINGERPRINT_KEY]: causeFingerprint(cause) },
     ...(related.length > 0 ? { relatedLocations: related } : {}),
     ...(replacement === null
       ? {}
@@ -106,27 +137,62 @@ export function sarifResult(finding: TreeFinding, base: Naming, ruleIndex: Reado
           fixes: [
             {
               description: { text: `Replace with: ${replacement}` },
-              artifactChanges: [
-                {
-                  artifactLocation: artifact(finding.file, base),
-                  replacements: [{ deletedRegion: region, insertedContent: { text: replacement.split("\n").join(`\n${indent}`) } }],
-                },
-              ],
+              artifactChanges: [...changes].map(([file, replacements]) => ({ artifactLocation: artifact(file, base), replacements })),
             },
           ],
         }),
-    properties: { tree: finding.tree, file: finding.file, severity: finding.severity, security: finding.security, seed: finding.seed, sections: finding.sections },
+    properties: { tree: cause.tree, file: first.file, severity: cause.severity, security: cause.security, seed: cause.seed, places: cause.places.length },
   };
 }
 
-export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json {
-  const names = new Map(outcome.trees.map((tree) => [tree.path, naming(tree, options.cwd)] as const));
+/** Every rule given, then one for each rule of a finding the list does not hold, in the findings' order. */
+export function describedRules(rules: readonly Rule[], causes: Iterable<LintCause>): Rule[] {
   const described: Rule[] = [...rules];
-  for (const finding of outcome.findings) if (!described.some((rule) => rule.id === finding.rule)) described.push(ruleOfFinding(finding));
+  for (const cause of causes) if (!described.some((rule) => rule.id === cause.rule)) described.push(ruleOfFinding(cause));
+  return described;
+}
+
+export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json {
+  return sarifRun(outcome, describedRules(rules, outcome.findings), options, resultsOf(outcome, rules, options));
+}
+
+function resultsOf(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json[] {
+  return [...lintSarifResults(outcome, describedRules(rules, outcome.findings), options)];
+}
+
+function* lintSarifResults(outcome: LintOutcome, described: readonly Rule[], options: SarifOptions): Generator<Json> {
+  const names = new Map(outcome.trees.map((tree) => [tree.path, naming(tree, options.cwd)] as const));
   const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
+  for (const cause of outcome.findings) yield sarifResult(cause, names.get(cause.tree)!, ruleIndex);
+}
 
-  const results = outcome.findings.map((finding) => sarifResult(finding, names.get(finding.tree)!, ruleIndex));
+/** `${JSON.stringify(lintSarif(outcome, rules, options), null, 2)}\n` in pieces, a result at a time. */
+export function lintSarifChunks(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Generator<string> {
+  const described = describedRules(rules, outcome.findings);
+  return sarifChunks(sarifRun(outcome, described, options, []), lintSarifResults(outcome, described, options));
+}
 
+/** The run's results key: the only one at six spaces (runs[0]); string values hold no raw newline. */
+const RESULTS_SLOT = '\n      "results": []';
+
+/** `${JSON.stringify(log, null, 2)}\n` for a log whose one run's results are `results` (its own are empty), in
+ * pieces: the head, each result, the tail. */
+export function* sarifChunks(log: Json, results: Iterable<Json>): Generator<string> {
+  const head = JSON.stringify(log, null, 2);
+  const at = head.indexOf(RESULTS_SLOT);
+  if (at < 0) throw new Error("sarif: no results slot");
+  yield head.slice(0, at + RESULTS_SLOT.length - 1);
+  let first = true;
+  for (const result of results) {
+    yield `${first ? "\n" : ",\n"}        ${JSON.stringify(result, null, 2).replaceAll("\n", "\n        ")}`;
+    first = false;
+  }
+  yield first ? "]" : "\n      ]";
+  yield `${head.slice(at + RESULTS_SLOT.length)}\n`;
+}
+
+/** The log of one run, with `results` as given. */
+export function sarifRun(outcome: Pick<LintOutcome, "failOn" | "failing" | "baseline" | "ignored">, described: readonly Rule[], options: SarifOptions, results: Json[]): Json {
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",

@@ -1,8 +1,9 @@
-// `lint` for people: per tree, the findings grouped by file in reading order, each as
-// `  LINE:COL  SEVERITY  RULE  message`, the directive as written and the fix; the include chain once per file;
-// then what was ignored (by rule), what the baseline knew, the counts by severity and what --fail-on decided.
+// `lint` for people: per tree, each finding (a cause) once, as `  SEVERITY  RULE  message`, then its first places
+// (`file:line:column`, the directive as written, the include chain that reached the file), "and N more" past
+// PLACES_SHOWN, and the fix; then what was ignored (by rule), what the baseline knew, the counts by severity and
+// what --fail-on decided.
 import pc from "picocolors";
-import type { LintOutcome, TreeFinding } from "../rules/lint-outcome.ts";
+import type { LintCause, LintOutcome } from "../rules/lint-outcome.ts";
 import { SEVERITIES, type Severity } from "../rules/severity.ts";
 
 export interface LintTextOptions {
@@ -31,23 +32,30 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function fileBlock(colors: Colors, file: string, findings: readonly TreeFinding[]): string[] {
-  const chain = findings[0]!.includeChain;
-  const head = chain.length > 0 ? `${colors.bold(file)}  ${colors.dim(`(included from ${[...chain].reverse().map((p) => `${p.file}:${p.line}`).join(" ← ")})`)}` : colors.bold(file);
-  const places = findings.map((finding) => `${finding.line}:${finding.column}`);
-  const placeWidth = Math.max(...places.map((place) => place.length));
+/** How many places a finding lists before "and N more" (--format json lists every one). */
+export const PLACES_SHOWN = 5;
+
+function treeFindings(colors: Colors, findings: readonly LintCause[]): string[] {
+  if (findings.length === 0) return [];
   const severityWidth = Math.max(...findings.map((finding) => finding.severity.length));
   const ruleWidth = Math.max(...findings.map((finding) => finding.rule.length));
-  const lines = [head];
-  findings.forEach((finding, index) => {
-    const pad = " ".repeat(2 + placeWidth + 2);
-    lines.push(
-      `  ${colors.dim(places[index]!.padEnd(placeWidth))}  ${paintSeverity(colors, finding.severity, finding.severity.padEnd(severityWidth))}  ${colors.bold(finding.rule.padEnd(ruleWidth))}  ${finding.message}`,
-    );
-    lines.push(`${pad}${colors.dim(finding.directive)}`);
+  const pad = "      ";
+  const lines: string[] = [];
+  for (const finding of findings) {
+    lines.push(`  ${paintSeverity(colors, finding.severity, finding.severity.padEnd(severityWidth))}  ${colors.bold(finding.rule.padEnd(ruleWidth))}  ${finding.message}`);
+    for (const place of finding.places.slice(0, PLACES_SHOWN)) {
+      const chain = place.includeChain.length > 0 ? `  ${colors.dim(`(included from ${[...place.includeChain].reverse().map((p) => `${p.file}:${p.line}`).join(" ← ")})`)}` : "";
+      lines.push(`${pad}${place.file}:${place.line}:${place.column}  ${colors.dim(place.directive)}${chain}`);
+    }
+    const more = finding.places.length - PLACES_SHOWN;
+    if (more > 0) lines.push(`${pad}${colors.dim(`and ${plural(more, "more place")} (--format json lists every one)`)}`);
     if (finding.fix !== null) lines.push(`${pad}${colors.green("fix:")} ${finding.fix.split("\n").join(`\n${pad}     `)}`);
-  });
+  }
   return lines;
+}
+
+function counted(findings: number, places: number): string {
+  return `${plural(findings, "finding")}${places > findings ? ` at ${plural(places, "place")}` : ""}`;
 }
 
 export function renderLintText(outcome: LintOutcome, options: LintTextOptions): string {
@@ -55,17 +63,15 @@ export function renderLintText(outcome: LintOutcome, options: LintTextOptions): 
   const out: string[] = [];
   for (const tree of outcome.trees) {
     const findings = outcome.findings.filter((finding) => finding.tree === tree.path);
-    out.push(colors.bold(`${tree.path}`) + colors.dim(`  (layout ${tree.layout}, 2.4 target ${tree.targetModules}, ${plural(tree.files.length, "file")}, ${plural(findings.length, "finding")})`));
-    // Findings come sorted by file in reading order; a file's findings stay together.
-    const byFile = new Map<string, TreeFinding[]>();
-    for (const finding of findings) byFile.set(finding.file, [...(byFile.get(finding.file) ?? []), finding]);
-    for (const [file, list] of byFile) out.push(...fileBlock(colors, file, list));
+    const places = findings.reduce((sum, finding) => sum + finding.places.length, 0);
+    out.push(colors.bold(`${tree.path}`) + colors.dim(`  (layout ${tree.layout}, 2.4 target ${tree.targetModules}, ${plural(tree.files.length, "file")}, ${counted(findings.length, places)})`));
+    // Findings come in the order of their first places: files in reading order, then line.
+    out.push(...treeFindings(colors, findings));
     out.push("");
   }
 
   const counts = SEVERITIES.filter((severity) => outcome.bySeverity[severity] > 0).map((severity) => paintSeverity(colors, severity, `${outcome.bySeverity[severity]} ${severity}`));
-  const parts = [outcome.findings.length === 0 ? "no findings" : `${plural(outcome.findings.length, "finding")}: ${counts.join(", ")}`];
-  if (outcome.baseline !== null) parts.push(`${outcome.baseline.known} known in the baseline ${outcome.baseline.file}, not shown`);
+  const parts = [outcome.findings.length === 0 ? "no findings" : `${counted(outcome.findings.length, outcome.places)}: ${counts.join(", ")}`];  if (outcome.baseline !== null) parts.push(`${outcome.baseline.known} known in the baseline ${outcome.baseline.file}, not shown`);
   if (outcome.ignored.file !== null) {
     const byRule = Object.entries(outcome.ignored.byRule).map(([rule, count]) => `${rule} ${count}`);
     parts.push(`${outcome.ignored.total} ignored by ${outcome.ignored.file}${byRule.length > 0 ? ` (${byRule.join(", ")})` : ""}`);

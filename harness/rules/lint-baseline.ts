@@ -1,13 +1,18 @@
 // `lint --baseline FILE`: an earlier lint's output (`--format json` or `--format sarif`) names the findings a
-// fleet already knows about; lint then reports only the new ones. Findings are matched by their tree and
-// fingerprint (rule, file, normalised directive and section path: not the line, so moved lines stay known).
+// fleet already knows about; lint then reports only the new ones. Places are matched by their tree and
+// fingerprint (rule, file, normalised directive and section path: not the line, so moved lines stay known). The
+// output of a lint that wrote one finding per place (JSON schemaVersion 1.0) is read too.
 // A file that is neither output is bad input, named by file and line.
 import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument } from "yaml";
 import { HarnessError } from "../errors.ts";
 
-/** The key of a lint fingerprint in a SARIF result's `partialFingerprints`. */
+/** The key of a place's lint fingerprint in a SARIF result's `partialFingerprints`, as lint wrote it when a result
+ * was one place (schemaVersion 1.0 of the JSON): such files are still read as baselines. */
 export const SARIF_FINGERPRINT_KEY = "httpdUpgradeHarness/v1";
+/** The key of a cause's fingerprint in a SARIF result's `partialFingerprints` (a result per cause, each place's
+ * fingerprint in its location's `properties.fingerprint`). */
+export const SARIF_CAUSE_FINGERPRINT_KEY = "httpdUpgradeHarness/cause/v1";
 
 export interface LintBaseline {
   path: string;
@@ -46,10 +51,18 @@ function collect(data: unknown): { keys: Set<string> } | { at: Pointer; message:
   if (!isObject(data)) return { at: [], message: "the file is not a JSON object" };
   if (Array.isArray(data.findings)) {
     for (const [index, finding] of data.findings.entries()) {
-      if (!isObject(finding) || typeof finding.fingerprint !== "string" || typeof finding.tree !== "string") {
-        return { at: ["findings", index], message: `findings[${index}] has no "fingerprint" and "tree" (is it lint output?)` };
+      if (!isObject(finding) || typeof finding.tree !== "string") {
+        return { at: ["findings", index], message: `findings[${index}] has no "tree" (is it lint output?)` };
       }
-      keys.add(baselineKey(finding.tree, finding.fingerprint));
+      // A finding with its places (schemaVersion 2.0), or one place (1.0).
+      const places = Array.isArray(finding.places) ? finding.places : [finding];
+      for (const [placeIndex, place] of places.entries()) {
+        if (!isObject(place) || typeof place.fingerprint !== "string") {
+          const at = place === finding ? ["findings", index] : ["findings", index, "places", placeIndex];
+          return { at, message: `${place === finding ? `findings[${index}]` : `findings[${index}].places[${placeIndex}]`} has no "fingerprint" (is it lint output?)` };
+        }
+        keys.add(baselineKey(finding.tree, place.fingerprint));
+      }
     }
     return { keys };
   }
@@ -59,12 +72,19 @@ function collect(data: unknown): { keys: Set<string> } | { at: Pointer; message:
       if (!Array.isArray(results)) return { at: ["runs", runIndex], message: `runs[${runIndex}] has no "results" list` };
       for (const [index, result] of results.entries()) {
         const at = ["runs", runIndex, "results", index];
-        const fingerprint = isObject(result) && isObject(result.partialFingerprints) ? result.partialFingerprints[SARIF_FINGERPRINT_KEY] : undefined;
         const tree = isObject(result) && isObject(result.properties) ? result.properties.tree : undefined;
-        if (typeof fingerprint !== "string" || typeof tree !== "string") {
-          return { at, message: `runs[${runIndex}].results[${index}] has no partialFingerprints "${SARIF_FINGERPRINT_KEY}" and properties.tree (is it this tool's SARIF?)` };
+        // A result per cause: each location's properties.fingerprint; a result per place (older): its partial one.
+        const locations = isObject(result) && Array.isArray(result.locations) ? result.locations : [];
+        const placed = locations.map((location) => (isObject(location) && isObject(location.properties) ? location.properties.fingerprint : undefined));
+        const own = isObject(result) && isObject(result.partialFingerprints) ? result.partialFingerprints[SARIF_FINGERPRINT_KEY] : undefined;
+        const fingerprints = placed.length > 0 && placed.every((fingerprint) => typeof fingerprint === "string") ? placed : [own];
+        if (fingerprints.some((fingerprint) => typeof fingerprint !== "string") || typeof tree !== "string") {
+          return {
+            at,
+            message: `runs[${runIndex}].results[${index}] has no partialFingerprints "${SARIF_FINGERPRINT_KEY}" (nor a properties.fingerprint in each location) and properties.tree (is it this tool's SARIF?)`,
+          };
         }
-        keys.add(baselineKey(tree, fingerprint));
+        for (const fingerprint of fingerprints) keys.add(baselineKey(tree, fingerprint as string));
       }
     }
     return { keys };

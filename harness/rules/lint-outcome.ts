@@ -1,6 +1,8 @@
 // Pure: what one `lint` reports from the findings of its trees. The fleet's ignore file drops what it silences
-// (counted by rule and by entry), the baseline drops what an earlier lint already knew (counted), and
-// `--fail-on` decides on what is left: a finding at or above the threshold fails the lint; `expected` never does.
+// (counted by rule and by entry), the baseline drops what an earlier lint already knew (counted), both place by
+// place; what is left is grouped by cause, as a run's report groups its differences: one finding per rule, message
+// and fix in a tree, with every place it was found at (M2 on every `Order` line of the tree is one finding). Then
+// `--fail-on` decides: a finding at or above the threshold fails the lint; `expected` never does.
 import type { LayoutId } from "../conf/effective-config.ts";
 import type { LintFinding } from "./finding.ts";
 import { findingSubject, ignoredBy, type IgnoreFile } from "./ignore-file.ts";
@@ -28,6 +30,44 @@ export interface TreeFinding extends LintFinding {
   tree: string;
 }
 
+/** One cause in one tree: what a rule says, and every place it says it of. */
+export interface LintCause {
+  rule: string;
+  severity: LintFinding["severity"];
+  security: boolean;
+  seed: readonly string[];
+  message: string;
+  fix: string | null;
+  /** LintedTree.path of the tree the places are in. */
+  tree: string;
+  /** Every place, in the order the findings came (files in reading order, then line and column): the lint's own
+   * finding objects, not copies (a large tree has tens of thousands). Their rule, severity, message and fix are
+   * the cause's. */
+  places: readonly LintFinding[];
+}
+
+/** What makes two places one cause: the same rule saying the same thing with the same fix. */
+function causeKey(finding: LintFinding): string {
+  return `${finding.rule}\u0000${finding.severity}\u0000${finding.message}\u0000${finding.fix ?? "\u0001"}`;
+}
+
+/** Places grouped by cause, each cause where its first place is. */
+export function groupByCause(tree: string, findings: Iterable<LintFinding>): LintCause[] {
+  const causes = new Map<string, { cause: LintCause; places: LintFinding[] }>();
+  for (const finding of findings) {
+    const key = causeKey(finding);
+    let group = causes.get(key);
+    if (group === undefined) {
+      const places: LintFinding[] = [];
+      const { rule, severity, security, seed, message, fix } = finding;
+      group = { cause: { rule, severity, security, seed, message, fix, tree, places }, places };
+      causes.set(key, group);
+    }
+    group.places.push(finding);
+  }
+  return [...causes.values()].map((group) => group.cause);
+}
+
 export interface IgnoredCount {
   /** The ignore file used, or null when there was none. */
   file: string | null;
@@ -39,13 +79,15 @@ export interface IgnoredCount {
 
 export interface LintOutcome {
   trees: LintedTree[];
-  /** What is reported: neither ignored nor known to the baseline. */
-  findings: TreeFinding[];
+  /** What is reported, by cause: places neither ignored nor known to the baseline. */
+  findings: LintCause[];
+  /** How many places the findings have in all. */
+  places: number;
   ignored: IgnoredCount;
   /** The baseline used and how many of its findings were seen again (not reported); null without one. */
   baseline: { file: string; known: number } | null;
   failOn: FailOn;
-  /** Reported findings, by severity. */
+  /** Reported findings (causes), by severity. */
   bySeverity: Record<Severity, number>;
   /** How many reported findings reach failOn: the lint fails when there is one. */
   failing: number;
@@ -62,8 +104,10 @@ export function lintOutcome(input: LintOutcomeInput): LintOutcome {
   const ignored: IgnoredCount = { file: input.ignore?.path ?? null, total: 0, byRule: {}, entries: [] };
   const byEntry = new Map<string, { at: string; reason: string; count: number }>();
   let known = 0;
-  const findings: TreeFinding[] = [];
+  const findings: LintCause[] = [];
+  let places = 0;
   for (const { tree, findings: found } of input.trees) {
+    const reported: LintFinding[] = [];
     for (const finding of found) {
       const entry = ignoredBy(input.ignore, findingSubject(finding));
       if (entry !== undefined) {
@@ -78,8 +122,10 @@ export function lintOutcome(input: LintOutcomeInput): LintOutcome {
         known++;
         continue;
       }
-      findings.push({ ...finding, tree: tree.path });
+      reported.push(finding);
     }
+    places += reported.length;
+    findings.push(...groupByCause(tree.path, reported));
   }
   ignored.entries = [...byEntry.values()];
   const bySeverity = Object.fromEntries(SEVERITIES.map((severity) => [severity, 0])) as Record<Severity, number>;
@@ -88,6 +134,7 @@ export function lintOutcome(input: LintOutcomeInput): LintOutcome {
   return {
     trees: input.trees.map(({ tree }) => tree),
     findings,
+    places,
     ignored,
     baseline: input.baseline === null ? null : { file: input.baseline.path, known },
     failOn: input.failOn,

@@ -48,7 +48,15 @@ describe("lint --format json", () => {
     );
     expect(findings).toContainEqual(
       expect.objectContaining({
-        rule: "B4", file: "sites-enabled/000-default.conf", line: 3, column: 5, includeChain: [{ file: "apache2.conf", line: 6, column: 1 }], sections: ["<VirtualHost *:80>"],
+        rule: "B4",
+        file: "sites-enabled/000-default.conf",
+        line: 3,
+        column: 5,
+        places: [
+          expect.objectContaining({
+            file: "sites-enabled/000-default.conf", line: 3, column: 5, includeChain: [{ file: "apache2.conf", line: 6, column: 1 }], sections: ["<VirtualHost *:80>"],
+          }),
+        ],
       }),
     );
     expect(findings.every((finding) => finding.tree === debian)).toBe(true);
@@ -57,7 +65,8 @@ describe("lint --format json", () => {
       { path: debian, layout: "debian", targetModules: "debian" },
       { path: ported, layout: "official", targetModules: "official" },
     ]);
-    expect(document.summary).toMatchObject({ findings: findings.length, failOn: "blocking", failed: true, known: 0, ignored: 0 });
+    const places = findings.reduce((sum, finding) => sum + (finding.places as unknown[]).length, 0);
+    expect(document.summary).toMatchObject({ findings: findings.length, places, failOn: "blocking", failed: true, known: 0, ignored: 0 });
   });
 
   it("is valid with nothing found too", async () => {
@@ -70,8 +79,14 @@ describe("lint --format json", () => {
   it("rejects what breaks the contract (the check can fail)", async () => {
     const { document } = await lintOutput("json", writeTree(DEBIAN_TREE));
     const findings = document.findings as Array<Record<string, unknown>>;
-    const broken = { ...document, findings: [{ ...findings[0], severity: "fatal", line: 0 }], summary: { ...(document.summary as object), failOn: "expected" } };
-    expect(check(validateLint, broken).map((error) => error.instancePath).sort()).toEqual(["/findings/0/line", "/findings/0/severity", "/summary/failOn"]);
+    const broken = {
+      ...document,
+      findings: [{ ...findings[0], severity: "fatal", line: 0 }, { ...findings[0], places: [] }, { ...findings[0], places: [{ file: "apache2.conf" }] }],
+      summary: { ...(document.summary as object), failOn: "expected" },
+    };
+    expect([...new Set(check(validateLint, broken).map((error) => error.instancePath))].sort()).toEqual([
+      "/findings/0/line", "/findings/0/severity", "/findings/1/places", "/findings/2/places/0", "/summary/failOn",
+    ]);
   });
 });
 

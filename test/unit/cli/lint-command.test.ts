@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { treeLabel } from "../../../harness/cli/lint-command.ts";
@@ -21,17 +21,16 @@ const SERVER_NAME = rule("T-expected", "expected", "ServerName");
 const DOCUMENT_ROOT = rule("T-deprecated", "deprecated", "DocumentRoot");
 
 describe("lint: text output", () => {
-  it("groups findings by file in reading order, with the directive, the fix and the include chain once per file", async () => {
+  it("shows each finding once, its places with the directive and the include chain, then the fix", async () => {
     const root = writeTree(DEBIAN_TREE);
     const { status, stdout, stderr } = await runCli("lint", root);
     expect(stderr).toBe("");
     expect(status).toBe(1);
     expect(stdout).toContain(`${root}  (layout debian, 2.4 target debian, 3 files,`);
-    expect(stdout).toMatch(/^apache2\.conf\n {2}3:1 {2}blocking {2}R9 +2\.4 refuses to start: Invalid command 'LockFile'/m);
-    expect(stdout).toMatch(/\n {7}LockFile \$\{APACHE_LOCK_DIR\}\/accept\.lock\n {7}fix: /);
-    expect(stdout).toMatch(/^sites-enabled\/000-default\.conf {2}\(included from apache2\.conf:6\)\n {2}3:5 {2}blocking {2}B4 +.*RewriteEngine/m);
-    expect(stdout).toContain("       fix: LoadModule rewrite_module modules/mod_rewrite.so\n");
-    expect(stdout.indexOf("apache2.conf\n")).toBeLessThan(stdout.indexOf("sites-enabled/000-default.conf"));
+    expect(stdout).toMatch(/^ {2}blocking {2}R9 +2\.4 refuses to start: Invalid command 'LockFile'.*\n {6}apache2\.conf:3:1 {2}LockFile \$\{APACHE_LOCK_DIR\}\/accept\.lock\n {6}fix: /m);
+    expect(stdout).toMatch(/^ {2}blocking {2}B4 +.*RewriteEngine.*\n {6}sites-enabled\/000-default\.conf:3:5 {2}RewriteEngine on {2}\(included from apache2\.conf:6\)\n/m);
+    expect(stdout).toContain("      fix: LoadModule rewrite_module modules/mod_rewrite.so\n");
+    expect(stdout.indexOf("apache2.conf:3:1")).toBeLessThan(stdout.indexOf("sites-enabled/000-default.conf:3:5"));
     expect(stdout).toMatch(/\n\d+ findings: \d+ blocking.*\nFAIL: \d+ findings at blocking or above \(--fail-on blocking\)\n$/);
     // Not a terminal: no colour codes.
     expect(stdout).not.toContain("\u001b[");
@@ -92,7 +91,9 @@ describe("lint: text output", () => {
     const { status, stdout } = await runCli("lint", root, "--format", "json", "--output", out);
     expect(status).toBe(1);
     expect(stdout).toBe("");
-    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ schemaVersion: "1.0", summary: { failed: true } });
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ schemaVersion: "2.0", summary: { failed: true } });
+    // Written beside the target and renamed into place: no temporary file is left.
+    expect(readdirSync(root).filter((name) => name.startsWith("lint.json"))).toEqual(["lint.json"]);
   });
 });
 
@@ -111,7 +112,7 @@ describe("lint: --fail-on and the exit status", () => {
   it("never fails on an expected finding, but shows it", async () => {
     const { status, stdout } = await runLint([tree(), "--fail-on", "deprecated"], [SERVER_NAME]);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/ {2}6:1 {2}expected {2}T-expected {2}ServerName under test\n/);
+    expect(stdout).toMatch(/ {2}expected {2}T-expected {2}ServerName under test\n {6}conf\/httpd\.conf:6:1 {2}ServerName /);
     expect(stdout).toContain("1 finding: 1 expected\nPASS: nothing at deprecated or above (--fail-on deprecated)");
   });
 

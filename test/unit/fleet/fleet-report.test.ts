@@ -68,10 +68,11 @@ describe("a fleet merged from shards", () => {
   it("renders the same SARIF as one run, byte for byte", () => {
     const sarif = sarifOf(merged);
     expect(sarif).toBe(sarifOf(single));
-    // It holds the linted trees' findings: three, and the copy of the first.
-    const results = (JSON.parse(sarif) as { runs: Array<{ results: unknown[] }> }).runs[0]!.results;
-    expect(results.length).toBe([...lint.values()].reduce((sum, l) => sum + l.findings.length, 0) + lint.get(0)!.findings.length);
-    expect(results.length).toBeGreaterThan(lint.get(0)!.findings.length);
+    // It holds the linted trees' findings, a result per cause and a location per place: three, and the copy of the first.
+    const results = (JSON.parse(sarif) as { runs: Array<{ results: Array<{ locations: unknown[] }> }> }).runs[0]!.results;
+    const places = results.reduce((sum, result) => sum + result.locations.length, 0);
+    expect(places).toBe([...lint.values()].reduce((sum, l) => sum + l.findings.length, 0) + lint.get(0)!.findings.length);
+    expect(places).toBeGreaterThan(lint.get(0)!.findings.length);
   });
 
   // The reports do not say how many shards ran the fleet: a merge gives exactly the report one run gives.

@@ -8,15 +8,17 @@ describe("lintDocument", () => {
     const outcome = lintOutcome({ trees: [{ tree: lintedTree(), findings: [finding()] }], ignore: null, baseline: null, failOn: "blocking" });
     const document = lintDocument(outcome, "1.2.3");
     expect(Object.keys(document.findings[0]!)).toEqual([
-      "rule", "severity", "file", "line", "column", "directive", "message", "fix",
-      "security", "seed", "endLine", "endColumn", "fingerprint", "sections", "includeChain", "related", "tree",
+      "rule", "severity", "file", "line", "column", "directive", "message", "fix", "security", "seed", "places", "tree",
+    ]);
+    expect(Object.keys(document.findings[0]!.places[0]!)).toEqual([
+      "file", "line", "column", "endLine", "endColumn", "directive", "fingerprint", "sections", "includeChain", "related",
     ]);
     expect(document).toMatchObject({
-      schemaVersion: "1.0",
+      schemaVersion: "2.0",
       tool: { name: "httpd-upgrade-harness", version: "1.2.3" },
       files: [{ tree: "configs/a", file: "apache2.conf" }],
       trees: [{ path: "configs/a", layout: "debian", targetModules: "debian" }],
-      summary: { findings: 1, known: 0, ignored: 0, failOn: "blocking", failing: 1, failed: true },
+      summary: { findings: 1, places: 1, known: 0, ignored: 0, failOn: "blocking", failing: 1, failed: true },
     });
     // The tree's absolute root stays out of the contract: the output is the same on every machine.
     expect(JSON.stringify(document)).not.toContain("/srv/repo");

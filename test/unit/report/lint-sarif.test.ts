@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { SARIF_FINGERPRINT_KEY } from "../../../harness/rules/lint-baseline.ts";
+import { SARIF_CAUSE_FINGERPRINT_KEY } from "../../../harness/rules/lint-baseline.ts";
 import { lintOutcome, type LintedTree } from "../../../harness/rules/lint-outcome.ts";
 import type { LintFinding } from "../../../harness/rules/finding.ts";
 import type { Rule } from "../../../harness/rules/rule.ts";
-import { literalFix, lintSarif } from "../../../harness/report/lint-sarif.ts";
+import { causeFingerprint, literalFix, lintSarif } from "../../../harness/report/lint-sarif.ts";
 import { finding, lintedTree } from "../rules/lint-findings.ts";
 
 const OPEN: Rule = { id: "A1", seed: ["A1"], title: "Allow from all is Require all granted", severity: "security", security: true, fix: "Require all granted", help: "Guide: access control." };
@@ -54,7 +54,7 @@ describe("lintSarif", () => {
     expect(log.runs[0].tool.driver).toMatchObject({ name: "httpd-upgrade-harness", version: "9.9.9" });
   });
 
-  it("writes a result per finding: region (end column exclusive), fingerprint, tree, related lines, a literal fix", () => {
+  it("writes a result per finding (a cause): region (end column exclusive), fingerprint, tree, related lines, a literal fix", () => {
     const allow = finding({
       rule: "A1", severity: "security", security: true, file: "sites-enabled/x.conf", line: 7, column: 5, endLine: 7, endColumn: 18,
       directive: "Allow from all", fix: "Require all granted", message: "2.4 opens this to everyone.", fingerprint: "f".repeat(32),
@@ -65,8 +65,11 @@ describe("lintSarif", () => {
     expect(result).toMatchObject({ ruleId: "A1", ruleIndex: 0, level: "error", message: { text: "2.4 opens this to everyone. Fix: Require all granted" } });
     const region = { startLine: 7, startColumn: 5, endLine: 7, endColumn: 19 };
     const x = { uri: "configs/a/sites-enabled/x.conf", uriBaseId: "%SRCROOT%" };
-    expect(result.locations).toEqual([{ physicalLocation: { artifactLocation: x, region: { ...region, snippet: { text: "Allow from all" } } } }]);
-    expect(result.partialFingerprints).toEqual({ [SARIF_FINGERPRINT_KEY]: "f".repeat(32) });
+    expect(result.locations).toEqual([
+      { physicalLocation: { artifactLocation: x, region: { ...region, snippet: { text: "Allow from all" } } }, properties: { file: "sites-enabled/x.conf", fingerprint: "f".repeat(32), sections: [] } },
+    ]);
+    expect(result.partialFingerprints).toEqual({ [SARIF_CAUSE_FINGERPRINT_KEY]: causeFingerprint(allow) });
+    expect(result.partialFingerprints[SARIF_CAUSE_FINGERPRINT_KEY]).toMatch(/^[0-9a-f]{32}$/);
     expect(result.relatedLocations.map((l: { id: number; message: { text: string }; physicalLocation: { artifactLocation: { uri: string } } }) => [l.id, l.physicalLocation.artifactLocation.uri, l.message.text])).toEqual([
       [1, "configs/a/apache2.conf", "include chain"],
       [2, "configs/a/sites-enabled/all.conf", "sites-enabled/x.conf is included here"],
@@ -75,7 +78,30 @@ describe("lintSarif", () => {
     expect(result.fixes).toEqual([
       { description: { text: "Replace with: Require all granted" }, artifactChanges: [{ artifactLocation: x, replacements: [{ deletedRegion: region, insertedContent: { text: "Require all granted" } }] }] },
     ]);
-    expect(result.properties).toEqual({ tree: "configs/a", file: "sites-enabled/x.conf", severity: "security", security: true, seed: ["R9"], sections: [] });
+    expect(result.properties).toEqual({ tree: "configs/a", file: "sites-enabled/x.conf", severity: "security", security: true, seed: ["R9"], places: 1 });
+  });
+
+  it("writes one result for a cause at many places: a location each with its fingerprint, one fix replacing each, the include chains once", () => {
+    const chain = [{ file: "apache2.conf", line: 40, column: 1 }];
+    const allow = (file: string, line: number) =>
+      finding({ rule: "A1", severity: "security", file, line, column: 5, endLine: line, endColumn: 18, directive: "Allow from all", fix: "Require all granted", message: "open", fingerprint: `${file}:${line}`, includeChain: file === "apache2.conf" ? [] : chain });
+    const results = sarif([{ tree, findings: [allow("apache2.conf", 3), allow("sites/a.conf", 7), allow("sites/a.conf", 9)] }]).runs[0].results;
+    expect(results).toHaveLength(1);
+    const [result] = results;
+    expect(result.locations.map((l: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } }; properties: { fingerprint: string } }) => [l.physicalLocation.artifactLocation.uri, l.physicalLocation.region.startLine, l.properties.fingerprint])).toEqual([
+      ["configs/a/apache2.conf", 3, "apache2.conf:3"],
+      ["configs/a/sites/a.conf", 7, "sites/a.conf:7"],
+      ["configs/a/sites/a.conf", 9, "sites/a.conf:9"],
+    ]);
+    expect(result.relatedLocations).toEqual([
+      { id: 1, physicalLocation: { artifactLocation: { uri: "configs/a/apache2.conf", uriBaseId: "%SRCROOT%" }, region: { startLine: 40, startColumn: 1 } }, message: { text: "sites/a.conf is included here" } },
+    ]);
+    expect(result.fixes).toHaveLength(1);
+    expect(result.fixes[0].artifactChanges.map((change: { artifactLocation: { uri: string }; replacements: Array<{ deletedRegion: { startLine: number } }> }) => [change.artifactLocation.uri, change.replacements.map((r) => r.deletedRegion.startLine)])).toEqual([
+      ["configs/a/apache2.conf", [3]],
+      ["configs/a/sites/a.conf", [7, 9]],
+    ]);
+    expect(result.properties.places).toBe(3);
   });
 
   it("indents a fix of several lines as the directive is, and leaves fixes out when the fix is no config text", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseIgnoreFile } from "../../../harness/rules/ignore-file.ts";
 import { lintOutcome } from "../../../harness/rules/lint-outcome.ts";
-import { renderLintText } from "../../../harness/report/lint-text.ts";
+import { PLACES_SHOWN, renderLintText } from "../../../harness/report/lint-text.ts";
 import { finding, lintedTree } from "../rules/lint-findings.ts";
 
 const chain = [{ file: "apache2.conf", line: 82, column: 1 }, { file: "sites-enabled/all.conf", line: 3, column: 1 }];
@@ -24,20 +24,18 @@ describe("renderLintText", () => {
     failOn: "security",
   });
 
-  it("prints each tree, its files in reading order with the include chain once, and each finding aligned", () => {
+  it("prints each tree, each finding once with its places (file:line:column, directive, include chain) and fix, aligned", () => {
     expect(renderLintText(outcome, { color: false })).toBe(
       [
         "configs/a  (layout debian, 2.4 target debian, 3 files, 3 findings)",
-        "apache2.conf",
-        "  3:1  blocking  R9  2.4 refuses to start: Invalid command 'LockFile'",
-        "       LockFile logs/accept.lock",
-        "       fix: Mutex file:${APACHE_LOCK_DIR} default",
-        "sites-enabled/x.conf  (included from sites-enabled/all.conf:3 ← apache2.conf:82)",
-        "  12:5   security    A1                 open to all on 2.4",
-        "         Allow from all",
-        "         fix: Require all granted",
-        "  120:9  deprecated  removed-directive  no effect on 2.4",
-        "         NameVirtualHost *:80",
+        "  blocking    R9                 2.4 refuses to start: Invalid command 'LockFile'",
+        "      apache2.conf:3:1  LockFile logs/accept.lock",
+        "      fix: Mutex file:${APACHE_LOCK_DIR} default",
+        "  security    A1                 open to all on 2.4",
+        "      sites-enabled/x.conf:12:5  Allow from all  (included from sites-enabled/all.conf:3 ← apache2.conf:82)",
+        "      fix: Require all granted",
+        "  deprecated  removed-directive  no effect on 2.4",
+        "      sites-enabled/x.conf:120:9  NameVirtualHost *:80  (included from sites-enabled/all.conf:3 ← apache2.conf:82)",
         "",
         "configs/b  (layout official, 2.4 target official, 1 file, 0 findings)",
         "",
@@ -46,6 +44,26 @@ describe("renderLintText", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("shows a cause once with its first places and how many more, and counts findings and places apart", () => {
+    const orders = Array.from({ length: 8 }, (_, index) => finding({ rule: "M2", line: 10 + index, directive: "Order allow,deny", message: "Invalid command 'Order'", fix: "Require all granted", fingerprint: `f${index}` }));
+    const grouped = lintOutcome({ trees: [{ tree: lintedTree({ path: "configs/a" }), findings: orders }], ignore: null, baseline: null, failOn: "blocking" });
+    const text = renderLintText(grouped, { color: false });
+    expect(text).toBe(
+      [
+        "configs/a  (layout debian, 2.4 target debian, 1 file, 1 finding at 8 places)",
+        "  blocking  M2  Invalid command 'Order'",
+        ...[10, 11, 12, 13, 14].map((line) => `      apache2.conf:${line}:1  Order allow,deny`),
+        "      and 3 more places (--format json lists every one)",
+        "      fix: Require all granted",
+        "",
+        "1 finding at 8 places: 1 blocking",
+        "FAIL: 1 finding at blocking or above (--fail-on blocking)",
+        "",
+      ].join("\n"),
+    );
+    expect(PLACES_SHOWN).toBe(5);
   });
 
   it("colours severities and the verdict on a terminal, and only there", () => {

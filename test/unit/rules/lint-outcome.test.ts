@@ -44,7 +44,7 @@ describe("lintOutcome", () => {
       baseline: null,
       failOn: "blocking",
     });
-    expect(outcome.findings.map((f) => [f.rule, f.file])).toEqual([["B4", "apache2.conf"]]);
+    expect(outcome.findings.map((f) => [f.rule, f.places.map((place) => place.file)])).toEqual([["B4", ["apache2.conf"]]]);
     expect(outcome.ignored).toEqual({
       file: "fleet.yaml",
       total: 3,
@@ -64,8 +64,43 @@ describe("lintOutcome", () => {
       baseline: { path: "old.json", keys: new Set([baselineKey("a", "known")]) },
       failOn: "blocking",
     });
-    expect(outcome.findings.map((f) => [f.tree, f.fingerprint])).toEqual([["a", "new"], ["b", "known"]]);
+    expect(outcome.findings.map((f) => [f.tree, f.places.map((place) => place.fingerprint)])).toEqual([["a", ["new"]], ["b", ["known"]]]);
     expect(outcome.baseline).toEqual({ file: "old.json", known: 1 });
     expect(outcome.failing).toBe(1);
+  });
+
+  it("groups one cause's places into one finding per tree, in the order of first places, and decides on causes", () => {
+    const order = (line: number, file = "apache2.conf") => finding({ rule: "M2", message: "Invalid command 'Order'", fix: "LoadModule access_compat_module", file, line, fingerprint: `o${line}` });
+    const allow = finding({ rule: "M2", message: "Invalid command 'Allow'", fix: "LoadModule access_compat_module", line: 5, fingerprint: "a5" });
+    const first = order(3);
+    const outcome = lintOutcome({
+      trees: [
+        { tree: a, findings: [first, allow, order(8), order(2, "sites-enabled/x.conf")] },
+        { tree: b, findings: [order(4)] },
+      ],
+      ignore: null,
+      baseline: null,
+      failOn: "blocking",
+    });
+    expect(outcome.findings.map((f) => [f.tree, f.message, f.places.map((place) => `${place.file}:${place.line}`)])).toEqual([
+      ["a", "Invalid command 'Order'", ["apache2.conf:3", "apache2.conf:8", "sites-enabled/x.conf:2"]],
+      ["a", "Invalid command 'Allow'", ["apache2.conf:5"]],
+      ["b", "Invalid command 'Order'", ["apache2.conf:4"]],
+    ]);
+    // The places are the lint's own findings, not copies.
+    expect(outcome.findings[0]!.places[0]).toBe(first);
+    expect(outcome.places).toBe(5);
+    expect(outcome.bySeverity.blocking).toBe(3);
+    expect(outcome.failing).toBe(3);
+  });
+
+  it("keeps a rule's places apart where its message, fix or severity differs", () => {
+    const outcome = lintOutcome({
+      trees: [{ tree: a, findings: [finding({ fix: "x" }), finding({ fix: null }), finding({ severity: "behaviour" }), finding({ line: 9 })] }],
+      ignore: null,
+      baseline: null,
+      failOn: "blocking",
+    });
+    expect(outcome.findings.map((f) => [f.fix, f.severity, f.places.length])).toEqual([["x", "blocking", 1], [null, "blocking", 2], [null, "behaviour", 1]]);
   });
 });
