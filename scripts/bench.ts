@@ -1,9 +1,11 @@
 // npm run bench [SCENARIO_FILES_OR_DIRS...]: every speed and memory figure of the project against its target,
 // each printed with PASS or MISS, measured side by side in one run. Asserts nothing; a part can be left out with
-// its switch (BENCH_CATALOGUE=0, BENCH_FLEET=0, BENCH_CONF=0, BENCH_BODIES=0, BENCH_PROVE=0, BENCH_DETERMINISM=0).
+// its switch (BENCH_CATALOGUE=0, BENCH_FLEET=0, BENCH_CONF=0, BENCH_LINT=0, BENCH_BODIES=0, BENCH_PROVE=0, BENCH_DETERMINISM=0).
 //
 //   catalogue   the whole catalogue at the default concurrency, against a sequential docker-CLI floor (≤ 0.25×)
 //   conf        the configuration model and lint on a 10,000-vhost tree (parse + evaluate + lint < 2 s)
+//   lint        the lint command, whole process: the 10,000-vhost tree with JSON written (<= 4x a Node process
+//               that reads and splits every file, < 250 MiB), one small config (<= 3x `node -e ''`)
 //   bodies      100 MB bodies through each client (memory and time)
 //   prove       probes generated per second; prove on the sample with the most cells, with power against without
 //               (<= 3x, < 60 s), and the mutants per second
@@ -13,6 +15,7 @@ const parts: Array<[string, () => Promise<unknown>]> = [
   ["BENCH_CATALOGUE", async () => (await import("./bench-catalogue.ts")).benchCatalogue(process.argv.slice(2))],
   ["BENCH_BODIES", async () => (await import("./bench-bodies.ts")).benchBodies()],
   ["BENCH_CONF", async () => (await import("./bench-conf.ts")).benchConf()],
+  ["BENCH_LINT", async () => (await import("./bench-lint.ts")).benchLint()],
   ["BENCH_PROVE", async () => (await import("./bench-prove.ts")).benchProve()],
   ["BENCH_DETERMINISM", async () => (await import("./bench-determinism.ts")).benchDeterminism()],
   ["BENCH_FLEET", async () => (await import("./bench-fleet.ts")).benchFleet()],
