@@ -3,7 +3,7 @@
 // lets through; they are grouped by cause as lint groups them. fleetSarifChunks gives the same text in pieces, one
 // finding at a time, for a writer that reads the entries one at a time from a journal (the SARIF of 1,000 configs
 // is tens of MB).
-import { lintSarif, type Naming, naming, ruleOfFinding, sarifChunks, sarifResult, sarifRun } from "../report/lint-sarif.ts";
+import { lintSarif, type Naming, naming, ruleOfFinding, sarifChunks, sarifResultParts, sarifRun } from "../report/lint-sarif.ts";
 import { RULES } from "../rules/all-rules.ts";
 import { groupByCause, lintOutcome } from "../rules/lint-outcome.ts";
 import type { Rule } from "../rules/rule.ts";
@@ -38,7 +38,7 @@ export function fleetSarifChunks(entries: () => Iterable<Pick<FleetEntry, "lint"
   return sarifChunks(head, (function* () {
     for (const { lint } of entries()) {
       if (!lint) continue;
-      for (const cause of groupByCause(lint.tree.path, lint.findings)) yield sarifResult(cause, names.get(lint.tree.path)!, ruleIndex);
+      for (const cause of groupByCause(lint.tree.path, lint.findings)) yield sarifResultParts(cause, names.get(lint.tree.path)!, ruleIndex);
     }
   })());
 }

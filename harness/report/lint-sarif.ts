@@ -88,8 +88,28 @@ export function causeFingerprint(cause: Pick<LintCause, "rule" | "message" | "fi
   return hash("md5", `${cause.rule}\u0000${cause.message}\u0000${cause.fix ?? ""}`);
 }
 
+/** A result without its locations (an empty list where they go), and its locations, made one at a time: a cause
+ * of a large tree has tens of thousands. */
+export interface SarifResultParts {
+  result: Json;
+  locations: () => Iterable<Json>;
+}
+
 /** One cause as a SARIF result: a location for every place, its files named as its tree's are (`base`). */
 export function sarifResult(cause: LintCause, base: Naming, ruleIndex: ReadonlyMap<string, number>): Json {
+  const { result, locations } = sarifResultParts(cause, base, ruleIndex);
+  // The key keeps its place in the result.
+  return { ...result, locations: [...locations()] };
+}
+
+function location(place: Place, base: Naming): Json {
+  return {
+    physicalLocation: { artifactLocation: artifact(place.file, base), region: { ...region(place), snippet: { text: place.directive } } },
+    properties: { file: place.file, fingerprint: place.fingerprint, sections: place.sections },
+  };
+}
+
+export function sarifResultParts(cause: LintCause, base: Naming, ruleIndex: ReadonlyMap<string, number>): SarifResultParts {
   const first = cause.places[0]!;
   let id = 0;
   const related: Json[] = [];
@@ -120,15 +140,12 @@ export function sarifResult(cause: LintCause, base: Naming, ruleIndex: ReadonlyM
     list.push({ deletedRegion: region(place), insertedContent: { text: literal.split("\n").join(`\n${indent}`) } });
     changes.set(place.file, list);
   }
-  return {
+  const result = {
     ruleId: cause.rule,
     ruleIndex: ruleIndex.get(cause.rule)!,
     level: LEVEL[cause.severity],
     message: { text: cause.fix ? `${cause.message.replace(/\.$/, "")}. Fix: ${cause.fix}` : cause.message },
-    locations: cause.places.map((place) => ({
-      physicalLocation: { artifactLocation: artifact(place.file, base), region: { ...region(place), snippet: { text: place.directive } } },
-      properties: { file: place.file, fingerprint: place.fingerprint, sections: place.sections },
-    })),
+    locations: [],
     partialFingerprints: { [SARIF_CAUSE_FINGERPRINT_KEY]: causeFingerprint(cause) },
     ...(related.length > 0 ? { relatedLocations: related } : {}),
     ...(replacement === null
@@ -142,6 +159,12 @@ export function sarifResult(cause: LintCause, base: Naming, ruleIndex: ReadonlyM
           ],
         }),
     properties: { tree: cause.tree, file: first.file, severity: cause.severity, security: cause.security, seed: cause.seed, places: cause.places.length },
+  };
+  return {
+    result,
+    locations: function* () {
+      for (const place of cause.places) yield location(place, base);
+    },
   };
 }
 
@@ -157,13 +180,13 @@ export function lintSarif(outcome: LintOutcome, rules: readonly Rule[], options:
 }
 
 function resultsOf(outcome: LintOutcome, rules: readonly Rule[], options: SarifOptions): Json[] {
-  return [...lintSarifResults(outcome, describedRules(rules, outcome.findings), options)];
+  return [...lintSarifResults(outcome, describedRules(rules, outcome.findings), options)].map(({ result, locations }) => ({ ...result, locations: [...locations()] }));
 }
 
-function* lintSarifResults(outcome: LintOutcome, described: readonly Rule[], options: SarifOptions): Generator<Json> {
+function* lintSarifResults(outcome: LintOutcome, described: readonly Rule[], options: SarifOptions): Generator<SarifResultParts> {
   const names = new Map(outcome.trees.map((tree) => [tree.path, naming(tree, options.cwd)] as const));
   const ruleIndex = new Map(described.map((rule, index) => [rule.id, index] as const));
-  for (const cause of outcome.findings) yield sarifResult(cause, names.get(cause.tree)!, ruleIndex);
+  for (const cause of outcome.findings) yield sarifResultParts(cause, names.get(cause.tree)!, ruleIndex);
 }
 
 /** `${JSON.stringify(lintSarif(outcome, rules, options), null, 2)}\n` in pieces, a result at a time. */
@@ -174,18 +197,30 @@ export function lintSarifChunks(outcome: LintOutcome, rules: readonly Rule[], op
 
 /** The run's results key: the only one at six spaces (runs[0]); string values hold no raw newline. */
 const RESULTS_SLOT = '\n      "results": []';
+/** A result's locations key, at two spaces of the result's own text. */
+const LOCATIONS_SLOT = '\n  "locations": []';
 
 /** `${JSON.stringify(log, null, 2)}\n` for a log whose one run's results are `results` (its own are empty), in
- * pieces: the head, each result, the tail. */
-export function* sarifChunks(log: Json, results: Iterable<Json>): Generator<string> {
+ * pieces: the head, each result's head, each of its locations, the rest of it, the tail. */
+export function* sarifChunks(log: Json, results: Iterable<SarifResultParts>): Generator<string> {
   const head = JSON.stringify(log, null, 2);
   const at = head.indexOf(RESULTS_SLOT);
   if (at < 0) throw new Error("sarif: no results slot");
   yield head.slice(0, at + RESULTS_SLOT.length - 1);
   let first = true;
-  for (const result of results) {
-    yield `${first ? "\n" : ",\n"}        ${JSON.stringify(result, null, 2).replaceAll("\n", "\n        ")}`;
+  for (const { result, locations } of results) {
+    const text = JSON.stringify(result, null, 2);
+    const slot = text.indexOf(LOCATIONS_SLOT);
+    if (slot < 0) throw new Error("sarif: no locations slot");
+    yield `${first ? "\n" : ",\n"}        ${text.slice(0, slot + LOCATIONS_SLOT.length - 1).replaceAll("\n", "\n        ")}`;
     first = false;
+    let firstLocation = true;
+    for (const location of locations()) {
+      yield `${firstLocation ? "\n" : ",\n"}            ${JSON.stringify(location, null, 2).replaceAll("\n", "\n            ")}`;
+      firstLocation = false;
+    }
+    const rest = text.slice(slot + LOCATIONS_SLOT.length).replaceAll("\n", "\n        ");
+    yield firstLocation ? `]${rest}` : `\n          ]${rest}`;
   }
   yield first ? "]" : "\n      ]";
   yield `${head.slice(at + RESULTS_SLOT.length)}\n`;
