@@ -103,7 +103,7 @@ describe("the image of the harness", { timeout: 120_000 }, () => {
       files: { "site/conf/httpd.conf": "ServerRoot /usr/local/apache2\nListen 80\nLockFile logs/accept.lock\nDocumentRoot /usr/local/apache2/htdocs\n" },
     });
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^ {2}3:1 +blocking +R9 /m);
+    expect(result.stdout).toMatch(/^ {2}blocking +R9 .*\n {6}conf\/httpd\.conf:3:1 {2}LockFile /m);
     expect(result.stdout).toMatch(/^FAIL/m);
   });
 
