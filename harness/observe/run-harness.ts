@@ -143,8 +143,9 @@ interface Station {
   scope: RunScope;
   concurrency: number;
   context: ObserveContext | null;
-  /** Scenarios it took from the queue, and of those those it ran to the end. */
+  /** Scenarios it took from the queue (engine-share.ts), whether it finished them or lost them. */
   taken: number;
+  /** Scenarios it ran to the end. */
   ran: number;
   lost: string | null;
 }
