@@ -1,13 +1,15 @@
 // npm run bench, its first part (BENCH_CATALOGUE=0 skips it): the whole catalogue through the harness at its
 // default concurrency, next to a sequential docker-CLI script doing the same boots and requests (the floor),
-// one command after another as a shell script would. Target: the harness in ≤ 0.25× the floor's time.
+// one command after another as a shell script would. Target: the harness in ≤ 0.12× the floor's time.
 //
 // The floor, per scenario: its network; its client and backend containers; for each side in turn, a server
 // created with the config the harness rendered, its files copied in, started, its log polled until httpd is
-// ready (or gone); each request once, twice when the harness sent it again to learn noise: HTTP and HTTPS from
-// the host with curl, a client's request with `docker exec CLIENT curl`, a local client's from a tools container
-// in the server's network namespace, an exec request with `docker exec`; a raw (slow-client) request takes what
-// it took the harness, since its time is the server's timeout, not the tool's; then everything is removed.
+// ready (or gone), its published ports read once; each request once, twice when the harness sent it again to
+// learn noise: HTTP and HTTPS from the host with curl, a client's request with `docker exec CLIENT curl`, a local
+// client's from a tools container in the server's network namespace, an exec request with `docker exec`; a raw
+// (slow-client) request takes what it took the harness, since its time is the server's timeout, not the tool's;
+// the server's log read once more after its requests (the harness reads each request's lines); then everything is
+// removed. A request the harness did not send (its server did not start) is not sent by the floor either.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,16 +23,18 @@ import type { ScenarioRun } from "../harness/observe/scenario-run.ts";
 import type { PlannedRequest, SidePlan } from "../harness/plan/scenario-plan.ts";
 import { loadScenarios } from "../harness/scenario/load-scenario.ts";
 import { FAMILY_TRAITS } from "../harness/server/family-traits.ts";
+import { runCertificates } from "../harness/observe/run-certificates.ts";
+import { type FloorCertificates, fileContent, floorCertificates } from "./bench-floor.ts";
 import { type BenchImages, benchImages, verdictLine } from "./bench-images.ts";
 
-const RATIO_TARGET = 0.25;
+const RATIO_TARGET = 0.12;
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One scenario by the floor's script. */
-async function floorScenario(scenarioRun: ScenarioRun, images: BenchImages): Promise<void> {
+async function floorScenario(scenarioRun: ScenarioRun, images: BenchImages, certificates: FloorCertificates): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-floor-"));
   const net = `bench-floor-${process.pid}-${Date.now()}`;
   const made: string[] = [];
@@ -47,7 +51,7 @@ async function floorScenario(scenarioRun: ScenarioRun, images: BenchImages): Pro
     }
     for (const observation of scenarioRun.observations) {
       const plan = scenarioRun.plan.sides.find((s) => s.side.id === observation.side.id)!;
-      await floorSide(observation, plan, { net, dir, made, clients, tools: images.tools });
+      await floorSide(observation, plan, { net, dir, made, clients, tools: images.tools, certificates });
     }
   } finally {
     if (made.length) await docker("rm", "-f", ...made).catch(() => undefined);
@@ -62,6 +66,7 @@ interface FloorScope {
   made: string[];
   clients: Map<string, string>;
   tools: string;
+  certificates: FloorCertificates;
 }
 
 async function floorSide(observation: SideObservation, plan: SidePlan, scope: FloorScope): Promise<void> {
@@ -69,9 +74,12 @@ async function floorSide(observation: SideObservation, plan: SidePlan, scope: Fl
   mkdirSync(join(tree, dirname(plan.config.path)), { recursive: true });
   writeFileSync(join(tree, plan.config.path), observation.renderedConfig);
   for (const file of plan.files) {
-    if (!("text" in file.content)) continue;
+    // Every staged file, the run's certificates too (a TLS server without them would not start, and the floor
+    // would do less than the harness did).
+    const content = fileContent(file, scope.certificates);
+    if (content === null) continue;
     mkdirSync(dirname(join(tree, file.path)), { recursive: true });
-    writeFileSync(join(tree, file.path), file.content.text);
+    writeFileSync(join(tree, file.path), content, { mode: file.mode ?? 0o644 });
   }
   const script = [...plan.setup, ...plan.prepare, "exec httpd-foreground"].join("\n");
   const publish = plan.ports.flatMap((port) => ["-p", `127.0.0.1::${port}`]);
@@ -85,6 +93,12 @@ async function floorSide(observation: SideObservation, plan: SidePlan, scope: Fl
     if ((await docker("inspect", "-f", "{{.State.Running}}", id)).stdout.trim() !== "true") return;
     await sleep(100);
   }
+  // The published ports, read once (a script reads them once per server, not once per request).
+  const published = new Map<number, string>();
+  for (const line of (await docker("port", id)).stdout.split("\n")) {
+    const match = /^(\d+)\/tcp -> [\d.]+:(\d+)$/.exec(line.trim());
+    if (match) published.set(Number(match[1]), match[2]!);
+  }
   let local: string | null = null;
   for (const [index, request] of plan.requests.entries()) {
     const observed = observation.requests[index];
@@ -95,16 +109,17 @@ async function floorSide(observation: SideObservation, plan: SidePlan, scope: Fl
         local = (await docker("run", "-d", "--network", `container:${id}`, scope.tools, "sleep", "infinity")).stdout.trim();
         scope.made.push(local);
       }
-      await floorRequest(request, observed, outcome, { server: id, side: plan.side.id, local, clients: scope.clients });
+      await floorRequest(request, observed, outcome, { server: id, side: plan.side.id, local, clients: scope.clients, published });
     }
   }
+  await docker("logs", id).catch(() => undefined);
 }
 
 async function floorRequest(
   request: PlannedRequest,
   observed: RequestObservation,
   outcome: NonNullable<RequestObservation["repeat"]>,
-  where: { server: string; side: string; local: string | null; clients: Map<string, string> },
+  where: { server: string; side: string; local: string | null; clients: Map<string, string>; published: ReadonlyMap<number, string> },
 ): Promise<void> {
   if (request.mode === "exec") {
     await docker("exec", where.server, "/bin/sh", "-c", request.exec ?? "").catch(() => undefined);
@@ -116,14 +131,14 @@ async function floorRequest(
   }
   const port = request.port ?? (request.tls ? 443 : 80);
   const scheme = request.tls ? "https" : "http";
-  const curl = ["-s", "-k", "-o", "/dev/null", "--max-time", String(Math.ceil(request.timeoutMs / 1000)), "-X", request.method];
+  const curl = ["-s", "-k", "--globoff", "-o", "/dev/null", "--max-time", String(Math.ceil(request.timeoutMs / 1000)), "-X", request.method];
   if (request.hostHeader) curl.push("-H", `Host: ${request.hostHeader}`);
   for (const [name, value] of request.headers) curl.push("-H", `${name}: ${value}`);
   if (request.auth) curl.push("-u", `${request.auth.user}:${request.auth.password}`);
   if (request.body !== null) curl.push("--data-binary", request.body);
   const path = request.path.replace(/\$\{[^}]+\}/g, "x");
   if (request.client === "host") {
-    const published = (await docker("port", where.server, `${port}/tcp`).catch(() => ({ stdout: "" }))).stdout.trim().split("\n")[0]?.split(":").pop();
+    const published = where.published.get(port);
     if (!published) return;
     await run("curl", [...curl, `${scheme}://127.0.0.1:${published}${path}`]).catch(() => undefined);
     return;
@@ -151,8 +166,9 @@ export async function benchCatalogue(paths: readonly string[] = []): Promise<voi
     },
   });
   const harnessMs = performance.now() - started;
+  const certificates = await runCertificates();
   const floorStarted = performance.now();
-  for (const scenarioRun of runs) await floorScenario(scenarioRun, images);
+  for (const scenarioRun of runs) await floorScenario(scenarioRun, images, await floorCertificates(certificates, scenarioRun.plan));
   const floorMs = performance.now() - floorStarted;
   const errors = runs.filter((r) => r.error !== null).length;
   console.log(`catalogue: ${scenarios.length} scenarios; baseline ${images.baseline}, candidate ${images.candidate}`);

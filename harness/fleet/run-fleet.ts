@@ -101,8 +101,9 @@ function sha256(text: string | Buffer): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** Probes spread over the whole set when capped: every k-th in the generator's order (which walks the cells). */
-function capProbes(set: ProbeSet, max: number | null): ProbeSet {
+/** Probes spread over the whole set when capped: every k-th in the generator's order (which walks the cells). The
+ * bench's docker-CLI floor plans a config's probes with it too (scripts/bench-fleet.ts). */
+export function capProbes(set: ProbeSet, max: number | null): ProbeSet {
   if (max === null || set.probes.length <= max) return set;
   const step = set.probes.length / max;
   const probes = Array.from({ length: max }, (_, index) => set.probes[Math.floor(index * step)]!);

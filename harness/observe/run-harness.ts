@@ -19,6 +19,7 @@ import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 import { inspectImage } from "../server/inspect-image.ts";
 import type { ObserveContext } from "./observe-context.ts";
+import { mayTake } from "./engine-share.ts";
 import { runCertificates } from "./run-certificates.ts";
 import { observeScenario } from "./observe-scenario.ts";
 import { ScenarioLane } from "./scenario-lane.ts";
@@ -142,6 +143,9 @@ interface Station {
   scope: RunScope;
   concurrency: number;
   context: ObserveContext | null;
+  /** Scenarios it took from the queue (engine-share.ts), whether it finished them or lost them. */
+  taken: number;
+  /** Scenarios it ran to the end. */
   ran: number;
   lost: string | null;
 }
@@ -159,6 +163,7 @@ async function openStations(options: HarnessRunOptions, note: (message: string) 
       scope: new RunScope(engine),
       concurrency: slots[index]?.concurrency ?? options.concurrency ?? (await sizedConcurrency(engine, note, options.scenariosPerCpu)),
       context: null,
+      taken: 0,
       ran: 0,
       lost: null,
     })),
@@ -351,9 +356,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const total = source.count;
     const runs: ScenarioRun[] = options.keepRuns === false ? [] : new Array(total);
     // One queue for every engine: a free slot on any engine takes the next scenario, so a fast engine takes
-    // over the work a slow one has not reached. A scenario an engine lost is put back at the front, so a worker
-    // with an empty queue waits while scenarios are still running elsewhere: one of them may come back. Scenarios
-    // are taken group by group of the seats they take (seat-queue.ts).
+    // over the work a slow one has not reached, except the one scenario it leaves for each engine that has taken
+    // none yet (engine-share.ts: every engine of the run takes part, however slow its start). A scenario an engine
+    // lost is put back at the front, so a worker with an empty queue waits while scenarios are still running
+    // elsewhere: one of them may come back. Scenarios are taken group by group of the seats they take
+    // (seat-queue.ts).
     const queue = new SeatQueue(total, (index) => source.seats[index] ?? null);
     let done = 0;
     let running = 0;
@@ -370,7 +377,11 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       if (copyFailed && station.lost === null) {
         station.lost = `could not be given the run's images: ${copyFailed.message.split("\n")[0]}`;
         note(`engine ${station.engine.target.url} ${station.lost}; the run goes on without it`);
+        // The scenario the other engines left for it is theirs now.
+        settle();
       }
+      const turn = (s: Station) => ({ taken: s.taken, lost: s.lost !== null });
+      const mine = (): boolean => mayTake(turn(station), stations.filter((s) => s !== station).map(turn), queue.length);
       while (!options.signal?.aborted && station.lost === null) {
         if (queue.length === 0 && stations.length === 1) {
           // Nothing left to run, and with one engine nothing comes back to the queue: the lane's seats and network
@@ -379,21 +390,23 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           await lane.retire();
           return;
         }
-        if (queue.length === 0) {
-          // Nothing to run for now: the lane's seats leave the shared networks that wait to drain (closed to new
-          // scenarios). They stay on open ones: at the run's end its clean-up removes seats and networks at once,
-          // without a disconnect for each seat on each network first. It looks again when a scenario ends or a few
-          // seconds have passed: a network also closes when its window passes while another run waits for its
-          // subnet, and no scenario of this run then tells the lane so.
+        if (!mine()) {
+          // Nothing to run for now (or only what is left for an engine that has taken nothing yet): the lane's seats
+          // leave the shared networks that wait to drain (closed to new scenarios). They stay on open ones: at the
+          // run's end its clean-up removes seats and networks at once, without a disconnect for each seat on each
+          // network first. It looks again when a scenario ends or a few seconds have passed: a network also closes
+          // when its window passes while another run waits for its subnet, and no scenario of this run then tells
+          // the lane so.
           await lane.leaveClosedStays();
-          if (queue.length > 0) continue;
-          if (running === 0) return;
+          if (mine()) continue;
+          if (queue.length === 0 && running === 0) return;
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([changed, new Promise<void>((resolve) => (timer = setTimeout(resolve, IDLE_LOOK_MS)))]);
           clearTimeout(timer);
           continue;
         }
         const index = queue.shift()!;
+        station.taken++;
         running++;
         try {
           const { scenario, plan } = await source.take(index);

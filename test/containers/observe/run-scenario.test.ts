@@ -150,10 +150,12 @@ describe("running scenarios on real servers", { timeout: 240_000 }, () => {
   });
 
   it("follows the log files a whole fleet config writes, so the server is seen starting and each request gets its own lines", async () => {
-    const started = Date.now();
     const { reports } = await runYamlScenarios([fleetConfigWithLogFiles]);
     const report = reports[0]!;
     expect(report.error).toBeNull();
+    // Started: its ready line was read from the followed log file (server/httpd-server.ts counts a server started only
+    // once that line came, and not started when 30 s pass without it). No bound on the wall time, which a loaded
+    // machine stretches.
     expect(report.servers.candidate).toMatchObject({ started: true });
     expect(report.servers.candidate!.startupLog.map((l) => l.code)).toContain("AH00489");
     expect(report.expectations.candidate.failures).toEqual([]);
@@ -161,8 +163,6 @@ describe("running scenarios on real servers", { timeout: 240_000 }, () => {
       ["client denied by server configuration: /usr/local/apache2/htdocs/index.html"],
       ["client denied by server configuration: /usr/local/apache2/htdocs/other.html"],
     ]);
-    // no 30 s wait for a ready line that never reaches stderr
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("classifies nothing as a regression when both sides run the same image", async () => {
