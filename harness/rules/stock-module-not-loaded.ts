@@ -156,13 +156,15 @@ export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], 
   }
   const path = evidence.request?.path ?? null;
   if (path === null) return null;
-  for (const finding of evidence.findings) {
-    if (finding.rule !== STOCK_MODULE_RULE || !mayGovern(finding, path)) continue;
+  // A handler line first (it decides the answer), then lines skipped in a <Location> that takes the request: a
+  // skipped line in a <Directory> says nothing of which URLs reach it, and its headers are told above.
+  const own = evidence.findings.filter((finding) => finding.rule === STOCK_MODULE_RULE);
+  const handlers = own.filter((finding) => /^(Set|Add)Handler\b/i.test(finding.directive) && mayGovern(finding, path));
+  const located = current === "outcome" ? [] : own.filter((finding) => !handlers.includes(finding) && finding.sections.some((label) => /^<Location(Match)?\s/i.test(label)) && mayGovern(finding, path));
+  for (const finding of [...handlers, ...located]) {
     const module = lintFindingModules(finding).find((id) => missing.has(id));
     if (module === undefined) continue;
-    const handler = /^(Set|Add)Handler\b/i.test(finding.directive);
-    // An access change is only a handler line's doing here; a guarded line's access rules are the protection rule's.
-    if (current === "outcome" && !handler) continue;
+    const handler = handlers.includes(finding);
     const widened = evidence.status.baseline !== null && [401, 403].includes(evidence.status.baseline) && evidence.status.candidate !== null && evidence.status.candidate < 300;
     const severity: Severity = widened ? "security" : "behaviour";
     const what = handler ? `no module serves ${finding.directive.trim()} on 2.4` : `${finding.directive.trim()} and the lines with it are skipped on 2.4`;
