@@ -183,6 +183,7 @@ export const STOCK_MODULE_NOT_LOADED: Rule = {
   seed: ["B4"],
   title: "a module the 2.2 stock httpd.conf loads is not loaded around a fragment on 2.4",
   severity: "behaviour",
+  causeByTitle: true,
   detect,
   fix: "Load the module's 2.4 successor where the fragment is deployed (a distribution's package may load it), or run and lint with --target-modules naming what the 2.4 server loads.",
   help: "Guide: some LoadModule lines are commented out in the stock 2.4 httpd.conf; a fragment included into it loses what those modules did on 2.2.",

@@ -3,6 +3,7 @@
 // the judge). The answers below are the shapes real 2.2.34 and 2.4.68 gave for configs/queuewatch-cgi (the CGI
 // script's source) and configs/tool-status-alias (mod_expires' headers).
 import { describe, expect, it } from "vitest";
+import { summarizeFindings } from "../../../harness/judge/judge-run.ts";
 import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
 import { fragmentModuleGap } from "../../../harness/judge/triage.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
@@ -109,6 +110,15 @@ describe("triage of a fragment on two stock configs: one cause per module", () =
       ["graphs", "header:expires", "expected-change"],
     ]);
     expect(judgement.findings.some((f) => f.rule === "unexplained")).toBe(false);
+  });
+
+  it("counts each module as a cause of its own in the run's (and a fleet's) summary", () => {
+    const summary = summarizeFindings([judge(fragmentRun())]);
+    expect(summary.map((c) => [c.rule, c.title.split(" is loaded")[0], c.severity, c.gating])).toEqual([
+      ["stock-module-not-loaded", "mod_cgi", "security", true],
+      ["stock-module-not-loaded", "mod_info", "behaviour", false],
+      ["stock-module-not-loaded", "mod_expires", "behaviour", false],
+    ]);
   });
 
   it("with the successors loaded on the candidate, names no module: what remains is told as before", () => {
