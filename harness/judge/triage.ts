@@ -480,6 +480,8 @@ export function fragmentModuleGap(baseline: SideObservation | null, candidate: S
   const from = baseline?.tree;
   const to = candidate.tree;
   if (!from || !to || from.layout !== "fragment" || to.layout !== "fragment") return [];
+  // Two builds of one line (bisect's images) differ in their stock configs otherwise: not this cause.
+  if (baseline!.server.version.family === candidate.server.version.family) return [];
   return stockModuleGap(from.stockModules ?? [], new Set(to.loadedModules ?? []), baseline!.server.version.family, candidate.server.version.family);
 }
 
