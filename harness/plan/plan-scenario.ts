@@ -104,7 +104,13 @@ function extraModulesOf(ref: TreeRef, sides: readonly PlannedSideInput[]): { nam
   if (choice.modules !== "successors") return { name: choice.name, ids: [...choice.modules] };
   const baseline = sides.find((s) => s.side.role === "baseline")?.inspection;
   const candidate = sides.find((s) => s.side.role === "candidate")?.inspection;
-  if (!baseline?.stockConfig || !candidate) return null;
+  if (!candidate) return null;
+  if (!baseline?.stockConfig) {
+    // No 2.2 image inspected (a candidate-only run, plan without an engine): the official 2.2.34 image's stock
+    // config, which loads every module file it has (official-defaults.ts), and the option's reason says so.
+    const ids = officialModuleFiles("2.2").flatMap((file) => successorIds(`${file.replace(/^mod_/, "").replace(/\.so$/, "")}_module`, "2.2", candidate.version.family));
+    return { name: `${choice.name} (of the official 2.2.34 image's stock modules: no 2.2 image was inspected)`, ids: [...new Set(ids)] };
+  }
   const from = baseline.version.family;
   const ids = [...baseline.stockConfig.matchAll(/^[ \t]*LoadModule[ \t]+(\S+)[ \t]/gm)].flatMap((match) => successorIds(match[1]!, from, candidate.version.family));
   return { name: choice.name, ids: [...new Set(ids)] };

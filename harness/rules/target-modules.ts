@@ -6,6 +6,7 @@ import { HarnessError } from "../errors.ts";
 import type { LayoutId } from "../conf/effective-config.ts";
 import { moduleFileOfId } from "../conf/module-identity.ts";
 import { successorIds } from "../server/module-succession.ts";
+import { officialModuleFiles } from "../server/official-defaults.ts";
 
 export interface TargetModules {
   /** official, debian, rhel, or the file's path. */
@@ -24,16 +25,9 @@ const OFFICIAL_STOCK_24 = [
   "autoindex_module", "dir_module", "alias_module",
 ];
 
-// The official 2.2.34 image's stock httpd.conf loads every module it has (fixtures/real-httpd/stock-conf), by id.
-export const OFFICIAL_STOCK_22: readonly string[] = [
-  "authn_file", "authn_dbm", "authn_anon", "authn_dbd", "authn_default", "authn_alias", "authz_host", "authz_groupfile", "authz_user",
-  "authz_dbm", "authz_owner", "authnz_ldap", "authz_default", "auth_basic", "auth_digest", "file_cache", "cache", "disk_cache", "mem_cache",
-  "dbd", "dumpio", "reqtimeout", "ext_filter", "include", "filter", "substitute", "charset_lite", "deflate", "ldap", "log_config",
-  "log_forensic", "logio", "env", "mime_magic", "cern_meta", "expires", "headers", "ident", "usertrack", "unique_id", "setenvif", "version",
-  "proxy", "proxy_connect", "proxy_ftp", "proxy_http", "proxy_scgi", "proxy_ajp", "proxy_balancer", "ssl", "mime", "dav", "status",
-  "autoindex", "asis", "info", "cgi", "dav_fs", "dav_lock", "vhost_alias", "negotiation", "dir", "imagemap", "actions", "speling", "userdir",
-  "alias", "rewrite",
-].map((name) => `${name}_module`);
+// The official 2.2.34 image's stock httpd.conf loads every module it has (fixtures/real-httpd/stock-conf): its
+// module files (server/official-defaults.ts), by id.
+export const OFFICIAL_STOCK_22: readonly string[] = officialModuleFiles("2.2").map((file) => `${file.replace(/^mod_/, "").replace(/\.so$/, "")}_module`);
 
 /** `--target-modules successors`: an official 2.4 whose config also loads the 2.4 successor of every module the
  * official 2.2 image's stock config loads (a distribution that keeps 2.2's module set). */

@@ -56,3 +56,13 @@ describe("a fragment's module sets, and --target-modules", () => {
     ]);
   });
 });
+
+describe("--target-modules successors without a 2.2 image", () => {
+  it("takes the official 2.2.34 image's stock set (every module file it has), and says so", () => {
+    const ref: TreeRef = { at: { file: "/t", line: 1, column: 1 }, path: "/t", layout: null, defines: [], writtenFor: "2.2" };
+    const scenario = treeScenario({ id: "t", baseline: { tree, ref }, candidate: { tree, ref: { ...ref, targetModules: { name: "successors", modules: "successors" } } } });
+    const [candidate] = planScenario(scenario, [SIDES[1]!], new Map([["/t", tree]])).sides;
+    const added = candidate!.tree!.adaptations.filter((a) => a.reason.startsWith("--target-modules successors (of the official 2.2.34 image's stock modules"));
+    expect(added.map((a) => a.now)).toContain("LoadModule expires_module /usr/local/apache2/modules/mod_expires.so");
+  });
+});
