@@ -506,7 +506,12 @@ function attributeStockModules(items: Item[], gap: readonly ModuleGap[], lint: r
     if (!cause) continue;
     let decision: { module: string; claim: Claim } | null = null;
     if (decided.has(cause)) decision = decided.get(cause)!;
-    else if (cause.kind === "rule" && (cause.id === "handler-not-loaded" || cause.id === "protection-module-not-loaded")) {
+    else if (cause.kind === "rule" && cause.rule?.stockModule !== undefined) {
+      // A rule that knows the evidence of one module (a log line only 2.2's mod_ssl writes).
+      const module = missing.has(cause.rule.stockModule) ? cause.rule.stockModule : null;
+      decision = module === null ? null : { module, claim: { summary: cause.claim?.summary ?? cause.title, severity: cause.severity === "unexplained" ? "behaviour" : cause.severity } };
+      decided.set(cause, decision);
+    } else if (cause.kind === "rule" && (cause.id === "handler-not-loaded" || cause.id === "protection-module-not-loaded")) {
       const module = moduleOfRuleCause(cause);
       decision = module === null ? null : { module, claim: { summary: cause.claim?.summary ?? cause.title, severity: cause.severity === "unexplained" ? "security" : cause.severity } };
       decided.set(cause, decision);

@@ -10,7 +10,7 @@ import type { SideObservation } from "../../../harness/observe/observation.ts";
 import type { TreeSidePlan } from "../../../harness/plan/tree/tree-side-plan.ts";
 import { RULES } from "../../../harness/rules/all-rules.ts";
 import type { LintFinding } from "../../../harness/rules/finding.ts";
-import { basicHeaders, observePlan, requestObservation, response, sidePlan } from "../../fixtures/observations/recorded.ts";
+import { basicHeaders, LINES, observePlan, requestObservation, response, sidePlan } from "../../fixtures/observations/recorded.ts";
 import { run, scenario } from "../../fixtures/observations/scenarios.ts";
 
 const YAML = `id: frag
@@ -22,7 +22,7 @@ requests:
   - { name: info, path: /info }
 `;
 
-const STOCK_22 = ["authz_host_module", "authn_default_module", "auth_digest_module", "expires_module", "cgi_module", "status_module", "info_module", "mime_module"];
+const STOCK_22 = ["authz_host_module", "authn_default_module", "auth_digest_module", "expires_module", "cgi_module", "status_module", "info_module", "ssl_module", "mime_module"];
 const STOCK_24 = ["authz_core_module", "authn_core_module", "authz_host_module", "access_compat_module", "status_module", "mime_module"];
 const SCRIPT = '#!/bin/sh\necho "Content-Type: text/html"\necho\necho "<h1>queuewatch</h1>"\n';
 
@@ -45,6 +45,8 @@ function fragmentRun(candidateLoaded: string[] = STOCK_24, layout: TreeSidePlan[
   const site = scenario(YAML);
   const expires: Array<[string, string]> = [["Cache-Control", "max-age=0"], ["Expires", "Mon, 07 Dec 2026 15:31:54 GMT"]];
   const baseline = observePlan(sidePlan(site, "2.2"), {
+    // 2.2's stock config loads mod_ssl without a session cache, and says so at every start.
+    startupLog: LINES.startup["2.2"],
     requests: [
       requestObservation("graphs", "2.2", { outcome: response(200, [...basicHeaders("2.2", 6, "text/html"), ...expires], "graph\n") }),
       requestObservation("script", "2.2", { outcome: response(200, basicHeaders("2.2", 20, "text/html"), "<h1>queuewatch</h1>\n") }),
@@ -53,6 +55,8 @@ function fragmentRun(candidateLoaded: string[] = STOCK_24, layout: TreeSidePlan[
     ],
   });
   const candidate = observePlan(sidePlan(site, "2.4"), {
+    // 2.4's stock config does not load mod_ssl: no AH01873.
+    startupLog: LINES.startup["2.4"].filter((line) => !line.includes("AH01873")),
     requests: [
       requestObservation("graphs", "2.4", { outcome: response(200, basicHeaders("2.4", 6, "text/html"), "graph\n") }),
       requestObservation("script", "2.4", { outcome: response(200, basicHeaders("2.4", SCRIPT.length, "application/x-sh"), SCRIPT) }),
@@ -77,13 +81,14 @@ describe("fragmentModuleGap: the modules 2.2's stock config loads whose 2.4 succ
       { module: "expires_module", successors: ["expires_module"] },
       { module: "cgi_module", successors: ["cgi_module"] },
       { module: "info_module", successors: ["info_module"] },
+      { module: "ssl_module", successors: ["ssl_module", "socache_shmcb_module"] },
     ]);
   });
 
   it("is empty for a full tree, and when the candidate loads the successors (--target-modules successors)", () => {
     const full = fragmentRun(STOCK_24, "official");
     expect(fragmentModuleGap(full.observations[0]!, full.observations[1]!)).toEqual([]);
-    const loaded = fragmentRun([...STOCK_24, "auth_digest_module", "expires_module", "cgi_module", "info_module"]);
+    const loaded = fragmentRun([...STOCK_24, "auth_digest_module", "expires_module", "cgi_module", "info_module", "ssl_module", "socache_shmcb_module"]);
     expect(fragmentModuleGap(loaded.observations[0]!, loaded.observations[1]!)).toEqual([]);
   });
 });
@@ -96,8 +101,12 @@ describe("triage of a fragment on two stock configs: one cause per module", () =
       ["stock-module-not-loaded", "security", true, true, "mod_cgi"],
       ["stock-module-not-loaded", "behaviour", false, false, "mod_info"],
       ["stock-module-not-loaded", "behaviour", false, false, "mod_expires"],
+      // The start-up line only 2.2's mod_ssl writes: ssl-session-cache-warning's claim, under mod_ssl's cause.
+      ["stock-module-not-loaded", "expected", false, false, "mod_ssl"],
     ]);
-    const [cgi, info, expires] = judgement.findings;
+    const [cgi, info, expires, ssl] = judgement.findings;
+    expect(ssl!.title).toContain("LoadModule ssl_module modules/mod_ssl.so; LoadModule socache_shmcb_module modules/mod_socache_shmcb.so");
+    expect(ssl!.differences.map((d) => [d.request, d.field, d.class])).toEqual([[null, "startupLog", "expected-change"]]);
     expect(info!.config.map((c) => `${c.file}:${c.line}`)).toEqual(["etc/q/apache.conf:40"]);
     expect(info!.differences.find((d) => d.field === "status")).toMatchObject({ baseline: "200", candidate: "404", class: "expected-change" });
     expect(cgi!.title).toContain("LoadModule cgi_module modules/mod_cgi.so");
@@ -118,14 +127,15 @@ describe("triage of a fragment on two stock configs: one cause per module", () =
       ["stock-module-not-loaded", "mod_cgi", "security", true],
       ["stock-module-not-loaded", "mod_info", "behaviour", false],
       ["stock-module-not-loaded", "mod_expires", "behaviour", false],
+      ["stock-module-not-loaded", "mod_ssl", "expected", false],
     ]);
   });
 
   it("with the successors loaded on the candidate, names no module: what remains is told as before", () => {
-    const judgement = judge(fragmentRun([...STOCK_24, "auth_digest_module", "expires_module", "cgi_module", "info_module"]));
+    const judgement = judge(fragmentRun([...STOCK_24, "auth_digest_module", "expires_module", "cgi_module", "info_module", "ssl_module", "socache_shmcb_module"]));
     expect(judgement.findings.map((f) => f.rule)).not.toContain("stock-module-not-loaded");
     // The script's source is handler-not-loaded's again; the headers and the 404 no rule knows without the cause.
-    expect([...new Set(judgement.findings.map((f) => f.rule))].sort()).toEqual(["handler-not-loaded", "unexplained"]);
+    expect([...new Set(judgement.findings.map((f) => f.rule))].sort()).toEqual(["handler-not-loaded", "ssl-session-cache-warning", "unexplained"]);
   });
 
   it("on a full tree, leaves handler-not-loaded's finding as it is", () => {
