@@ -105,7 +105,7 @@ function detect(context: LintContext): Detection[] {
       detection(
         first,
         `the 2.4 target does not load ${group.module}, which 2.2's stock httpd.conf loads: <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and its ${group.entries.length === 1 ? "line are" : `${group.entries.length} lines are`} skipped on 2.4`,
-        `Load ${successorLines(successorIds(group.module, "2.2", "2.4"))} on 2.4 (where the distribution ships it), or drop the section`,
+        `Load ${successorIds(group.module, "2.2", "2.4").map(moduleName).join(" and ")} on 2.4 (${successorLines(successorIds(group.module, "2.2", "2.4"))}) where the distribution ships it, or drop the section`,
         // The section says "when present": skipping it is what its author allowed for, so lint rates it expected;
         // a run rates what it changed by what the servers answered (a header lost is behaviour).
         { severity: "expected", related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)] },
@@ -121,7 +121,7 @@ function detect(context: LintContext): Detection[] {
       detection(
         entry,
         `the 2.4 target does not load ${module}, which 2.2's stock httpd.conf loads: no module serves the handler "${entry.directive.args[0]}" on 2.4, so the default handler answers (404 where there is no file)`,
-        `Load ${successorLines(successorIds(module, "2.2", "2.4"))} on 2.4`,
+        `Load ${successorIds(module, "2.2", "2.4").map(moduleName).join(" and ")} on 2.4 (${successorLines(successorIds(module, "2.2", "2.4"))})`,
         { severity: "behaviour" },
       ),
     );
