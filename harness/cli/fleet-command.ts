@@ -19,6 +19,7 @@ import { fleetConfigs } from "./fleet-inputs.ts";
 import { ignoreFileFor } from "./ignore-option.ts";
 import { interruptible } from "./interrupts.ts";
 import { labelSides, runImages } from "./matrix-option.ts";
+import { runTargetModules } from "./target-modules-option.ts";
 import { parseOptions, seconds } from "./parse-options.ts";
 import { fleetReportsFromJournal, fleetReportsOf, writeFleetReports } from "./fleet-reports.ts";
 import { FLEET_FORMATS, type FleetFormat, parseTargetOf, REPORT_FORMATS } from "./report-targets.ts";
@@ -53,6 +54,7 @@ export const FLEET_OPTIONS = {
   "no-noise": { type: "boolean", default: false },
   "scenario-time-limit": { type: "string" },
   "time-limit": { type: "string" },
+  "target-modules": { type: "string" },
   color: { type: "boolean", default: process.stderr.isTTY === true },
 } satisfies Record<string, OptionSpec>;
 
@@ -122,6 +124,8 @@ export async function runFleetCommand(args: string[]): Promise<number> {
   const { configs, passed } = await fleetConfigs(positionals, { cwd: process.cwd(), layout: parseLayout(values.layout), defines: values.define.filter((d) => d !== ""), exclude: values.exclude });
   if (passed.length > 0) process.stderr.write(`${renderPassedOver(passed)}\n`);
   const ignore = await ignoreFileFor(values.ignore);
+  // lint's option: what each config is read for, and what the candidate loads around a fragment.
+  const targetModules = await runTargetModules(values["target-modules"]);
   const color = values.color === true;
   return interruptible(async (signal) => {
     const result = await runFleet({
@@ -131,6 +135,7 @@ export async function runFleetCommand(args: string[]): Promise<number> {
       durations: readDurations(values["shard-durations"]),
       requests,
       maxProbes: positiveInteger(values["max-probes"], "--max-probes"),
+      targetModules,
       baselineImage: images.baseline.image,
       candidateImage: first!.image,
       moreCandidateImages: more.map((candidate) => candidate.image),

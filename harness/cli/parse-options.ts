@@ -11,8 +11,12 @@ export const USAGE = `Usage:
                             [--requests probes|smoke]   (each --config tree gets prove's probes and probe world by
                                           default; smoke: GET / on every virtual host)
                             [--engines ADDR[=N],...]   (one run spread over several Docker engines)
+                            [--target-modules official|debian|rhel|successors|FILE]   (as lint's; around a fragment
+                                          the candidate also loads them; successors: the 2.4 successors of the
+                                          2.2 image's stock modules)
   httpd-upgrade-harness plan [SCENARIO_FILES_OR_DIRS...] [--baseline IMAGE] [--candidate IMAGE]
                             [--versions 2.2.34,2.4.68] [--side baseline|candidate] [--format text|json]
+                            [--target-modules official|debian|rhel|successors|FILE]
                                           what a run would do, without an engine (also: run --dry-run)
   httpd-upgrade-harness demo              the catalogue, baseline against candidate, as a table
   httpd-upgrade-harness images [--build [ID...]]
@@ -27,7 +31,7 @@ export const USAGE = `Usage:
                                           what one httpd version reads from a config tree, offline: files, modules,
                                           virtual hosts, every directive with file:line (status 2 on an error)
   httpd-upgrade-harness lint PATH... [--format text|json|sarif] [-D NAME]... [--layout L]
-                            [--target-modules official|debian|rhel|FILE]
+                            [--target-modules official|debian|rhel|successors|FILE]
                             [--fail-on blocking|security|behaviour|deprecated] [--baseline FILE] [--ignore FILE]
                             [--output FILE]
                                           every upgrade-guide finding in config trees at once, offline (status 1
@@ -58,7 +62,7 @@ export const USAGE = `Usage:
                             [--matrix FILE] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
                             [--exclude GLOB]... [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N]
                             [--allow-missing-baseline] [--no-noise] [--scenario-time-limit SECONDS]
-                            [--time-limit SECONDS]
+                            [--time-limit SECONDS] [--target-modules official|debian|rhel|successors|FILE]
                                           every config tree under the directories (or named by a fleet.yaml) run
                                           like --config, a tree and its copies once, probed on both versions; a
                                           verdict per config, causes across the fleet worst first; FORMAT also

@@ -10,6 +10,7 @@ import { type HttpdVersion, parseHttpdVersion } from "../versions/httpd-version.
 import { EXIT } from "./exit-status.ts";
 import { parseOptions } from "./parse-options.ts";
 import { runInputs } from "./tree-inputs.ts";
+import { runTargetModules } from "./target-modules-option.ts";
 
 /** The versions planned for when an image was never inspected and its tag names none: the official 2.2
  * image's and the local 2.4 image's. */
@@ -36,6 +37,7 @@ export interface PlanOptions {
   versions?: string | undefined;
   side?: string | undefined;
   format?: string | undefined;
+  "target-modules"?: string | undefined;
 }
 
 export async function runPlanCommand(args: string[]): Promise<number> {
@@ -49,6 +51,7 @@ export async function runPlanCommand(args: string[]): Promise<number> {
     "candidate-config": { type: "string", multiple: true, default: [] },
     layout: { type: "string" },
     define: { type: "string", short: "D", multiple: true, default: [] },
+    "target-modules": { type: "string" },
   });
   return printPlan(positionals, values);
 }
@@ -62,7 +65,8 @@ export async function printPlan(positionals: string[], options: PlanOptions): Pr
   if (values.side !== undefined && values.side !== "baseline" && values.side !== "candidate") {
     throw new HarnessError("HARNESS_USAGE", `--side ${JSON.stringify(values.side)}: use baseline or candidate.`);
   }
-  const { scenarios, trees } = await runInputs(positionals, values);
+  const target = await runTargetModules(values["target-modules"]);
+  const { scenarios, trees } = await runInputs(positionals, values, undefined, target?.candidate);
   const given = values.versions === undefined ? null : parseVersions(values.versions);
   const fallback = parseVersions(DEFAULT_PLAN_VERSIONS);
   const facts = (image: string, version: HttpdVersion | null, otherwise: HttpdVersion) => {

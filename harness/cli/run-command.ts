@@ -14,6 +14,7 @@ import { interruptible } from "./interrupts.ts";
 import { printProgress, timingOptions } from "./run-progress.ts";
 import { parseOptions } from "./parse-options.ts";
 import { runInputs, treeLint } from "./tree-inputs.ts";
+import { runTargetModules } from "./target-modules-option.ts";
 import { withTreeProbes } from "./tree-probes.ts";
 import { printPlan } from "./plan-command.ts";
 import { parseReportTarget, type ReportTarget, writeReports } from "./report-targets.ts";
@@ -47,6 +48,7 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
     // Before probes were the default: kept so that command lines that asked for them still run.
     probes: { type: "boolean", default: false },
     engines: { type: "string" },
+    "target-modules": { type: "string" },
   });
   // Unset: sized from the engine's CPUs and memory (engine/engine-capacity.ts).
   const concurrency = values.concurrency === undefined ? null : Number(values.concurrency);
@@ -68,9 +70,11 @@ export async function runRunCommand(args: string[], mode: { demo: boolean }): Pr
   // Each --config tree gets prove's probes and their world unless --requests smoke asks for GET / per vhost.
   const requests = values.requests;
   if (requests !== "probes" && requests !== "smoke") throw new HarnessError("HARNESS_USAGE", `--requests ${JSON.stringify(requests)}: use probes (the default) or smoke.`);
-  const { scenarios, trees } = await runInputs(positionals, values, requests === "probes" || values.probes === true ? withTreeProbes : undefined);
+  // `--target-modules`: lint's option; around a fragment the candidate also loads what it names.
+  const target = await runTargetModules(values["target-modules"]);
+  const { scenarios, trees } = await runInputs(positionals, values, requests === "probes" || values.probes === true ? withTreeProbes : undefined, target?.candidate);
   // What triage reads besides the observations: lint's findings on the trees run, and the fleet's ignore file.
-  const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees), ignore: await ignoreFileFor(values.ignore) };
+  const triage: TriageInputs = { rules: RULES, lint: treeLint(scenarios, trees, target?.lint ?? null), ignore: await ignoreFileFor(values.ignore) };
   if (triage.ignore) process.stderr.write(`ignore file: ${triage.ignore.path} (${triage.ignore.entries.length} ${triage.ignore.entries.length === 1 ? "entry" : "entries"})\n`);
 
   const baselineImage = images.baseline.image;

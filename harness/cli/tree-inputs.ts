@@ -27,6 +27,8 @@ export interface TreeOptions {
   candidateConfigs: readonly string[];
   layout: string | undefined;
   defines: readonly string[];
+  /** `--target-modules`: what the candidate loads around a fragment besides its image's stock config. */
+  targetModules?: TreeRef["targetModules"];
 }
 
 export { parseLayout } from "./layout-option.ts";
@@ -59,7 +61,8 @@ export async function treeScenarios(options: TreeOptions): Promise<{ scenarios: 
   for (const [index, path] of options.configs.entries()) {
     const baseline = await ref(path, "baseline");
     const port = options.candidateConfigs[index];
-    const candidate = port === undefined ? baseline : await ref(port, "candidate");
+    const own = port === undefined ? baseline : await ref(port, "candidate");
+    const candidate = options.targetModules ? { ...own, ref: { ...own.ref, targetModules: options.targetModules } } : own;
     // Named after the path given; a dot file (.htaccess) by its name without the dot.
     const name = basename(resolve(path)).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^\.+/, "") || "config";
     let id = name;
@@ -119,13 +122,15 @@ export async function runInputs(
   values: { config?: string[]; "candidate-config"?: string[]; layout?: string; define?: string[] },
   /** Replaces each --config tree's smoke requests with probes generated from it (cli/tree-probes.ts). */
   withProbes?: (scenarios: Scenario[], trees: Map<string, ConfigTree>) => Scenario[],
+  /** `--target-modules`, for the candidate of every --config tree. */
+  targetModules?: TreeRef["targetModules"],
 ): Promise<{ scenarios: Scenario[]; trees: LoadedTrees }> {
   const configs = values.config ?? [];
   // Before treeScenarios, whose count check would otherwise answer "1 --candidate-config for 0 --config".
   if ((values["candidate-config"] ?? []).length > 0 && configs.length === 0) {
     throw new HarnessError("HARNESS_USAGE", "--candidate-config needs a --config: the original the port is compared with", { hint: USAGE });
   }
-  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [] });
+  const fromTrees = await treeScenarios({ configs, candidateConfigs: values["candidate-config"] ?? [], layout: values.layout, defines: values.define ?? [], ...(targetModules ? { targetModules } : {}) });
   if (withProbes) fromTrees.scenarios = withProbes(fromTrees.scenarios, fromTrees.trees);
   const files = positionals.length > 0 ? await loadScenarios(positionals) : configs.length > 0 ? [] : await loadScenarios([CATALOGUE_DIR]);
   const trees = await scenarioTrees(files, fromTrees.trees);

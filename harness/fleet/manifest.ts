@@ -26,6 +26,8 @@ export interface RunOptionsDigest {
   learnNoise: boolean;
   /** sha256 of the fleet's ignore file, or null. */
   ignore: string | null;
+  /** `--target-modules`, when given: the module set the candidate loads around fragments. */
+  targetModules?: string;
 }
 
 export interface FleetManifest {

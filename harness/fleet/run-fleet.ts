@@ -30,8 +30,8 @@ import { RULES } from "../rules/all-rules.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { findingSubject, type IgnoreFile, ignoredBy, loadIgnoreFile } from "../rules/ignore-file.ts";
 import { lintTree } from "../rules/lint-tree.ts";
-import { defaultTargetModules, TARGET_PROFILES } from "../rules/target-modules.ts";
-import type { Scenario } from "../scenario/scenario.ts";
+import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
+import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type JournalScan, scanJournal } from "./blob.ts";
 import type { FleetConfig } from "./fleet-config.ts";
 import type { PassedOver } from "./discover-configs.ts";
@@ -57,6 +57,9 @@ export interface FleetRunOptions extends HarnessOptions {
   requests: "probes" | "smoke";
   /** At most this many probes per config (spread over its cells); null: all. */
   maxProbes: number | null;
+  /** `--target-modules`: the 2.4 installation lint reads each config for, whose modules the candidate also loads
+   * around a fragment; absent: each config's layout's own, and the image's stock config alone. */
+  targetModules?: { lint: TargetModules; candidate: NonNullable<TreeRef["targetModules"]> } | null;
   /** A version matrix's labels and axes for the sides as resolved (the command's --matrix or --candidate). */
   labelSides?: (sides: RunSide[]) => RunSide[];
   /** The fleet's ignore file (a config's own, from fleet.yaml, wins for its findings). */
@@ -198,7 +201,14 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
   const unitOf = (item: ReadConfig): string => (sameAs.get(item.config.id) ?? item).config.label;
   const units = unitsOf(read.map(unitOf));
   const assignment = assignShards(units, options.shard.count, options.durations ?? undefined);
-  const runOptions: RunOptionsDigest = { requests: options.requests, maxProbes: options.requests === "probes" ? options.maxProbes : null, learnNoise: options.learnNoise, ignore: fleetIgnoreHash };
+  const runOptions: RunOptionsDigest = {
+    requests: options.requests,
+    maxProbes: options.requests === "probes" ? options.maxProbes : null,
+    learnNoise: options.learnNoise,
+    ignore: fleetIgnoreHash,
+    // Another module set around the fragments is another run: a journal of the other is not resumed.
+    ...(options.targetModules ? { targetModules: options.targetModules.lint.name } : {}),
+  };
   const manifest: FleetManifest = {
     format: FLEET_FORMAT,
     formatVersion: FLEET_FORMAT_VERSION,
@@ -361,7 +371,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
  * (every config planned before any runs) needs the scenario only. */
 async function buildConfigScenario(
   item: ReadConfig,
-  options: Pick<FleetRunOptions, "ignore" | "requests" | "maxProbes">,
+  options: Pick<FleetRunOptions, "ignore" | "requests" | "maxProbes" | "targetModules">,
   purpose: "check" | "run",
 ): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] } | null }> {
   const { config } = item;
@@ -375,7 +385,8 @@ async function buildConfigScenario(
   const linted = purpose === "run" ? await lintOf(item, tree, options) : null;
   const at = { file: config.label, line: 1, column: 1 };
   const ref = { at, path: config.path, layout: config.layout, defines: config.defines, writtenFor: writtenFor(tree, config.defines) };
-  let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref } });
+  const target = options.targetModules?.candidate;
+  let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref: target ? { ...ref, targetModules: target } : ref } });
   if (options.requests === "probes") {
     scenario = withProbes(scenario, capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes));
   }
@@ -385,15 +396,16 @@ async function buildConfigScenario(
 async function lintOf(
   item: ReadConfig,
   tree: ConfigTree,
-  options: Pick<FleetRunOptions, "ignore">,
+  options: Pick<FleetRunOptions, "ignore" | "targetModules">,
 ): Promise<{ lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }> {
   const { config } = item;
-  const linted = lintTree(tree, { defines: config.defines, target: TARGET_PROFILES[defaultTargetModules(tree.layout)] }, RULES);
+  const target = options.targetModules?.lint ?? TARGET_PROFILES[defaultTargetModules(tree.layout)];
+  const linted = lintTree(tree, { defines: config.defines, target }, RULES);
   const root = (await stat(config.path)).isDirectory() ? config.path : dirname(config.path);
   // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
   const ignore = item.ignore ?? options.ignore;
   const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
-  return { lint: { tree: { path: config.label, root, layout: tree.layout, targetModules: defaultTargetModules(tree.layout), files: linted.files }, findings: kept }, findings: linted.findings };
+  return { lint: { tree: { path: config.label, root, layout: tree.layout, targetModules: target.name, files: linted.files }, findings: kept }, findings: linted.findings };
 }
 
 /** Shards' units: a tree and its copies, keyed by the first one's label, with their size, in first-seen order;

@@ -186,11 +186,13 @@ export function summarizeFindings(scenarios: ReadonlyArray<ScenarioJudgement | S
   const byRule = new Map<string, { finding: RunFinding; summary: FindingSummary }>();
   for (const tally of tallies(scenarios)) {
     for (const finding of tally.findings) {
-      let entry = byRule.get(finding.rule);
+      // One cause per rule, or per title for a rule whose findings are several causes (one per module).
+      const key = ruleById(finding.rule)?.causeByTitle === true ? `${finding.rule}\u0000${finding.title}` : finding.rule;
+      let entry = byRule.get(key);
       if (!entry) {
         const summary: FindingSummary = { rule: finding.rule, severity: finding.severity, security: finding.security, title: finding.title, scenarios: [], requests: 0, config: [], gating: false };
         entry = { finding: { ...finding, requests: { count: 0, examples: [] }, differences: [] }, summary };
-        byRule.set(finding.rule, entry);
+        byRule.set(key, entry);
       }
       const { summary } = entry;
       if (!summary.scenarios.includes(tally.id)) summary.scenarios.push(tally.id);

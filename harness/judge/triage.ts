@@ -14,6 +14,8 @@ import type { Evidence, EvidenceRequest } from "../rules/evidence.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { entryMatches, findingSubject, type IgnoreFile, type IgnoreSubject } from "../rules/ignore-file.ts";
 import type { Claim, Rule } from "../rules/rule.ts";
+import { lintFindingModules, STOCK_MODULE_NOT_LOADED, stockModuleClaim, stockModuleTitle, type ModuleGap } from "../rules/stock-module-not-loaded.ts";
+import { stockModuleGap } from "../server/module-succession.ts";
 import { SEVERITIES, type Severity } from "../rules/severity.ts";
 import type { RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Comparison } from "./comparison.ts";
@@ -82,6 +84,8 @@ interface Cause {
   lines: ConfigLine[];
   /** Whether the config test names it (start-up causes only). */
   confirmed: boolean | null;
+  /** For a module the baseline's stock config loads and the candidate's does not: its id, one finding per module. */
+  module?: string;
 }
 
 interface Item {
@@ -346,6 +350,9 @@ export function triageScenario(input: TriageInput): TriageResult {
       }
     }
 
+    // ---- a fragment on each image's stock config: what a module only 2.2's loads causes, one cause per module -----
+    attributeStockModules(items, fragmentModuleGap(baseline, candidate), lint.candidate);
+
     // ---- classes, ignore file, findings ----------------------------------------------------------------------
     const byKey = new Map<string, RunFinding>();
     const changed = new Map<Difference, Difference>();
@@ -372,7 +379,7 @@ export function triageScenario(input: TriageInput): TriageResult {
       }
       changed.set(item.difference, difference);
       const place = cause.lines.length > 0 ? cause.lines.map((l) => `${l.file}:${l.line}`).sort().join(",") : (item.request?.path ?? "(server)");
-      const key = `${cause.id}\u0000${place}`;
+      const key = `${cause.id}\u0000${cause.module ?? place}`;
       let finding = byKey.get(key);
       if (!finding) {
         finding = {
@@ -463,6 +470,88 @@ export function triageScenario(input: TriageInput): TriageResult {
     finding.gating = !finding.predicted && (finding.severity === "blocking" || finding.severity === "security" || finding.security || narrowed || (finding.severity === "unexplained" && regression));
   }
   return { comparisons, findings: findings.sort(compareFindings), ignored };
+}
+
+/** For a fragment run (both sides read the fragment around their image's own stock config): the modules the
+ * baseline's stock config loads whose 2.4 successors the candidate does not load, read from what each side's plan
+ * recorded of its image. Empty for a full tree, without a baseline, or when the candidate loads them all
+ * (`--target-modules successors`). */
+export function fragmentModuleGap(baseline: SideObservation | null, candidate: SideObservation): ModuleGap[] {
+  const from = baseline?.tree;
+  const to = candidate.tree;
+  if (!from || !to || from.layout !== "fragment" || to.layout !== "fragment") return [];
+  // Two builds of one line (bisect's images) differ in their stock configs otherwise: not this cause.
+  if (baseline!.server.version.family === candidate.server.version.family) return [];
+  return stockModuleGap(from.stockModules ?? [], new Set(to.loadedModules ?? []), baseline!.server.version.family, candidate.server.version.family);
+}
+
+/** Gathers what one missing module causes under one cause per module: the claims of the rules that know a piece
+ * of it (a script's source served, access rules in a skipped <IfModule>), outcome changes and unexplained
+ * differences that the module's lines govern or its headers show. The cause's severity is the worst of what it
+ * gathered (an exposure or a grant 2.2 did not give is security); its lines are every lint line naming the module. */
+function attributeStockModules(items: Item[], gap: readonly ModuleGap[], lint: readonly LintFinding[]): void {
+  if (gap.length === 0) return;
+  const missing = new Set(gap.map((g) => g.module));
+  const decided = new Map<Cause, { module: string; claim: Claim } | null>();
+  const moduleOfRuleCause = (cause: Cause): string | null => {
+    const at = cause.lines.length > 0 ? cause.lines : null;
+    const named = lint.filter((f) => f.rule === cause.id && (at === null || at.some((l) => l.file === f.file && l.line === f.line)));
+    return named.flatMap(lintFindingModules).find((id) => missing.has(id)) ?? null;
+  };
+  const found: Array<{ item: Item; module: string; claim: Claim }> = [];
+  // Status and outcome first: the headers and body that fold under a status's cause follow its decision.
+  const ordered = [...items].sort((a, b) => Number(b.difference.field === "status" || b.difference.field === "outcome") - Number(a.difference.field === "status" || a.difference.field === "outcome"));
+  for (const item of ordered) {
+    const cause = item.cause;
+    if (!cause) continue;
+    let decision: { module: string; claim: Claim } | null = null;
+    if (decided.has(cause)) decision = decided.get(cause)!;
+    else if (cause.kind === "rule" && cause.rule?.stockModule !== undefined) {
+      // A rule that knows the evidence of one module (a log line only 2.2's mod_ssl writes).
+      const module = missing.has(cause.rule.stockModule) ? cause.rule.stockModule : null;
+      decision = module === null ? null : { module, claim: { summary: cause.claim?.summary ?? cause.title, severity: cause.severity === "unexplained" ? "behaviour" : cause.severity } };
+      decided.set(cause, decision);
+    } else if (cause.kind === "rule" && (cause.id === "handler-not-loaded" || cause.id === "protection-module-not-loaded")) {
+      const module = moduleOfRuleCause(cause);
+      decision = module === null ? null : { module, claim: { summary: cause.claim?.summary ?? cause.title, severity: cause.severity === "unexplained" ? "security" : cause.severity } };
+      decided.set(cause, decision);
+    } else if (cause.kind === "outcome" || cause.kind === "unexplained") {
+      decision = stockModuleClaim(item.evidence, gap, cause.kind);
+      // An outcome change the module explains explains what folds under it; an unexplained cause is per item.
+      if (cause.kind === "outcome") {
+        if (decision) decision = { ...decision, claim: { ...decision.claim, summary: `${cause.claim?.summary ?? cause.title}; ${decision.claim.summary}`, severity: cause.security ? "security" : decision.claim.severity } };
+        decided.set(cause, decision);
+      }
+    }
+    if (decision) found.push({ item, ...decision });
+  }
+  if (found.length === 0) return;
+  for (const entry of gap) {
+    const own = found.filter((f) => f.module === entry.module);
+    if (own.length === 0) continue;
+    const severity = own.map((f) => f.claim.severity ?? "behaviour").reduce((worst, next) => worstSeverity(worst, next), "expected" as Severity);
+    const lines: ConfigLine[] = [];
+    for (const f of lint) {
+      if (!lintFindingModules(f).includes(entry.module) || lines.some((l) => l.file === f.file && l.line === f.line)) continue;
+      lines.push({ file: f.file, line: f.line, directive: f.directive });
+    }
+    for (const f of own) for (const l of f.claim.lines ?? []) if (!lines.some((x) => x.file === l.file && x.line === l.line)) lines.push({ file: l.file, line: l.line, directive: null });
+    lines.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+    for (const f of own) {
+      f.item.cause = {
+        kind: "rule",
+        id: STOCK_MODULE_NOT_LOADED.id,
+        rule: STOCK_MODULE_NOT_LOADED,
+        claim: { summary: f.claim.summary, severity },
+        severity,
+        security: severity === "security",
+        title: stockModuleTitle(entry),
+        lines,
+        confirmed: null,
+        module: entry.module,
+      };
+    }
+  }
 }
 
 /** The causes an outcome change gets when no rule claims it (outcome/cell-class.ts). */

@@ -4,9 +4,10 @@ import type { ConfigTree } from "../conf/load-tree.ts";
 import { HarnessError } from "../errors.ts";
 import { interpolate } from "../scenario/interpolate.ts";
 import { loopbackOf } from "../scenario/reserved-clients.ts";
-import { forFamily, type RequestSpec, type Scenario, type ServerVariant } from "../scenario/scenario.ts";
+import { forFamily, type RequestSpec, type Scenario, type ServerVariant, type TreeRef } from "../scenario/scenario.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import { moduleBinding } from "../server/module-map.ts";
+import { successorIds } from "../server/module-succession.ts";
 import { officialModuleFiles } from "../server/official-defaults.ts";
 import { renderConfig } from "../server/render-config.ts";
 import { FAMILIES } from "../versions/httpd-version.ts";
@@ -65,8 +66,9 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     const tree = trees.get(ref.path);
     if (tree === undefined) throw new HarnessError("HARNESS_INTERNAL", `the tree ${ref.path} was not loaded before planning`);
     const vars = scenarioVariables({ profile: inspection.profile, clients: scenario.clients, backends: scenario.backends });
-    const planned = planTreeSide(scenario, { side, inspection, ref, tree });
-    const variants = side.role === "candidate" ? (scenario.server.variants ?? []).map((variant) => planVariant(scenario, { side, inspection, ref, tree }, planned, variant, trees)) : [];
+    const extraModules = extraModulesOf(ref, sides);
+    const planned = planTreeSide(scenario, { side, inspection, ref, tree, extraModules });
+    const variants = side.role === "candidate" ? (scenario.server.variants ?? []).map((variant) => planVariant(scenario, { side, inspection, ref, tree, extraModules }, planned, variant, trees)) : [];
     // The scenario's own files go under the tree's ServerRoot, its prepare steps run after the harness's stubs.
     const root = planned.tree?.serverRoot ?? inspection.profile.serverRoot;
     const family = inspection.version.family;
@@ -91,6 +93,27 @@ function planTreeScenario(scenario: Scenario, sides: readonly PlannedSideInput[]
     timeLimitMs: scenario.timeLimitMs,
     sides: planned,
   };
+}
+
+/** `--target-modules` on a tree ref: the module ids it names; for `successors`, the successors on the candidate's
+ * line of every module the baseline image's own stock config loads (read from the inspected image, never a list
+ * kept here). Null without the option, or without a baseline whose stock config is known. */
+function extraModulesOf(ref: TreeRef, sides: readonly PlannedSideInput[]): { name: string; ids: string[] } | null {
+  const choice = ref.targetModules;
+  if (choice === undefined) return null;
+  if (choice.modules !== "successors") return { name: choice.name, ids: [...choice.modules] };
+  const baseline = sides.find((s) => s.side.role === "baseline")?.inspection;
+  const candidate = sides.find((s) => s.side.role === "candidate")?.inspection;
+  if (!candidate) return null;
+  if (!baseline?.stockConfig) {
+    // No 2.2 image inspected (a candidate-only run, plan without an engine): the official 2.2.34 image's stock
+    // config, which loads every module file it has (official-defaults.ts), and the option's reason says so.
+    const ids = officialModuleFiles("2.2").flatMap((file) => successorIds(`${file.replace(/^mod_/, "").replace(/\.so$/, "")}_module`, "2.2", candidate.version.family));
+    return { name: `${choice.name} (of the official 2.2.34 image's stock modules: no 2.2 image was inspected)`, ids: [...new Set(ids)] };
+  }
+  const from = baseline.version.family;
+  const ids = [...baseline.stockConfig.matchAll(/^[ \t]*LoadModule[ \t]+(\S+)[ \t]/gm)].flatMap((match) => successorIds(match[1]!, from, candidate.version.family));
+  return { name: choice.name, ids: [...new Set(ids)] };
 }
 
 /** A variant of the candidate's tree as what changes in the side's staging; one that starts httpd otherwise (other

@@ -55,6 +55,7 @@ import { M3 } from "./m3-require-group-dbm.ts";
 import { ORDER_ALLOW_DENY_TO_REQUIRE } from "./order-allow-deny-to-require.ts";
 import { PROTECTION_MODULE_NOT_LOADED } from "./protection-module-not-loaded.ts";
 import { SATISFY_ANY_GRANTS } from "./satisfy-any-grants.ts";
+import { STOCK_MODULE_NOT_LOADED } from "./stock-module-not-loaded.ts";
 import { U1 } from "./u1-basic-auth-unchanged.ts";
 
 // Recognisers are asked in this order and the first claim wins: blocking rows first (a refusal explains all that
@@ -66,7 +67,7 @@ export const RULES: readonly Rule[] = [
   // Security: 2.4 grants or shows what 2.2 refused or hid.
   HANDLER_NOT_LOADED, PROTECTION_MODULE_NOT_LOADED, SATISFY_ANY_GRANTS, A3,
   // Behaviour, deprecated and expected rows, in guide order.
-  B1, N1, N2, E1, E2, D1, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18, A5, ORDER_ALLOW_DENY_TO_REQUIRE,
+  B1, N1, N2, E1, E2, D1, D2, D3, D4, D5, D6, S2, S3, S6, S7, S8, S10, S11, S12, S13, S14, S16, S17, S18, A5, ORDER_ALLOW_DENY_TO_REQUIRE, STOCK_MODULE_NOT_LOADED,
   // Benign differences every configuration shows (after the rows: a row's own claim comes first).
   ...EXPECTED_RULES,
   U1,

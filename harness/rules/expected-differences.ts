@@ -320,6 +320,8 @@ export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
   seed: [],
   title: "2.2 warns that mod_ssl has no session cache (AH01873) where 2.4 does not load or does configure mod_ssl",
   severity: "expected",
+  // A fragment on the two stock configs: the log line of mod_ssl, which only 2.2's stock config loads.
+  stockModule: "ssl_module",
   recognise: (evidence) => {
     if (evidence.field !== "startupLog") return null;
     const before = lines(evidence.baseline);

@@ -114,6 +114,12 @@ function detect(context: LintContext): Detection[] {
   return found;
 }
 
+/** The modules a finding of this rule names as missing ("the target does not load cgi_module or cgid_module"). */
+export function handlerFindingModules(finding: LintFinding): string[] {
+  const match = /the target does not load (.+?), which 2\.2 loads/.exec(finding.message);
+  return match ? match[1]!.split(" or ") : [];
+}
+
 /** Whether a finding's handler line could have run the request's path: a name with one of the extensions it maps
  * (AddHandler, AddType), a directory (its index may be a script), anything under a ScriptAlias's URL or where a
  * SetHandler applies. A page of no known type (a backup, index.html~) is 2.2's DefaultType's, not a script's. */

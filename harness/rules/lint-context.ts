@@ -9,7 +9,7 @@ import { moduleFileOfId, moduleIdOfFile } from "../conf/module-identity.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { httpdVersion, type Family, type HttpdVersion } from "../versions/httpd-version.ts";
 import { DIRECTIVES, type DirectiveKnowledge } from "./directive-knowledge.ts";
-import type { TargetModules } from "./target-modules.ts";
+import { OFFICIAL_STOCK_22, type TargetModules } from "./target-modules.ts";
 
 /** The releases lint reads a tree for: the official 2.2 image's, and the 2.4 release the directive tables
  * were recorded from. */
@@ -21,17 +21,9 @@ const SOURCE_COMPILED_IN: Readonly<Record<string, readonly string[]>> = {
   default: ["core.c", "prefork.c", "http_core.c", "mod_so.c"],
 };
 
-// The official 2.2.34 image's stock httpd.conf loads every module it has (fixtures/real-httpd/stock-conf): a
-// fragment included into it could use any of them.
-const SOURCE_STOCK_22 = [
-  "authn_file", "authn_dbm", "authn_anon", "authn_dbd", "authn_default", "authn_alias", "authz_host", "authz_groupfile", "authz_user",
-  "authz_dbm", "authz_owner", "authnz_ldap", "authz_default", "auth_basic", "auth_digest", "file_cache", "cache", "disk_cache", "mem_cache",
-  "dbd", "dumpio", "reqtimeout", "ext_filter", "include", "filter", "substitute", "charset_lite", "deflate", "ldap", "log_config",
-  "log_forensic", "logio", "env", "mime_magic", "cern_meta", "expires", "headers", "ident", "usertrack", "unique_id", "setenvif", "version",
-  "proxy", "proxy_connect", "proxy_ftp", "proxy_http", "proxy_scgi", "proxy_ajp", "proxy_balancer", "ssl", "mime", "dav", "status",
-  "autoindex", "asis", "info", "cgi", "dav_fs", "dav_lock", "vhost_alias", "negotiation", "dir", "imagemap", "actions", "speling", "userdir",
-  "alias", "rewrite",
-].map((name) => `mod_${name}.c`);
+// The official 2.2.34 image's stock httpd.conf loads every module it has (target-modules.ts): a fragment included
+// into it could use any of them.
+const SOURCE_STOCK_22 = OFFICIAL_STOCK_22.map((id) => moduleFileOfId(id) ?? `mod_${id.replace(/_module$/, "")}.c`);
 
 export interface LintContext {
   /** The tree itself, for what the evaluated views do not hold: per-directory files, lines the model refused. */

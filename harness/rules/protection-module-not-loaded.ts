@@ -10,6 +10,7 @@
 import type { EffectiveDirective, Guard } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { authTypeInScope, moduleOfCondition, credentialHeaderClaim, protects, wideningClaim } from "./access-scope.ts";
+import type { LintFinding } from "./finding.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
 
@@ -74,6 +75,12 @@ function detect(context: LintContext): Detection[] {
       related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)],
     };
   });
+}
+
+/** The module a finding of this rule names as missing ("the 2.4 target does not load auth_digest_module, so"). */
+export function protectionFindingModules(finding: LintFinding): string[] {
+  const match = /the 2\.4 target does not load (\S+), so </.exec(finding.message);
+  return match ? [match[1]!] : [];
 }
 
 export const PROTECTION_MODULE_NOT_LOADED: Rule = {

@@ -88,6 +88,13 @@ export interface Rule {
   /** Messages of the configuration model's refusals (ConfProblem "refusal") that only the 2.4 target view has
    * (an Include wildcard that matches nothing): such a refusal becomes a finding of this rule at its line. */
   ownsRefusals?: readonly RegExp[];
+  /** The module whose absence this rule's evidence follows from when 2.2's stock config loads it and 2.4's does
+   * not (ssl-session-cache-warning: ssl_module): in a fragment run its claims fold under that module's cause
+   * (stock-module-not-loaded). */
+  stockModule?: string;
+  /** Whether the rule's run findings are distinct causes told apart by their titles (stock-module-not-loaded: one
+   * per module), so that a run's and a fleet's summary count each on its own instead of one per rule. */
+  causeByTitle?: boolean;
   /** Whether detect reads each line alone (no tree-wide facts), so lint runs it on .htaccess files too, where
    * its construct is a 500 for the requests there instead of a refusal to start. */
   perDirectory?: boolean;

@@ -5,6 +5,8 @@ import { readFile } from "node:fs/promises";
 import { HarnessError } from "../errors.ts";
 import type { LayoutId } from "../conf/effective-config.ts";
 import { moduleFileOfId } from "../conf/module-identity.ts";
+import { successorIds } from "../server/module-succession.ts";
+import { officialModuleFiles } from "../server/official-defaults.ts";
 
 export interface TargetModules {
   /** official, debian, rhel, or the file's path. */
@@ -23,7 +25,15 @@ const OFFICIAL_STOCK_24 = [
   "autoindex_module", "dir_module", "alias_module",
 ];
 
-export const TARGET_PROFILES: Readonly<Record<"official" | "debian" | "rhel", TargetModules>> = {
+// The official 2.2.34 image's stock httpd.conf loads every module it has (fixtures/real-httpd/stock-conf): its
+// module files (server/official-defaults.ts), by id.
+export const OFFICIAL_STOCK_22: readonly string[] = officialModuleFiles("2.2").map((file) => `${file.replace(/^mod_/, "").replace(/\.so$/, "")}_module`);
+
+/** `--target-modules successors`: an official 2.4 whose config also loads the 2.4 successor of every module the
+ * official 2.2 image's stock config loads (a distribution that keeps 2.2's module set). */
+const SUCCESSORS_STOCK_24 = [...new Set([...OFFICIAL_STOCK_24, ...OFFICIAL_STOCK_22.flatMap((id) => successorIds(id, "2.2", "2.4"))])];
+
+export const TARGET_PROFILES: Readonly<Record<"official" | "debian" | "rhel" | "successors", TargetModules>> = {
   official: { name: "official", compiledIn: ["core.c", "mod_so.c", "http_core.c"], stock: OFFICIAL_STOCK_24 },
   // Debian's apache2 2.4 (`apache2 -l`) and the modules its default install enables.
   debian: {
@@ -37,6 +47,7 @@ export const TARGET_PROFILES: Readonly<Record<"official" | "debian" | "rhel", Ta
   },
   // RHEL's httpd 2.4 has only the core compiled in; conf.modules.d loads the rest.
   rhel: { name: "rhel", compiledIn: ["core.c", "mod_so.c", "http_core.c"], stock: OFFICIAL_STOCK_24 },
+  successors: { name: "successors", compiledIn: ["core.c", "mod_so.c", "http_core.c"], stock: SUCCESSORS_STOCK_24 },
 };
 
 /** The 2.4 installation a tree of a layout is linted for when --target-modules is not given: its own. */
@@ -72,7 +83,7 @@ export async function targetModules(option: string): Promise<TargetModules> {
     text = await readFile(option, "utf8");
   } catch (error) {
     throw new HarnessError("HARNESS_USAGE", `--target-modules ${option}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}.`, {
-      hint: "Use official, debian, rhel, or a file with the target's `httpd -M` output.",
+      hint: "Use official, debian, rhel, successors, or a file with the target's `httpd -M` output.",
     });
   }
   return parseTargetModules(text, option);

@@ -123,6 +123,11 @@ export interface TreeRef {
   /** The release line it was written for: a tree the harness carries to another line gets its module lines
    * adapted (plan/tree/adapt-modules.ts), a port written for that line does not. */
   writtenFor: Family;
+  /** `run --target-modules` (candidate only): modules loaded around a fragment besides the candidate image's stock
+   * config's. `successors`: the 2.4 successors of every module the baseline image's stock config loads; otherwise
+   * the ids of a 2.4 installation's module list (official, debian, rhel, or a file's `httpd -M`). Absent: the
+   * image's stock config alone. */
+  targetModules?: { name: string; modules: "successors" | readonly string[] };
 }
 
 export interface ServerTls {

@@ -68,3 +68,34 @@ export const LAYOUT_COMPILED_IN: Readonly<Record<string, Partial<Record<Family, 
 export function layoutCompiledIn(layout: string, family: Family): readonly string[] {
   return LAYOUT_COMPILED_IN[layout]?.[family] ?? [];
 }
+
+/** The module ids that carry a `from` module's directives on the `to` line (`disk_cache_module` →
+ * `cache_disk_module`; `authz_host_module` → `authz_host_module`, `access_compat_module`); a module the table does
+ * not name keeps its id. Empty: the target line has nothing in its place (mem_cache). */
+export function successorIds(id: string, from: Family, to: Family): string[] {
+  const name = id.replace(/_module$/, "");
+  const names = succession(from, to)?.modules[name] ?? [name];
+  return names.map((successor) => `${successor}_module`);
+}
+
+/** Modules a stock config of the `from` line loads whose successors a `to` server does not all load: what an
+ * operator deploying a snippet on the newer line's stock config loses. In `from`'s order, each with its successors
+ * that are missing. Modules with no successor at all (mem_cache) are left out: there is nothing to load. */
+export function stockModuleGap(
+  fromStock: readonly string[],
+  toLoaded: ReadonlySet<string>,
+  from: Family,
+  to: Family,
+): Array<{ module: string; successors: string[] }> {
+  const gap: Array<{ module: string; successors: string[] }> = [];
+  for (const id of fromStock) {
+    const successors = successorIds(id, from, to);
+    if (successors.length === 0 || toLoaded.has(id)) continue;
+    const missing = successors.filter((successor) => !toLoaded.has(successor));
+    // Only the successor that carries the module's own name counts: authz_host is loaded on 2.4 when
+    // access_compat is not, and that loss is the access rows' (M2), not the stock config's.
+    if (missing.length === 0 || !missing.includes(successors[0]!)) continue;
+    gap.push({ module: id, successors: missing });
+  }
+  return gap;
+}

@@ -3,7 +3,9 @@
 // (HTTPD_BASELINE_IMAGE); without one, the candidate runs alone. Judged as the run command judges: lint's findings
 // on the trees feed triage (no ignore file).
 import { inject } from "vitest";
+import { runTargetModules } from "../../harness/cli/target-modules-option.ts";
 import { treeLint, treeScenarios } from "../../harness/cli/tree-inputs.ts";
+import { withTreeProbes } from "../../harness/cli/tree-probes.ts";
 import { judgeScenario } from "../../harness/judge/judge-scenario.ts";
 import { runHarness } from "../../harness/observe/run-harness.ts";
 import { buildScenarioReport } from "../../harness/report/build-report.ts";
@@ -12,10 +14,21 @@ import type { ReportScenario } from "../../harness/report/report-model.ts";
 
 export async function runTrees(
   configs: readonly string[],
-  options: { candidateConfigs?: readonly string[]; baseline?: string | null; concurrency?: number } = {},
+  options: {
+    candidateConfigs?: readonly string[];
+    baseline?: string | null;
+    concurrency?: number;
+    /** Prove's probes and their world, as `run --config` sends by default (without: the smoke requests). */
+    probes?: boolean;
+    /** As `run --target-modules VALUE`. */
+    targetModules?: string;
+  } = {},
 ): Promise<Map<string, ReportScenario>> {
   const images = inject("images");
-  const { scenarios, trees } = await treeScenarios({ configs, candidateConfigs: options.candidateConfigs ?? [], layout: undefined, defines: [] });
+  const target = await runTargetModules(options.targetModules);
+  const read = await treeScenarios({ configs, candidateConfigs: options.candidateConfigs ?? [], layout: undefined, defines: [], ...(target ? { targetModules: target.candidate } : {}) });
+  const { trees } = read;
+  const scenarios = options.probes === true ? withTreeProbes(read.scenarios, read.trees) : read.scenarios;
   const baseline = options.baseline === undefined ? images.baseline : options.baseline;
   const { runs } = await runHarness({
     scenarios,
@@ -27,6 +40,6 @@ export async function runTrees(
     concurrency: options.concurrency ?? 2,
     learnNoise: false,
   });
-  const triage = { rules: RULES, lint: treeLint(scenarios, trees), ignore: null };
+  const triage = { rules: RULES, lint: treeLint(scenarios, trees, target?.lint ?? null), ignore: null };
   return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run, triage))]));
 }

@@ -10,13 +10,16 @@ import { listeners } from "../../conf/queries/listeners.ts";
 import type { Scenario, TreeRef } from "../../scenario/scenario.ts";
 import type { ImageInspection } from "../../server/image-inspection.ts";
 import { layoutCompiledIn } from "../../server/module-succession.ts";
+import { moduleBinding } from "../../server/module-map.ts";
+import { walkConfig } from "../../conf/queries/walk-config.ts";
+import type { Family } from "../../versions/httpd-version.ts";
 import { renderConfig } from "../../server/render-config.ts";
 import type { PlannedFile, SidePlan } from "../scenario-plan.ts";
 import type { Side } from "../side.ts";
 import { adaptModules } from "./adapt-modules.ts";
 import { applyLineEdits, type LineEdit } from "./line-edit.ts";
 import { captureLogs } from "./log-capture.ts";
-import type { Stub } from "./tree-side-plan.ts";
+import type { Adaptation, Stub } from "./tree-side-plan.ts";
 import { treeStubs } from "./tree-stubs.ts";
 import { stageWorld, type WorldStaging } from "./world-staging.ts";
 
@@ -25,6 +28,9 @@ export interface TreeSideInput {
   inspection: ImageInspection;
   ref: TreeRef;
   tree: ConfigTree;
+  /** Module ids loaded around a fragment besides the image's stock config's (`run --target-modules`), and the
+   * option's value that asked for them, for the adaptations' reason. */
+  extraModules?: { name: string; ids: readonly string[] } | null;
 }
 
 /** Source files of what is in the binary or loaded before the config is read (-C), as <IfModule> sees them. */
@@ -73,12 +79,15 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   const compiledIn = layoutCompiledIn(tree.layout, ref.writtenFor);
   // A fragment is read after the image's stock config, whose modules its <IfModule> sections see too.
   const stockModules = fragment && inspection.stockConfig !== null ? loadedModuleNames(inspection.stockConfig) : [];
-  let config = evaluateForSide(input, stockModules);
+  // `--target-modules`: what the operator's distribution loads around a fragment besides the image's stock config.
+  const extra = fragment ? extraModuleLines(input.extraModules ?? null, stockModules, image) : { lines: [], names: [], adaptations: [] };
+  const around = [...stockModules, ...extra.names];
+  let config = evaluateForSide(input, around);
   let modules = adaptModules(config, image, writtenForFamily, compiledIn);
   // Until what is loaded first no longer changes what the tree loads (twice at most in practice).
   for (let round = 0; round < 3 && modules.startDirectives.length > 0; round++) {
     const loadedFirst = loadedModuleNames(modules.startDirectives.join("\n"));
-    config = evaluateForSide(input, [...stockModules, ...loadedFirst]);
+    config = evaluateForSide(input, [...around, ...loadedFirst]);
     const again = adaptModules(config, image, writtenForFamily, compiledIn);
     const settled = again.startDirectives.join("\n") === modules.startDirectives.join("\n");
     modules = again;
@@ -183,8 +192,9 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   const all = listeners(config);
   const ports = [...new Set(all.filter((l) => !loopback(l.address)).map((l) => l.port))];
   const defines = ref.defines.flatMap((d) => ["-D", d]);
+  const startDirectives = [...extra.lines, ...modules.startDirectives.filter((d) => !extra.lines.includes(d))];
   const args = fragment
-    ? [...defines, ...modules.startDirectives.flatMap((d) => ["-C", d])]
+    ? [...defines, ...startDirectives.flatMap((d) => ["-C", d])]
     : ["-d", config.serverRoot, "-f", mainPath, ...defines, ...modules.startDirectives.flatMap((d) => ["-C", d])];
   return {
     side,
@@ -208,9 +218,11 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       serverRoot: fragment ? profile.serverRoot : config.serverRoot,
       defines: ref.defines,
       files: config.files,
-      adaptations: [...modules.adaptations, ...logs.adaptations, ...(world?.adaptations ?? [])],
+      adaptations: [...extra.adaptations, ...modules.adaptations.filter((a) => !extra.lines.includes(a.now)), ...logs.adaptations, ...(world?.adaptations ?? [])],
       stubs: [...stubs.stubs, ...(world?.stubs ?? []), ...(sampleStub ? [sampleStub] : [])],
       problems: [...config.problems],
+      stockModules: stockModules.map((name) => `${name}_module`),
+      loadedModules: [...new Set([...stockModules, ...loadedModuleNames(startDirectives.join("\n")), ...treeLoadModules(config)].map((name) => `${name}_module`))],
     },
   };
 }
@@ -230,6 +242,35 @@ function emptyDirectories(source: ConfigTree["source"]): string[] {
   const empty = [...source.directories].filter((dir) => dir !== "" && !entries.some((entry) => entry.startsWith(`${dir}/`)));
   if (empty.length === 0) return [];
   return [`mkdir -p ${empty.map((dir) => `'${joinPath(source.mount, dir).replace(/'/g, "'\\''")}'`).join(" ")}`];
+}
+
+/** `--target-modules` around a fragment: a LoadModule line (given to httpd with -C, before the config is read) for
+ * each module the option names that the stock config does not load and the image has. */
+function extraModuleLines(
+  extra: { name: string; ids: readonly string[] } | null,
+  stock: readonly string[],
+  image: { family: Family; files: ReadonlySet<string>; builtin: ReadonlySet<string>; modulesDir: string },
+): { lines: string[]; names: string[]; adaptations: Adaptation[] } {
+  const lines: string[] = [];
+  const names: string[] = [];
+  const adaptations: Adaptation[] = [];
+  if (extra === null) return { lines, names, adaptations };
+  for (const id of extra.ids) {
+    const name = id.replace(/_module$/, "");
+    if (stock.includes(name) || names.includes(name) || image.builtin.has(name)) continue;
+    const binding = moduleBinding(name, image.family);
+    if (typeof binding === "string" || !image.files.has(binding.file)) continue;
+    const line = `LoadModule ${binding.id} ${image.modulesDir}/${binding.file}`;
+    names.push(name);
+    lines.push(line);
+    adaptations.push({ kind: "module-added", file: null, line: null, was: null, now: line, reason: `--target-modules ${extra.name}: loaded around the fragment, as the operator's 2.4 loads it; the image's stock httpd.conf does not` });
+  }
+  return { lines, names, adaptations };
+}
+
+/** The module names a tree's own LoadModule lines load, as this side reads it. */
+function treeLoadModules(config: EffectiveConfig): string[] {
+  return (walkConfig(config).byKey.get("loadmodule") ?? []).map((entry) => (entry.directive.args[0] ?? "").replace(/_module$/, "")).filter(Boolean);
 }
 
 /** The module names (`rewrite` for rewrite_module) a config's own LoadModule lines load, commented ones not. */

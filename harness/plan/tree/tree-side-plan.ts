@@ -46,4 +46,10 @@ export interface TreeSidePlan {
   stubs: Stub[];
   /** What the model found wrong or doubtful in the tree on this version. */
   problems: ConfProblem[];
+  /** Module ids the image's stock config loads around a fragment (empty for a full tree): what the two sides'
+   * stock configs load differently is read from these (judge/triage.ts). */
+  stockModules: string[];
+  /** Module ids loaded on this side: the stock config's around a fragment, the ones the harness (or
+   * `--target-modules`) gives with -C, and the tree's own LoadModule lines. */
+  loadedModules: string[];
 }

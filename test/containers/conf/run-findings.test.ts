@@ -44,22 +44,25 @@ const EXPECTED: Record<string, { findings: Row[]; confirmed?: string; clock?: Ro
   // (D3, expected).
   "name-vhosts": { findings: [["E1", "deprecated", false], ["D3", "expected", false]] },
   // etc/queuewatch/apache.conf:15 AddHandler cgi-script .cgi: 2.4's stock config loads no CGI module, so GET / sends
-  // index.cgi's source (the script-as-text finding, security). The file's Accept-Ranges is benign, and 2.2's stock
-  // mod_ssl warns of no session cache (AH01873) where 2.4's stock config loads no mod_ssl.
-  "queuewatch-cgi": { findings: [["handler-not-loaded", "security", true], ["accept-ranges", "expected", false], ["ssl-session-cache-warning", "expected", false]] },
+  // index.cgi's source: the stock-module cause of mod_cgi (handler-not-loaded's claim, security). The file's
+  // Accept-Ranges is benign, and 2.2's stock mod_ssl warns of no session cache (AH01873) where 2.4's stock config
+  // loads no mod_ssl: mod_ssl's stock-module cause (expected).
+  "queuewatch-cgi": { findings: [["stock-module-not-loaded", "security", true], ["accept-ranges", "expected", false], ["stock-module-not-loaded", "expected", false]] },
   // conf/httpd.conf:27 LockFile (R9); :104/:105 disk_cache/mem_cache and conf.d/cache.conf's directives (B2);
   // conf.d/balancer.conf:13/:18 the balancer without lbmethod modules (B3); conf/httpd.conf:98 mod_proxy_balancer
   // without mod_slotmem_shm, which 2.4 exits without at start-up (start-companion); :60 authn_alias (N3).
   "rhel-balancer": { findings: [blocking("R9"), blocking("B2"), blocking("B3"), ...FULL_TREE, blocking("N3"), blocking("start-companion")], confirmed: "R9" },
   // etc/stagelock/apache.conf:16 AuthType Digest inside <IfModule mod_auth_digest.c>: 2.4's stock config does not
-  // load mod_auth_digest, so / is 200 without a password where 2.2 asked for one (the access-widening finding).
-  "staging-lock": { findings: [["protection-module-not-loaded", "security", true], ["ssl-session-cache-warning", "expected", false]] },
+  // load mod_auth_digest, so / is 200 without a password where 2.2 asked for one: the stock-module cause of
+  // mod_auth_digest (protection-module-not-loaded's claim, security); mod_ssl's AH01873 as for queuewatch-cgi.
+  "staging-lock": { findings: [["stock-module-not-loaded", "security", true], ["stock-module-not-loaded", "expected", false]] },
   // conf/httpd.conf:62 DefaultType text/plain (E1); the rest of the tree answers alike.
   // ExpiresByType's Expires and max-age count from each request's own second: when the two sides' requests fall in
   // different seconds, the skew shows as expires-skew (expected); in the same second, not at all.
   "static-expires": { findings: [["E1", "deprecated", false]], clock: [["expires-skew", "expected", false]] },
-  // The snippet's aliases are not on the smoke request's path: only the stock configs' differences remain.
-  "tool-status-alias": { findings: [["ssl-session-cache-warning", "expected", false], ["D3", "expected", false]] },
+  // The snippet's aliases are not on the smoke request's path: only the stock configs' differences remain (mod_ssl's
+  // AH01873, as for queuewatch-cgi).
+  "tool-status-alias": { findings: [["stock-module-not-loaded", "expected", false], ["D3", "expected", false]] },
 };
 
 /** The trees 2.4 refuses, and so the ones a candidate-only run must still explain. */
@@ -104,7 +107,7 @@ describe("run --config on the configs/ samples: one finding per cause", { timeou
   it("flags 2.4 opening the staging lock: 401 on 2.2, 200 on 2.4, at the Digest lines' file and line", (context) => {
     const images = inject("images");
     if (!images.baseline) return context.skip(images.baselineMissingReason ?? "no baseline image");
-    const lock = reports.get("staging-lock")!.findings.find((f) => f.rule === "protection-module-not-loaded")!;
+    const lock = reports.get("staging-lock")!.findings.find((f) => f.rule === "stock-module-not-loaded" && f.title.startsWith("mod_auth_digest "))!;
     expect(lock).toMatchObject({ severity: "security", security: true, gating: true, requests: { count: 1 } });
     expect(lock.config.map((c) => `${c.file}:${c.line}`)).toContain("etc/stagelock/apache.conf:16");
     expect(lock.differences).toContainEqual(expect.objectContaining({ field: "status", baseline: "401", candidate: "200" }));
@@ -113,7 +116,7 @@ describe("run --config on the configs/ samples: one finding per cause", { timeou
   it("flags 2.4 sending the CGI script's source where 2.2 ran it, with the source's own body and no type", (context) => {
     const images = inject("images");
     if (!images.baseline) return context.skip(images.baselineMissingReason ?? "no baseline image");
-    const script = reports.get("queuewatch-cgi")!.findings.find((f) => f.rule === "handler-not-loaded")!;
+    const script = reports.get("queuewatch-cgi")!.findings.find((f) => f.rule === "stock-module-not-loaded" && f.title.startsWith("mod_cgi "))!;
     expect(script).toMatchObject({ severity: "security", security: true, gating: true, requests: { count: 1 } });
     expect(script.config).toEqual([{ file: "etc/queuewatch/apache.conf", line: 15, directive: "AddHandler cgi-script .cgi" }]);
     const body = script.differences.find((d) => d.field === "body")!;

@@ -199,7 +199,7 @@ describe("triage, a candidate that did not start", () => {
   const downRun = (withBaseline: boolean) => {
     const site = scenario(TREE_YAML);
     const candidate = observePlan(sidePlan(site, "2.4"), { configTest: CONFIG_TESTS.d1User24, started: false });
-    const tree = { origin: "/x", layout: "official" as const, mount: "/usr/local/apache2", mainFile: "/usr/local/apache2/conf/httpd.conf", serverRoot: "/usr/local/apache2", defines: [], files: [], adaptations: [], stubs: [], problems: [] };
+    const tree = { origin: "/x", layout: "official" as const, mount: "/usr/local/apache2", mainFile: "/usr/local/apache2/conf/httpd.conf", serverRoot: "/usr/local/apache2", defines: [], files: [], adaptations: [], stubs: [], problems: [], stockModules: [], loadedModules: [] };
     const baseline = observePlan(sidePlan(site, "2.2"), {
       requests: ["status", "home", "old"].map((name) => requestObservation(name, "2.2", { outcome: answer("2.2", 200, "x\n") })),
     });
@@ -298,7 +298,7 @@ describe("triage, the config test's line", () => {
   it("ties a start-up claim that names no line to the line the config test names, beside lint's lines of the rule", () => {
     const site = scenario(TREE_YAML);
     const candidate = observePlan(sidePlan(site, "2.4"), { configTest: CONFIG_TESTS.d1User24, started: false });
-    const tree = { origin: "/x", layout: "official" as const, mount: "/usr/local/apache2", mainFile: "/usr/local/apache2/conf/httpd.conf", serverRoot: "/usr/local/apache2", defines: [], files: [], adaptations: [], stubs: [], problems: [] };
+    const tree = { origin: "/x", layout: "official" as const, mount: "/usr/local/apache2", mainFile: "/usr/local/apache2/conf/httpd.conf", serverRoot: "/usr/local/apache2", defines: [], files: [], adaptations: [], stubs: [], problems: [], stockModules: [], loadedModules: [] };
     const quiet: Rule = { id: "T-USER", seed: ["X1"], title: "User needs mod_unixd", severity: "blocking", recognise: (e) => (e.log.candidate.some((r) => /Invalid command 'User'/.test(r.message)) ? { summary: "2.4 refuses User" } : null) };
     // Lint saw another User line only (the one 2.4 names came from a -D branch lint read otherwise).
     const lint: ScenarioLint = { baseline: [], candidate: [lintFinding("T-USER", "conf/extra/other.conf", 3, "User www")] };
