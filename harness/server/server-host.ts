@@ -30,6 +30,8 @@ import { MARKER, shellQuote } from "./start-script.ts";
 /** Where a host keeps its manifest, its pristine copy and the server's pid; no config's path lies under it. */
 export const HOST_DIR = "/run/httpd-upgrade-harness-host";
 export const HOST_PID_FILE = `${HOST_DIR}/httpd.pid`;
+/** How many configs the host has run so far, the running one included: what shows a config that it shares a host. */
+export const HOST_RUNS_FILE = `${HOST_DIR}/runs`;
 export const HOST_READY = `${MARKER} host-ready`;
 export const HOST_UNSUPPORTED = `${MARKER} host-unsupported`;
 /** The wrapper's last line: `@@harness host-exited N`. */
@@ -83,6 +85,8 @@ export function backupLines(paths: readonly string[]): string[] {
 export function hostRunScript(backups: readonly string[], script: string): string {
   return [
     ...backupLines(backups),
+    // How many configs the host has run, this one included (HOST_RUNS_FILE).
+    `harness_runs=$(cat ${HOST_RUNS_FILE} 2>/dev/null || echo 0); echo $((harness_runs + 1)) > ${HOST_RUNS_FILE}`,
     `(\n${script}\n) &`,
     "harness_pid=$!",
     `echo "$harness_pid" > ${HOST_PID_FILE}`,
@@ -139,6 +143,8 @@ export function wipeScript(): string {
     `  restore) if [ -d "$p" ] && [ ! -L "$p" ]; then rm -rf -- "$p"; fi; cp -a --remove-destination -- "${h}/pristine$p" "$p" 2>/dev/null || cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}" ;;`,
     '  taint) tainted="${tainted:-$p}" ;;',
     `esac; done < ${h}/actions`,
+    // Nothing of this config's stays in the host's own directory either (the lists name its paths).
+    `rm -f ${h}/now ${h}/kept ${h}/changed ${h}/actions ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
   ].join("\n");
