@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Report } from "../../../harness/report/report-model.ts";
 import { copyImage, imageId } from "../../../harness/engine/copy-image.ts";
 import { connectEngine, namedEngineTarget } from "../../../harness/engine/engine.ts";
-import { comparableFleet } from "../../helpers/comparable-report.ts";
+import { comparableFleet, comparableScenario } from "../../helpers/comparable-report.ts";
 import { type ExtraEngine, extraEngineUnavailable, startExtraEngine } from "../../helpers/extra-engine.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 
@@ -118,6 +118,17 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
     const missing = await runCli(["merge-reports", blobs[0]!, blobs[2]!]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("shard 2/3 is missing");
+  });
+
+  it("gives the same report with each server in a container of its own (--no-reuse) as with servers reused", async () => {
+    const json = join(dir, "no-reuse.json");
+    const result = await runCli(["fleet", fleet, ...common(), "--no-reuse", "--report", `json:${json}`]);
+    expect(result.stderr).not.toMatch(/internal error/);
+    expect(result.status, result.stderr.split("\n").filter((line) => !line.startsWith("[")).slice(-15).join("\n")).toBe(single.status);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
+    // Every config's answers, request by request, not only its verdict and causes.
+    expect(report.scenarios.map(comparableScenario)).toEqual(single.report.scenarios.map(comparableScenario));
   });
 
   describe("over two engines", () => {
