@@ -42,8 +42,8 @@ export const HOST_TAINTED = `${MARKER} host-tainted `;
 
 /** What the manifest and every later listing walk: the container's root file system and /dev, not the kernel's
  * views or the host's own directory. One `path<TAB>type mode uid:gid` line each. */
-function listing(out: string): string {
-  return `LC_ALL=C find / /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G\\n' | LC_ALL=C sort -u > ${out}`;
+function listing(out: string, ctime = false): string {
+  return `LC_ALL=C find / /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G${ctime ? "\\t%C@" : ""}\\n' > ${out}`;
 }
 
 /** Pure: the directories a host copies whole before its first config (those that exist in the image). */
@@ -61,7 +61,8 @@ export function hostScript(profile: HttpdProfile): string {
     `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
     `mkdir -p ${HOST_DIR}/pristine`,
     listing(`${HOST_DIR}/manifest`),
-    `for d in ${roots}; do [ -d "$d" ] && cp -a --parents "$d" ${HOST_DIR}/pristine; done`,
+    // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
+    `for d in ${roots}; do [ -d "$d" ] && cp -a --parents "$d" ${HOST_DIR}/pristine 2>/dev/null; done`,
     `touch ${HOST_DIR}/epoch`,
     `echo "${HOST_READY}"`,
     // TERM from the engine's stop is not waited for: the host holds nothing worth a graceful end.
@@ -72,24 +73,24 @@ export function hostScript(profile: HttpdProfile): string {
 
 /** Pure: lines a config's run starts with: a pristine copy of each path of its bundle the image has (an image file
  * the bundle replaces, such as the stock httpd.conf), unless one is kept already. */
-export function backupLines(paths: readonly string[]): string[] {
+export function backupLines(paths: readonly string[], dir = HOST_DIR): string[] {
   if (paths.length === 0) return [];
   return [
-    `for p in ${paths.map(shellQuote).join(" ")}; do if { [ -e "$p" ] || [ -L "$p" ]; } && ! { [ -e "${HOST_DIR}/pristine$p" ] || [ -L "${HOST_DIR}/pristine$p" ]; }; then cp -a --parents "$p" ${HOST_DIR}/pristine; fi; done`,
+    `for p in ${paths.map(shellQuote).join(" ")}; do if { [ -e "$p" ] || [ -L "$p" ]; } && ! { [ -e "${dir}/pristine$p" ] || [ -L "${dir}/pristine$p" ]; }; then cp -a --parents "$p" ${dir}/pristine 2>/dev/null; fi; done`,
   ];
 }
 
 /** Pure: the shell an exec runs for one config in a host: the backups, then the start script in a subshell (its
  * own `exec` makes the subshell httpd), the pid recorded, and its exit status printed when it ends. Signals httpd
  * sends its process group on a restart are caught (not ignored, so that httpd does not inherit them ignored). */
-export function hostRunScript(backups: readonly string[], script: string): string {
+export function hostRunScript(backups: readonly string[], script: string, dir = HOST_DIR): string {
   return [
-    ...backupLines(backups),
+    ...backupLines(backups, dir),
     // How many configs the host has run, this one included (HOST_RUNS_FILE).
-    `harness_runs=$(cat ${HOST_RUNS_FILE} 2>/dev/null || echo 0); echo $((harness_runs + 1)) > ${HOST_RUNS_FILE}`,
+    `harness_runs=$(cat ${dir}/runs 2>/dev/null || echo 0); echo $((harness_runs + 1)) > ${dir}/runs`,
     `(\n${script}\n) &`,
     "harness_pid=$!",
-    `echo "$harness_pid" > ${HOST_PID_FILE}`,
+    `echo "$harness_pid" > ${dir}/httpd.pid`,
     "trap 'true' HUP USR1 WINCH",
     // A caught signal interrupts wait; a process that ended is a zombie until waited for, so kill -0 still finds it.
     'while :; do wait "$harness_pid"; harness_rc=$?; kill -0 "$harness_pid" 2>/dev/null || break; done',
@@ -101,14 +102,15 @@ export function hostRunScript(backups: readonly string[], script: string): strin
 export function wipeScript(): string {
   const h = HOST_DIR;
   // Actions by path, from the manifest (M), the pristine copy (B), the listing now (N) and the paths whose status
-  // changed since the last wipe (C): rm (not the image's), dir (a directory's mode and owner), restore (from the
+  // changed since the last wipe (C, from the listing's ctimes): rm (not the image's), dir (a directory's mode and owner), restore (from the
   // pristine copy), taint (an image path changed with no copy).
   const awk = [
     "BEGIN { FS = \"\\t\" }",
     'FILENAME == ARGV[1] { M[$1] = $2; next }',
     'FILENAME == ARGV[2] { B[$1] = 1; next }',
-    'FILENAME == ARGV[3] { N[$1] = $2; next }',
-    'FILENAME == ARGV[4] { C[$1] = 1; next }',
+    // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
+    // with their entries (those are looked at one by one), and device nodes with their use.
+    'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
     "END {",
     '  for (p in N) if (!(p in M)) print "rm\\t" p',
     "  for (p in M) {",
@@ -131,10 +133,9 @@ export function wipeScript(): string {
     "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
     "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
     "cd /",
-    listing(`${h}/now`),
+    listing(`${h}/now`, true),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
-    `LC_ALL=C find / /dev -xdev \\( -path /proc -o -path /sys -o -path ${h} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o ! -type d ! -type c ! -type b -cnewer ${h}/epoch -printf '%p\\n' > ${h}/changed`,
-    `awk ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now ${h}/changed | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
     "tainted=''",
     // Sorted by path: a directory before what is in it.
     `tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do case "$what" in`,
@@ -144,7 +145,7 @@ export function wipeScript(): string {
     '  taint) tainted="${tainted:-$p}" ;;',
     `esac; done < ${h}/actions`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
-    `rm -f ${h}/now ${h}/kept ${h}/changed ${h}/actions ${HOST_PID_FILE}`,
+    `rm -f ${h}/now ${h}/kept ${h}/actions ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
   ].join("\n");
@@ -257,9 +258,11 @@ export class ServerHost {
   async wipe(): Promise<boolean> {
     if (this.#gone) return false;
     try {
+      const started = Date.now();
       const result = await this.container.exec(["/bin/sh", "-c", wipeScript()], { timeoutMs: 60_000 });
       const last = result.stdout.trim().split("\n").at(-1) ?? "";
       if (last === HOST_CLEAN) {
+        log("[%s] host wiped in %d ms", this.container.shortId, Date.now() - started);
         this.#busy = false;
         return true;
       }
