@@ -126,12 +126,10 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
     expect(result.stderr).not.toMatch(/internal error/);
     expect(result.status, result.stderr.split("\n").filter((line) => !line.startsWith("[")).slice(-15).join("\n")).toBe(single.status);
     const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    // Verdicts, causes and every request's statuses on both sides. (Which request a port-less 2.2 error line lands on
+    // under a loaded engine is not steady between two fleet runs, so the error-log ids are not held here; the
+    // catalogue holds them, with and without reuse: test/containers/catalogue/.)
     expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
-    // Every request's status on both sides too. (Which request a port-less 2.2 error line lands on under a loaded
-    // engine is not steady between any two fleet runs, with reuse or without, so the error-log ids are not held
-    // here; the catalogue holds them: test/containers/catalogue/.)
-    const statuses = (r: Report) => r.scenarios.map((sc) => sc.requests.map((q) => `${sc.id} ${q.name} ${q.baseline?.status ?? "-"} ${q.candidate?.status ?? "-"}`));
-    expect(statuses(report)).toEqual(statuses(single.report));
   });
 
   describe("over two engines", () => {
