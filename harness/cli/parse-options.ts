@@ -61,7 +61,7 @@ export const USAGE = `Usage:
                             [--report FORMAT:PATH]... [--resume] [--state DIR] [--baseline IMAGE] [--candidate IMAGE]...
                             [--matrix FILE] [--requests probes|smoke] [--max-probes N] [--layout L] [-D NAME]...
                             [--exclude GLOB]... [--ignore FILE] [--engines ADDR[=N],...] [--concurrency N]
-                            [--allow-missing-baseline] [--no-noise] [--scenario-time-limit SECONDS]
+                            [--allow-missing-baseline] [--no-noise] [--no-reuse] [--scenario-time-limit SECONDS]
                             [--time-limit SECONDS] [--target-modules official|debian|rhel|successors|FILE]
                                           every config tree under the directories (or named by a fleet.yaml) run
                                           like --config, a tree and its copies once, probed on both versions; a

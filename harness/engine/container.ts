@@ -293,20 +293,25 @@ export class HarnessContainer {
   /** Runs a long-lived command and collects its stdout and its stderr as two streams of lines. */
   async followPair(command: string[]): Promise<{ stdout: LineStream; stderr: LineStream }> {
     const lines = { stdout: new LineStream(), stderr: new LineStream() };
+    await this.followInto(command, lines.stdout.sink, lines.stderr.sink);
+    return lines;
+  }
+
+  /** Runs a long-lived command and writes its stdout and its stderr into the given streams, ended with it. */
+  async followInto(command: string[], stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
     const exec = await this.container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
     const stream = await exec.start({ hijack: true, stdin: false });
     const out = new PassThrough();
     const err = new PassThrough();
     this.scope.engine.docker.modem.demuxStream(stream, out, err);
-    out.pipe(lines.stdout.sink);
-    err.pipe(lines.stderr.sink);
+    out.pipe(stdout);
+    err.pipe(stderr);
     const end = (): void => {
       out.end();
       err.end();
     };
     stream.on("end", end);
     stream.on("error", end);
-    return lines;
   }
 
   /** A file or directory of the container's file system as a tar stream (`docker cp` out); the container need

@@ -14,6 +14,7 @@ export class RunScope implements AsyncDisposable {
   readonly runId: string;
   readonly engine: Engine;
   private readonly containers = new Set<string>();
+  #created = 0;
   private readonly networks = new Set<string>();
   private disposing: Promise<void> | undefined;
   private readonly lease: RunLease;
@@ -36,6 +37,12 @@ export class RunScope implements AsyncDisposable {
       throw new HarnessError("HARNESS_INTERRUPTED", "The run was stopped while a container was being created.");
     }
     this.containers.add(id);
+    this.#created += 1;
+  }
+
+  /** How many containers the run created here so far (each one tracked). */
+  get containersCreated(): number {
+    return this.#created;
   }
 
   async trackNetwork(id: string): Promise<void> {

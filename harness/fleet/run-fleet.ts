@@ -43,7 +43,7 @@ import { treeFingerprint } from "./tree-fingerprint.ts";
 /** What a fleet's run passes on to the harness's run as it is. */
 type HarnessOptions = Pick<
   HarnessRunOptions,
-  "baselineImage" | "candidateImage" | "moreCandidateImages" | "allowMissingBaseline" | "concurrency" | "engines" | "learnNoise" | "scenarioTimeLimitMs" | "runTimeLimitMs" | "signal"
+  "baselineImage" | "candidateImage" | "moreCandidateImages" | "allowMissingBaseline" | "concurrency" | "engines" | "learnNoise" | "reuseServers" | "scenarioTimeLimitMs" | "runTimeLimitMs" | "signal"
 >;
 
 export interface FleetRunOptions extends HarnessOptions {
@@ -89,6 +89,8 @@ export interface FleetRunResult {
   journal: string;
   /** Entries kept from an earlier run of the same inputs (--resume). */
   resumed: number;
+  /** Containers the run created on its engines (HarnessRunResult.containersCreated). */
+  containersCreated: number;
 }
 
 /** What the run keeps of a config once its tree is fingerprinted: not the tree. */
@@ -308,6 +310,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
       scenariosPerCpu: FLEET_CONFIGS_PER_CPU,
       engines: options.engines,
       learnNoise: options.learnNoise,
+      ...(options.reuseServers === undefined ? {} : { reuseServers: options.reuseServers }),
       scenarioTimeLimitMs: options.scenarioTimeLimitMs,
       runTimeLimitMs: options.runTimeLimitMs,
       signal: options.signal,
@@ -348,7 +351,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     });
     const engines = result.engines && result.engines.length > 1 ? result.engines : null;
     writer.finish({ durationMs: Date.now() - started, engines });
-    return { manifest, sides: sides!, order: mine.map((item) => item.config.id), durationMs: Date.now() - started, engines, journal: path, resumed: done.size };
+    return { manifest, sides: sides!, order: mine.map((item) => item.config.id), durationMs: Date.now() - started, engines, journal: path, resumed: done.size, containersCreated: result.containersCreated ?? 0 };
   } catch (error) {
     writer.close();
     if (isHarnessError(error) && error.code === "HARNESS_INTERRUPTED") {

@@ -32,4 +32,7 @@ export interface ObserveContext {
   /** The run's networks of fixed-address clients on this engine, which scenarios asking for one subnet share;
    * absent: each scenario makes its own. */
   sharedClients?: SharedClientNetworks;
+  /** Whether a lane's servers run config after config in one host per seat (server/server-host.ts); default true.
+   * HARNESS_REUSE=0 turns it off for a run that does not say. */
+  reuseServers?: boolean;
 }

@@ -68,6 +68,11 @@ class PendingSteps {
   }
 }
 
+/** Whether servers on a lane's seats run in its hosts: the run's word, else HARNESS_REUSE (0 turns it off). */
+export function reuseServers(context: Pick<ObserveContext, "reuseServers">, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return context.reuseServers ?? env.HARNESS_REUSE !== "0";
+}
+
 /** The scenario's time limit: its own, or the run's default, cut to what is left of the run. */
 export function scenarioTimeLimit(plan: Pick<ScenarioPlan, "timeLimitMs">, context: Pick<ObserveContext, "scenarioTimeLimitMs" | "runDeadline">, now = Date.now()): number {
   const own = plan.timeLimitMs ?? context.scenarioTimeLimitMs;
@@ -180,6 +185,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
       plan.sides.map((sidePlan, index) =>
         observeSide({
           seat: seats[index],
+          ...(lane && seats[index] && reuseServers(context) ? { hosts: lane } : {}),
           plan: bindAll(sidePlan, values),
           inspection: context.sides[index]!.inspection,
           scenario: scenario.id,

@@ -11,7 +11,8 @@ import { parseErrorLogLine } from "../logs/parse-error-log.ts";
 import { parseConfigTestOutput } from "../logs/split-config-test.ts";
 import type { GeneratedFile, PlannedRequest, SidePlan } from "../plan/scenario-plan.ts";
 import { FAMILY_TRAITS } from "../server/family-traits.ts";
-import { type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
+import { type ServerLaunch, type StartedHttpd, startHttpd } from "../server/httpd-server.ts";
+import type { ServerHost } from "../server/server-host.ts";
 import type { ImageInspection } from "../server/inspect-image.ts";
 import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
@@ -34,6 +35,8 @@ export interface SideInput {
   serverCertificate: { certificate: string; privateKey: string } | null;
   /** The lane's seat the server joins (server/server-seat.ts); absent: a network stack of its own. */
   seat?: ServerSeat | undefined;
+  /** Where the seat's server host comes from (the lane: server/server-host.ts); absent: a container of its own. */
+  hosts?: { host(seat: ServerSeat, inspection: ImageInspection): Promise<ServerHost | null> };
   /** Aborted when the scenario passed its time limit: no further request is sent. */
   signal?: AbortSignal;
   /** Told what the side is doing, for the message of a scenario stopped by its time limit. */
@@ -72,7 +75,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
   }));
 
   input.onStep?.(`starting ${inspection.image}`);
-  const httpd = await startHttpd(context.scope, {
+  const launch: ServerLaunch = {
     inspection,
     scenario: input.scenario,
     config: plan.config,
@@ -86,7 +89,19 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     ...(plan.logs ? { logs: plan.logs } : {}),
     ipv6: plan.localClient,
     ...(input.seat ? { seat: input.seat } : {}),
-  });
+  };
+  const host = input.seat && input.hosts ? await input.hosts.host(input.seat, inspection) : null;
+  let httpd = await startHttpd(context.scope, host === null ? launch : { ...launch, host });
+  if (httpd.serverHost !== null && !httpd.boot.started && httpd.boot.phases.configTest?.exitCode === 0) {
+    // A server whose config passed its test but did not start in a host is started again in a container of its own,
+    // and the host is replaced: the start may have failed on something of the host's (a port still bound, a process
+    // the wipe did not end), and what such a config says is then a fresh container's. A config test that fails is
+    // the config's own: the wipe put the file system back as the image has it (server/server-host.ts), and httpd -t
+    // reads nothing else.
+    input.onStep?.(`starting ${inspection.image} again in a container of its own`);
+    await httpd.serverHost.remove();
+    httpd = await startHttpd(context.scope, launch);
+  }
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
   // the server is removed. On a seat the holder is in that namespace already, and stays with the seat.
   const seat = input.seat;
@@ -184,7 +199,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
           ? null
           : // What httpd said on its stderr and, for a tree logging to files, in its error log (where mod_ssl's
             // start-up errors go).
-            { exitCode: boot.exitCode, logTail: [...httpd.container.stderr.lines.slice(-20), ...boot.startupLines.slice(-20).filter((line) => !httpd.container.stderr.lines.includes(line))] },
+            { exitCode: boot.exitCode, logTail: [...httpd.output.stderr.lines.slice(-20), ...boot.startupLines.slice(-20).filter((line) => !httpd.output.stderr.lines.includes(line))] },
       startupLog: boot.startupLines.map((line) => parseErrorLogLine(line, dialect)),
       requests,
       trailingLog: trailing.map((line) => parseErrorLogLine(line, dialect)),

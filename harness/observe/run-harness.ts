@@ -55,6 +55,9 @@ export interface HarnessRunOptions {
   /** Engines to spread the scenarios over (`--engines`); default: the one the environment names. */
   engines?: readonly EngineSlot[];
   learnNoise: boolean;
+  /** Whether a lane's servers run scenario after scenario in one host per seat (server/server-host.ts); default:
+   * yes, unless HARNESS_REUSE=0. */
+  reuseServers?: boolean;
   /** What a scenario may take when it names no limit (default 300 s). */
   scenarioTimeLimitMs?: number;
   /** How long a shared client network takes new scenarios before it is let drain and made again, so that another
@@ -110,6 +113,9 @@ export interface HarnessRunResult {
   durationMs: number;
   /** The engines it used (absent: the environment's one). */
   engines?: RunEngine[];
+  /** How many containers the run created on all its engines (servers, hosts, seats, clients, backends): what a
+   * scenario costs the engines most (docs/scaling.md). */
+  containersCreated?: number;
 }
 
 /** A scenario the run's time limit left no time for. */
@@ -332,6 +338,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         helperImages: { httpd: helperHttpd, tools },
         certificates: { ca, crl, clients, server },
         learnNoise: options.learnNoise,
+        ...(options.reuseServers === undefined ? {} : { reuseServers: options.reuseServers }),
         scenarioTimeLimitMs: options.scenarioTimeLimitMs ?? DEFAULT_SCENARIO_TIME_LIMIT_MS,
         runDeadline,
         sharedClients: new SharedClientNetworks(station.scope, tools, {
@@ -459,6 +466,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       runs,
       durationMs: Date.now() - startedAt.getTime(),
       engines: stations.map((s) => ({ name: s.engine.target.url, concurrency: s.concurrency, scenarios: s.ran, lost: s.lost })),
+      containersCreated: stations.reduce((sum, s) => sum + s.scope.containersCreated, 0),
     };
   } finally {
     options.signal?.removeEventListener("abort", abort);

@@ -23,6 +23,8 @@ import type { HarnessContainer } from "../engine/container.ts";
 import { log } from "../engine/log.ts";
 import { createScenarioNetwork, type HarnessNetwork } from "../engine/network.ts";
 import type { RunScope } from "../engine/run-scope.ts";
+import type { ImageInspection } from "../server/inspect-image.ts";
+import { ServerHost } from "../server/server-host.ts";
 import { fitsSeat, type ServerSeat, takeSeat } from "../server/server-seat.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { SeatKind } from "./seat-queue.ts";
@@ -51,6 +53,11 @@ export class ScenarioLane {
   readonly #inUse = new Set<string>();
   /** Stays on networks followed by new ones, being left in the background; retire() waits for them. */
   readonly #leavingFollowed = new Set<Promise<void>>();
+  /** The server hosts on the seats (server/server-host.ts), by seat and image: each runs the servers of the lane's
+   * configs on its seat one after another. */
+  readonly #hosts = new Map<string, Promise<ServerHost | null>>();
+  /** Images that cannot host servers (no GNU find, awk, sort or cp): their servers get a container each. */
+  static readonly #cannotHost = new Set<string>();
 
   constructor(
     private readonly scope: RunScope,
@@ -103,6 +110,31 @@ export class ScenarioLane {
     return fromHost || this.#seats.has(publishing) ? publishing : kind;
   }
 
+  /** The host on a seat for a server of this image: the seat's idle one, or one made now; null when the image
+   * cannot host servers or the seat's host is busy (the server then gets a container of its own, as without). A host
+   * that was wiped unclean is gone, and a new one takes its place. */
+  async host(seat: ServerSeat, inspection: ImageInspection): Promise<ServerHost | null> {
+    if (ScenarioLane.#cannotHost.has(inspection.image)) return null;
+    const key = `${seat.containerId} ${inspection.image}`;
+    const kept = this.#hosts.get(key);
+    const idle = kept === undefined ? null : await kept.catch(() => null);
+    if (idle !== null && !idle.gone) return idle.busy ? null : idle;
+    const opened = ServerHost.open(this.scope, { image: inspection.image, profile: inspection.profile, seatId: seat.containerId, label: this.name }).then((host) => {
+      if (host === null) ScenarioLane.#cannotHost.add(inspection.image);
+      return host;
+    });
+    this.#hosts.set(key, opened);
+    opened.catch(() => this.#hosts.delete(key));
+    return opened;
+  }
+
+  /** Removes the hosts on a seat (all hosts without one): before the seat, whose namespace they share. */
+  async #removeHosts(seatId?: string): Promise<void> {
+    const going = [...this.#hosts].filter(([key]) => seatId === undefined || key.startsWith(`${seatId} `));
+    for (const [key] of going) this.#hosts.delete(key);
+    await Promise.all(going.map(([, host]) => host.then((made) => made?.remove(), () => undefined)));
+  }
+
   /** Removes, in the background, the seats of kinds that neither the lane's next scenario nor any scenario still
    * queued takes (`kinds`: theirs, as seatsFor gives them). The engine releases a seat's network endpoints one at a
    * time, about 0.1 s each, and a fleet's lanes held four seats on four networks each: released all at the end,
@@ -119,6 +151,7 @@ export class ScenarioLane {
           async (seat) => {
             // Off the stays' books first: a lane leaving a network later must not disconnect a holder that is gone.
             for (const kept of this.#stays.values()) kept.connected.delete(seat.containerId);
+            await this.#removeHosts(seat.containerId);
             await seat.holder.remove();
           },
           () => undefined,
@@ -242,6 +275,7 @@ export class ScenarioLane {
     this.#seats.clear();
     const origins = [...this.#idleOriginSeats.splice(0), ...this.#busyOriginSeats];
     this.#busyOriginSeats.clear();
+    await this.#removeHosts();
     await Promise.all([
       ...seats.map((taken) => taken.then((seat) => seat.holder.remove(), () => undefined)),
       ...origins.map((holder) => holder.remove()),

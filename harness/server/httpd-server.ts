@@ -24,6 +24,7 @@ import {
   streamFiles,
   streamRedirect,
 } from "./log-targets.ts";
+import { HOST_PID_FILE, type ServerHost } from "./server-host.ts";
 import type { ServerSeat } from "./server-seat.ts";
 import { type BundleFile, inlineBundle, packBundle, STAGED_MTIME } from "./site-bundle.ts";
 import { RELOAD_TEST, reloadScript, type StartExtras, splitStartPhases, stagingFailure, startScript, type StartPhases } from "./start-script.ts";
@@ -61,6 +62,16 @@ export interface ServerLaunch {
   /** Join this seat's network namespace (server-seat.ts) instead of `network` and publishing ports of its own;
    * only for a server without extra networks, IPv6 or ports the seat does not publish. */
   seat?: ServerSeat;
+  /** Run in this host on the seat (server-host.ts) instead of a container of its own; a bundle too large for the
+   * command line still gets a container of its own. */
+  host?: ServerHost;
+}
+
+/** Where a server's own output comes from: its container's streams, or the exec that runs it in a host. */
+interface ServerOutput {
+  stdout: LineStream;
+  stderr: LineStream;
+  exited: () => Promise<number | null>;
 }
 
 export interface ServerBoot {
@@ -86,6 +97,10 @@ export class StartedHttpd implements AsyncDisposable {
     readonly logs: { error: LineStream; access: LineStream },
     /** Whether the config writes an access log at all: requests are attributed by their access line only then. */
     readonly accessLogged: boolean = true,
+    /** httpd's own stdout and stderr (the start script's phases): the container's, or the host exec's. */
+    readonly output: { stdout: LineStream; stderr: LineStream } = container,
+    /** The host it runs in, given back (wiped) when it stops; null: a container of its own. */
+    readonly serverHost: ServerHost | null = null,
   ) {}
 
   /** Marks the log positions before a request, for attribution afterwards. */
@@ -142,7 +157,7 @@ export class StartedHttpd implements AsyncDisposable {
   async reload(change: { files: readonly BundleFile[]; removed: readonly string[] }, extras: StartExtras, timeoutMs = 15_000): Promise<{ reloaded: boolean; configTest: { exitCode: number; output: string[] }; reason: string | null }> {
     const files = change.files.map((file) => ({ path: file.path, base64: Buffer.from(file.content).toString("base64"), mode: file.mode ?? 0o644 }));
     const mark = this.logs.error.count;
-    const result = await this.container.exec(["/bin/sh", "-s"], { stdin: reloadScript(this.inspection.profile, extras, files, change.removed, STAGED_MTIME), timeoutMs });
+    const result = await this.container.exec(["/bin/sh", "-s"], { stdin: reloadScript(this.inspection.profile, extras, files, change.removed, STAGED_MTIME, this.serverHost === null ? "1" : `"$(cat ${HOST_PID_FILE})"`), timeoutMs });
     const lines = result.stdout.split("\n");
     const at = lines.findIndex((line) => line.startsWith(RELOAD_TEST));
     const exitCode = at < 0 ? (result.exitCode === 0 ? -1 : result.exitCode) : Number(lines[at]!.slice(RELOAD_TEST.length));
@@ -159,8 +174,11 @@ export class StartedHttpd implements AsyncDisposable {
     return { reloaded: true, configTest, reason: null };
   }
 
+  /** Removes its container, or ends it in its host and wipes what it left there (a host that cannot be wiped is
+   * removed: server-host.ts). */
   async stop(): Promise<void> {
-    await this.container.remove();
+    if (this.serverHost !== null) await this.serverHost.wipe();
+    else await this.container.remove();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -194,7 +212,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const merged = launch.logs?.mergeable ?? !/^\s*ErrorLogFormat\b/im.test(launch.config.text);
   const follow = (merged ? scriptMergedFollowLines : scriptFollowLines)(pathsOf(followTargets.errorLog), pathsOf(followTargets.accessLog), streams);
   const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams, merged));
-  const container = await HarnessContainer.create(scope, {
+  // In a host, the same script runs as an exec; its bundle must travel in the command line.
+  const host = launch.host !== undefined && inline !== null ? launch.host : null;
+  const container = host !== null ? host.container : await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
     scenario: launch.scenario,
@@ -209,22 +229,27 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const mappedPort = (port: number): Promise<number> => (seat ? Promise.resolve(seat.published.get(port) ?? 0) : container.mappedPort(port));
   // The followed files' lines, tagged by the script, apart from httpd's own output on the same streams.
   const followed = { error: new LineStream(), access: new LineStream() };
-  container.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
+  let output: ServerOutput;
+  if (host !== null) {
+    const run = await host.run(script, [launch.config.path, ...launch.files.map((file) => file.path)], inline!.base64);
+    output = { stdout: run.stdout, stderr: run.stderr, exited: () => run.exited };
+  } else output = { stdout: container.stdout, stderr: container.stderr, exited: () => container.waitForExit() };
+  output.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
   // Merged, an unbracketed line is an access line only if one of the server's access formats fits it: httpd's
   // start-up messages and its piped loggers' complaints are unbracketed error lines (logs/access-line-shape.ts).
   // Without the plan's formats (an inline config, a fragment on the stock config) they are read from the staged
   // config text: the main file and every file staged with it (a fragment's own site file).
   const stagedText = (): string => [launch.config.text, ...launch.files.map((f) => (typeof f.content === "string" ? f.content : f.content.length < 1_000_000 ? f.content.toString("latin1") : ""))].join("\n");
   const isAccessLine = merged ? accessLineTest(launch.logs?.formats ?? accessFormatsOfText(stagedText())) : null;
-  container.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access, isAccessLine === null ? undefined : { test: (line) => !isAccessLine(line), to: followed.error });
-  await container.start();
-  const logs = await logStreams(container, profile.environment, targets, followed);
+  output.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access, isAccessLine === null ? undefined : { test: (line) => !isAccessLine(line), to: followed.error });
+  if (host === null) await container.start();
+  const logs = await logStreams(container, output, profile.environment, targets, followed);
   // Where the logs are read from in the container: the stream files too, once the script follows them.
   const readTargets = logs.error === followed.error ? followTargets : targets;
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
   const timeoutMs = launch.startupTimeoutMs ?? 30_000;
   // A followed log file does not end when httpd exits; the container's own stderr does.
-  const exited = container.stderr.waitForLine(() => false, { timeoutMs });
+  const exited = output.stderr.waitForLine(() => false, { timeoutMs });
   const ready = await Promise.race([logs.error.waitForLine((line) => readyLog.test(line), { timeoutMs }), exited.then(() => -1)]);
   let exitCode: number | null = null;
   const exitedLogLines: string[] = [];
@@ -241,11 +266,11 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     const checked = publish[0];
     if (checked !== undefined && (!seat || seat.published.has(checked))) started = await waitForPort(scope.engine.host, await mappedPort(checked), 5_000);
   } else {
-    exitCode = await Promise.race([container.waitForExit(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
-    await container.stderr.waitForQuiet(50, 1_000);
+    exitCode = await Promise.race([output.exited(), new Promise<null>((r) => setTimeout(() => r(null), 2_000))]);
+    await output.stderr.waitForQuiet(50, 1_000);
     // httpd can exit before following its log files has caught up (mod_ssl refusing its ciphers at start): the
     // files in the exited container are complete, so they are what the startup log is read from.
-    if (logs.error !== container.stderr) {
+    if (logs.error !== output.stderr) {
       // Merged, the followed paths are links to the one file (an archive of a link holds the link): that file's
       // error lines.
       const mergedFile = merged && logs.error === followed.error;
@@ -259,32 +284,34 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
     }
   }
   if (!started && inline !== null) {
-    const staging = stagingFailure(container.stderr.lines);
+    const staging = stagingFailure(output.stderr.lines);
     if (staging === "unsupported") {
       // An image without base64 or tar: from now on its servers get their bundle by the engine's copy; without gzip,
       // those whose bundle does not fit plain.
       (inline.gzip ? withoutGzip : copiedOnly).add(inspection.image);
-      await container.remove();
+      if (host !== null) await host.wipe();
+      else await container.remove();
       return startHttpd(scope, launch);
     }
     if (staging === "failed") {
-      await container.remove();
+      if (host !== null) await host.remove();
+      else await container.remove();
       throw new HarnessError("HARNESS_CONTAINER", `The server container of ${inspection.image} could not extract its staged files (tar failed).`, {
-        hint: `What it said:\n${container.stderr.lines.slice(-10).join("\n")}`,
+        hint: `What it said:\n${output.stderr.lines.slice(-10).join("\n")}`,
       });
     }
   }
-  const phases = splitStartPhases(container.stderr.lines);
+  const phases = splitStartPhases(output.stderr.lines);
   // Following a log file in a container that has just exited makes the engine answer with its own error line
   // ("OCI runtime exec failed: ..."), which is the engine's, not httpd's.
-  const fromFiles = logs.error === container.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
-  const startupLines = [...ownLines(container.stderr.lines.slice(phases.errorLogStart)), ...fromFiles, ...exitedLogLines];
-  log("[%s] %s %s: %s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`);
+  const fromFiles = logs.error === output.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
+  const startupLines = [...ownLines(output.stderr.lines.slice(phases.errorLogStart)), ...fromFiles, ...exitedLogLines];
+  log("[%s] %s %s: %s%s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`, host === null ? "" : " (in a host)");
   const published = new Map<number, number>();
   if (started) for (const port of publish) if (!seat || seat.published.has(port)) published.set(port, await mappedPort(port));
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };
   const address = !started ? null : seat ? seat.address : await container.ipAddress(launch.network.name).catch(() => null);
-  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true);
+  return new StartedHttpd(container, inspection, { started, phases, exitCode, startupLines }, ports, published, address, scope.engine.host, logs, launch.logs?.accessLogged ?? true, output, host);
 }
 
 /** httpd's own lines, without the start script's word on following. */
@@ -297,14 +324,15 @@ function ownLines(lines: readonly string[]): string[] {
  * them, or where the container ended before following began (a failed config test). */
 async function logStreams(
   container: HarnessContainer,
+  output: { stdout: LineStream; stderr: LineStream },
   environment: string,
   targets: { errorLog: string | readonly string[] | null; accessLog: string | readonly string[] | null },
   followed: { error: LineStream; access: LineStream },
 ): Promise<{ error: LineStream; access: LineStream }> {
-  const said = await container.stderr.waitForLine((line) => line === FOLLOW_STARTED || line === FOLLOW_UNSUPPORTED, { timeoutMs: 60_000 });
-  if (said < 0) return { error: container.stderr, access: container.stdout };
+  const said = await output.stderr.waitForLine((line) => line === FOLLOW_STARTED || line === FOLLOW_UNSUPPORTED, { timeoutMs: 60_000 });
+  if (said < 0) return { error: output.stderr, access: output.stdout };
   // Where the script cannot follow, httpd's streams stay the container's, and log files get an exec each.
-  if (container.stderr.lines[said] === FOLLOW_UNSUPPORTED) return followLogs(container, environment, targets);
+  if (output.stderr.lines[said] === FOLLOW_UNSUPPORTED) return followLogs(container, output, environment, targets);
   return followed;
 }
 
@@ -312,6 +340,7 @@ async function logStreams(
  * writes both to files, else each followed alone or read from the container's own stream. */
 async function followLogs(
   container: HarnessContainer,
+  output: { stdout: LineStream; stderr: LineStream },
   environment: string,
   targets: { errorLog: string | readonly string[] | null; accessLog: string | readonly string[] | null },
 ): Promise<{ error: LineStream; access: LineStream }> {
@@ -321,12 +350,12 @@ async function followLogs(
       return { error: stdout, access: stderr };
     } catch {
       // The container is already gone (a failed config test): its own streams hold what there is.
-      return { error: container.stderr, access: container.stdout };
+      return { error: output.stderr, access: output.stdout };
     }
   }
   return {
-    error: await followOr(container, environment, targets.errorLog, container.stderr),
-    access: await followOr(container, environment, targets.accessLog, container.stdout),
+    error: await followOr(container, environment, targets.errorLog, output.stderr),
+    access: await followOr(container, environment, targets.accessLog, output.stdout),
   };
 }
 

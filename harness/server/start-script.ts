@@ -85,7 +85,15 @@ export const RELOAD_TEST = `${MARKER} reload-test exit=`;
  * on stdin's script itself), the files it lacks removed, the config test run as the start script runs it, and when
  * it passes, httpd (PID 1) restarted on it with SIGHUP: children stopped, the config read again, listeners kept. A
  * failing config test leaves the server as it was. */
-export function reloadScript(profile: HttpdProfile, extras: StartExtras, files: ReadonlyArray<{ path: string; base64: string; mode: number }>, removed: readonly string[], mtime: Date): string {
+export function reloadScript(
+  profile: HttpdProfile,
+  extras: StartExtras,
+  files: ReadonlyArray<{ path: string; base64: string; mode: number }>,
+  removed: readonly string[],
+  mtime: Date,
+  /** httpd's pid as shell: PID 1 in a container of its own, the pid file in a host (server-host.ts). */
+  pid = "1",
+): string {
   const exports = Object.entries(extras.environment).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   const args = extras.args.map(shellQuote).join(" ");
   const binary = args ? `${profile.binary} ${args}` : profile.binary;
@@ -102,7 +110,7 @@ export function reloadScript(profile: HttpdProfile, extras: StartExtras, files: 
     `cd ${profile.serverRoot}`,
     `${binary} -t 2>&1; rc=$?`,
     `printf '\\n%s%s\\n' '${RELOAD_TEST}' "$rc"`,
-    `[ "$rc" = 0 ] && kill -HUP 1`,
+    `[ "$rc" = 0 ] && kill -HUP ${pid}`,
   ];
   return lines.join("\n");
 }

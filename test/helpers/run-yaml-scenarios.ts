@@ -10,16 +10,18 @@ import { parseScenario } from "../../harness/scenario/load-scenario.ts";
 export interface YamlRunResult {
   runs: ScenarioRun[];
   reports: ReportScenario[];
+  /** Containers the run created (servers, hosts, seats, clients). */
+  containersCreated: number;
 }
 
 /** Both sides run the local 2.4 image unless a baseline is given: what CI has. */
 export async function runYamlScenarios(
   yamls: string[],
-  options: { baseline?: string; candidate?: string; learnNoise?: boolean; concurrency?: number; sharedNetworkWindowMs?: number; sharedNetworkTurnsAlone?: boolean } = {},
+  options: { baseline?: string; candidate?: string; learnNoise?: boolean; concurrency?: number; sharedNetworkWindowMs?: number; sharedNetworkTurnsAlone?: boolean; reuseServers?: boolean } = {},
 ): Promise<YamlRunResult> {
   const images = inject("images");
   const scenarios = yamls.map((yaml, index) => parseScenario(yaml, `inline-${index}.scenario.yaml`));
-  const { runs } = await runHarness({
+  const { runs, containersCreated } = await runHarness({
     scenarios,
     baselineImage: options.baseline ?? options.candidate ?? images.candidate,
     candidateImage: options.candidate ?? images.candidate,
@@ -28,6 +30,7 @@ export async function runYamlScenarios(
     learnNoise: options.learnNoise ?? false,
     ...(options.sharedNetworkWindowMs === undefined ? {} : { sharedNetworkWindowMs: options.sharedNetworkWindowMs }),
     ...(options.sharedNetworkTurnsAlone === undefined ? {} : { sharedNetworkTurnsAlone: options.sharedNetworkTurnsAlone }),
+    ...(options.reuseServers === undefined ? {} : { reuseServers: options.reuseServers }),
   });
-  return { runs, reports: runs.map((run) => buildScenarioReport(judgeScenario(run))) };
+  return { runs, reports: runs.map((run) => buildScenarioReport(judgeScenario(run))), containersCreated: containersCreated ?? 0 };
 }

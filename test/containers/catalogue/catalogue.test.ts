@@ -1,7 +1,8 @@
 // The whole catalogue on real servers, at the default concurrency (sized from the engine): every scenario must
 // meet what it states for 2.4 on the local 2.4 image, and for 2.2 when a 2.2 image is given (HTTPD_BASELINE_IMAGE);
-// otherwise the 2.2 checks are skipped with the reason. Then speed never changes an answer: the fast scenarios
-// (no slow clients) run again one at a time and answer as they did.
+// otherwise the 2.2 checks are skipped with the reason. Then neither speed nor reused servers change an answer: the
+// fast scenarios (no slow clients) run again one at a time, each server in a container of its own, and answer as they
+// did at the default concurrency with each lane's servers reused.
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { CATALOGUE_DIR } from "../../../harness/cli/catalogue-dir.ts";
 import { judgeScenario } from "../../../harness/judge/judge-scenario.ts";
@@ -15,7 +16,7 @@ import { comparableScenario } from "../../helpers/comparable-report.ts";
 const scenarios: Scenario[] = await loadScenarios([CATALOGUE_DIR]);
 const reports = new Map<string, ReportScenario>();
 
-async function runCatalogue(only: readonly Scenario[], concurrency: number | null): Promise<Map<string, ReportScenario>> {
+async function runCatalogue(only: readonly Scenario[], concurrency: number | null, reuseServers = true): Promise<Map<string, ReportScenario>> {
   const images = inject("images");
   const { runs } = await runHarness({
     scenarios: [...only],
@@ -24,6 +25,7 @@ async function runCatalogue(only: readonly Scenario[], concurrency: number | nul
     allowMissingBaseline: true,
     concurrency,
     learnNoise: true,
+    reuseServers,
   });
   return new Map(runs.map((run) => [run.scenario.id, buildScenarioReport(judgeScenario(run))]));
 }
@@ -56,9 +58,11 @@ describe("the upgrade catalogue", { timeout: 1_200_000 }, () => {
   // concurrency could change about them that the others do not show.
   const fast = scenarios.filter((s) => s.requests.every((r) => r.trickleMs === null));
 
-  it(`answers the same one at a time as at the default concurrency (${fast.length} fast scenarios)`, async () => {
+  // The default run reuses each lane's servers from scenario to scenario (server/server-host.ts); this one gives
+  // every server a container of its own: neither speed nor reuse may change an answer.
+  it(`answers the same one at a time, each server in a container of its own, as at the default concurrency with servers reused (${fast.length} fast scenarios)`, async () => {
     expect(fast.length).toBeGreaterThan(100);
-    const oneAtATime = await runCatalogue(fast, 1);
+    const oneAtATime = await runCatalogue(fast, 1, false);
     const atDefault = fast.map((s) => comparableScenario(reports.get(s.id)!));
     expect(fast.map((s) => comparableScenario(oneAtATime.get(s.id)!))).toEqual(atDefault);
   }, 1_200_000);

@@ -5,7 +5,8 @@
 // on the shared network between scenarios too; what the server sees is what
 // it saw with a stack of its own (the client's own address, 127.0.0.1, ::1), and its published port answers the
 // host. A scenario with no request from the host takes a seat that publishes nothing until the lane holds one that
-// does. A shared network closed to new scenarios (its window passed) drains although seats stay on it.
+// does. A shared network closed to new scenarios (its window passed) drains although seats stay on it. The servers
+// here get a container each (no server hosts, observe/server-reuse.test.ts), labelled with their scenario.
 import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
@@ -114,7 +115,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
   it("serve fleet-shaped scenarios from seats that stay on their client network and send their local requests", async () => {
     const recording = await recordEvents();
     // One lane: its seats serve the three scenarios in turn.
-    const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map((id) => scenario(id)), { concurrency: 1 });
+    const { runs } = await runYamlScenarios(["seats-a", "seats-b", "seats-c"].map((id) => scenario(id)), { concurrency: 1, reuseServers: false });
     const happened = await recording.stop();
     for (const run of runs) {
       expect(run.error ?? null).toBeNull();
@@ -146,7 +147,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     const recording = await recordEvents();
     const ids = ["seats-ports-a", "seats-ports-b", "seats-ports-c"];
     const { result, seats } = await watchSeats(() =>
-      runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!, false)], { concurrency: 1 }),
+      runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!, false)], { concurrency: 1, reuseServers: false }),
     );
     const happened = await recording.stop();
     result.runs.forEach((run, index) => {
@@ -172,7 +173,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     const recording = await recordEvents();
     const ids = ["seats-last-a", "seats-last-b", "seats-last-c"];
     // The first scenario takes seats that publish nothing, the others published ones: the last needs only those.
-    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!)], { concurrency: 1 }));
+    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!)], { concurrency: 1, reuseServers: false }));
     const happened = await recording.stop();
     result.runs.forEach((run, index) => {
       expect(run.error ?? null).toBeNull();
@@ -209,7 +210,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     // runs the IPv6 ones first, then the others, and the reports keep the order given.
     const noLocal = (id: string): string => scenario(id, false).replace(/^ {2}- \{ name: from-localhost6?,.*\n/gm, "");
     const ids = ["seats-group-a", "seats-group-b", "seats-group-c", "seats-group-d"];
-    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), noLocal(ids[1]!), scenario(ids[2]!, false), noLocal(ids[3]!)], { concurrency: 1 }));
+    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), noLocal(ids[1]!), scenario(ids[2]!, false), noLocal(ids[3]!)], { concurrency: 1, reuseServers: false }));
     const happened = await recording.stop();
     expect(result.runs.map((run) => run.scenario.id)).toEqual(ids);
     result.runs.forEach((run, index) => {
@@ -247,6 +248,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     // A window shorter than a scenario: every scenario finds the network closed and waits for it to go.
     const { runs } = await runYamlScenarios(["seats-window-a", "seats-window-b", "seats-window-c", "seats-window-d"].map((id) => scenario(id)), {
       concurrency: 2,
+      reuseServers: false,
       sharedNetworkWindowMs: 500,
       // Whether another test file's run is alive on the engine now is not for this test to know.
       sharedNetworkTurnsAlone: true,

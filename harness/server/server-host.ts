@@ -1,0 +1,282 @@
+// A server host: one container on a lane's seat (server/server-seat.ts) that runs the servers of config after
+// config, instead of one container per config. A container costs the engine several times what an exec does
+// (docs/scaling.md); a host costs one container per lane and side, and then, per config, one exec that stages the
+// config and runs its start script (the same script a fresh container runs, start-script.ts) and one exec that
+// wipes what the config left.
+//
+// Isolation. No config may see another's files, users, processes or IPC objects. The host's own script records, when
+// it starts, a manifest of the image's file system (every path with its type, mode and owner) and keeps a pristine
+// copy of what configs usually change (/etc: users and groups; the server root's conf, htdocs, cgi-bin and logs;
+// /var/www); a config's start script first copies every path of its bundle that the image has into that copy too.
+// After the config, the wipe kills every process but the host's own (httpd, its children, the log followers,
+// whatever a prepare step left running), removes SysV IPC objects and /dev/shm's files, then compares the file
+// system with the manifest: a path the image lacks goes; an image path whose content, type, mode or owner changed,
+// or that is gone, comes back from the pristine copy; a directory gets its mode and owner back. An image file that
+// changed with no pristine copy cannot be put back: the host is then *tainted* and removed, and the lane's next
+// config gets a fresh one. So a host is either as the image made it, or gone.
+//
+// httpd is not PID 1 in a host (the host's reaper is): the start script runs in a subshell whose pid, httpd's once
+// it execs, is written to HOST_PID_FILE for a reload (start-script.ts reloadScript), and the wrapper prints the
+// subshell's exit status as HOST_EXITED, which ends the server's stderr as a container's end would.
+import { StringDecoder } from "node:string_decoder";
+import { Writable } from "node:stream";
+import { HarnessContainer } from "../engine/container.ts";
+import { LineStream } from "../engine/line-stream.ts";
+import { log } from "../engine/log.ts";
+import type { RunScope } from "../engine/run-scope.ts";
+import type { HttpdProfile } from "./httpd-profile.ts";
+import { MARKER, shellQuote } from "./start-script.ts";
+
+/** Where a host keeps its manifest, its pristine copy and the server's pid; no config's path lies under it. */
+export const HOST_DIR = "/run/httpd-upgrade-harness-host";
+export const HOST_PID_FILE = `${HOST_DIR}/httpd.pid`;
+/** How many configs the host has run so far, the running one included: what shows a config that it shares a host. */
+export const HOST_RUNS_FILE = `${HOST_DIR}/runs`;
+export const HOST_READY = `${MARKER} host-ready`;
+export const HOST_UNSUPPORTED = `${MARKER} host-unsupported`;
+/** The wrapper's last line: `@@harness host-exited N`. */
+export const HOST_EXITED = `${MARKER} host-exited `;
+/** The wipe's last line: `@@harness host-clean` or `@@harness host-tainted PATH`. */
+export const HOST_CLEAN = `${MARKER} host-clean`;
+export const HOST_TAINTED = `${MARKER} host-tainted `;
+
+/** What the manifest and every later listing walk: the container's root file system and /dev, not the kernel's
+ * views or the host's own directory. One `path<TAB>type mode uid:gid` line each. */
+function listing(out: string, ctime = false): string {
+  return `LC_ALL=C find / /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G${ctime ? "\\t%C@" : ""}\\n' > ${out}`;
+}
+
+/** Pure: the directories a host copies whole before its first config (those that exist in the image). */
+export function pristineRoots(profile: HttpdProfile): string[] {
+  const root = profile.serverRoot;
+  return [...new Set(["/etc", `${root}/conf`, `${root}/htdocs`, `${root}/cgi-bin`, `${root}/logs`, "/var/www"])];
+}
+
+/** Pure: the host's own command. It needs GNU find, sort, comm-free awk and cp -a; where the image lacks them it
+ * says HOST_UNSUPPORTED and the image's servers get a container each. Then it reaps orphans (processes whose
+ * parent was a config's exec) for good. */
+export function hostScript(profile: HttpdProfile): string {
+  const roots = pristineRoots(profile).map(shellQuote).join(" ");
+  return [
+    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    `mkdir -p ${HOST_DIR}/pristine`,
+    listing(`${HOST_DIR}/manifest`),
+    // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
+    `for d in ${roots}; do [ -d "$d" ] && cp -a --parents "$d" ${HOST_DIR}/pristine 2>/dev/null; done`,
+    `touch ${HOST_DIR}/epoch`,
+    `echo "${HOST_READY}"`,
+    // TERM from the engine's stop is not waited for: the host holds nothing worth a graceful end.
+    "trap 'exit 0' TERM",
+    "while :; do sleep 3600 & wait $!; done",
+  ].join("\n");
+}
+
+/** Pure: lines a config's run starts with: a pristine copy of each path of its bundle the image has (an image file
+ * the bundle replaces, such as the stock httpd.conf), unless one is kept already. */
+export function backupLines(paths: readonly string[], dir = HOST_DIR): string[] {
+  if (paths.length === 0) return [];
+  return [
+    `for p in ${paths.map(shellQuote).join(" ")}; do if { [ -e "$p" ] || [ -L "$p" ]; } && ! { [ -e "${dir}/pristine$p" ] || [ -L "${dir}/pristine$p" ]; }; then cp -a --parents "$p" ${dir}/pristine 2>/dev/null; fi; done`,
+  ];
+}
+
+/** Pure: the shell an exec runs for one config in a host: the backups, then the start script in a subshell (its
+ * own `exec` makes the subshell httpd), the pid recorded, and its exit status printed when it ends. Signals httpd
+ * sends its process group on a restart are caught (not ignored, so that httpd does not inherit them ignored). */
+export function hostRunScript(backups: readonly string[], script: string, dir = HOST_DIR): string {
+  return [
+    ...backupLines(backups, dir),
+    // How many configs the host has run, this one included (HOST_RUNS_FILE).
+    `harness_runs=$(cat ${dir}/runs 2>/dev/null || echo 0); echo $((harness_runs + 1)) > ${dir}/runs`,
+    `(\n${script}\n) &`,
+    "harness_pid=$!",
+    `echo "$harness_pid" > ${dir}/httpd.pid`,
+    "trap 'true' HUP USR1 WINCH",
+    // A caught signal interrupts wait; a process that ended is a zombie until waited for, so kill -0 still finds it.
+    'while :; do wait "$harness_pid"; harness_rc=$?; kill -0 "$harness_pid" 2>/dev/null || break; done',
+    `echo "${HOST_EXITED}$harness_rc" >&2`,
+  ].join("\n");
+}
+
+/** Pure: the wipe (see the header). Prints HOST_CLEAN, or HOST_TAINTED with the first path it could not put back. */
+export function wipeScript(): string {
+  const h = HOST_DIR;
+  // Actions by path, from the manifest (M), the pristine copy (B), the listing now (N) and the paths whose status
+  // changed since the last wipe (C, from the listing's ctimes): rm (not the image's), dir (a directory's mode and owner), restore (from the
+  // pristine copy), taint (an image path changed with no copy).
+  const awk = [
+    "BEGIN { FS = \"\\t\" }",
+    'FILENAME == ARGV[1] { M[$1] = $2; next }',
+    'FILENAME == ARGV[2] { B[$1] = 1; next }',
+    // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
+    // with their entries (those are looked at one by one), and device nodes with their use.
+    'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
+    "END {",
+    '  for (p in N) if (!(p in M)) print "rm\\t" p',
+    "  for (p in M) {",
+    "    split(M[p], m, \" \")",
+    '    if ((p in N) && N[p] == M[p] && !(p in C)) continue',
+    '    if (m[1] == "d") { print "dir\\t" p "\\t" m[2] "\\t" m[3]; continue }',
+    '    if (p in B) { print "restore\\t" p; continue }',
+    '    print "taint\\t" p',
+    "  }",
+    "}",
+  ].join("\n");
+  return [
+    // Every process but the host's reaper (1) and this shell; then wait for them to be gone (zombies are the
+    // reaper's to take).
+    // The processes there are now (the reaper's own sleep is made again as soon as it is killed: not waited for).
+    'before=""; for p in /proc/[0-9]*; do n=${p#/proc/}; [ "$n" = 1 ] || [ "$n" = $$ ] || before="$before $n"; done',
+    "kill -KILL -1 2>/dev/null",
+    'i=0; while [ $i -lt 250 ]; do alive=0; for n in $before; do { read -r s < "/proc/$n/stat"; } 2>/dev/null || continue; s=${s##*) }; [ "${s%% *}" = Z ] || alive=1; done; [ $alive = 0 ] && break; sleep 0.02; i=$((i+1)); done',
+    `[ $alive = 0 ] || { echo "${HOST_TAINTED}processes"; exit 1; }`,
+    "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
+    "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
+    "cd /",
+    listing(`${h}/now`, true),
+    `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
+    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    "tainted=''",
+    // Sorted by path: a directory before what is in it.
+    `tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do case "$what" in`,
+    '  rm) rm -rf -- "$p" ;;',
+    '  dir) if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}" ;;',
+    `  restore) if [ -d "$p" ] && [ ! -L "$p" ]; then rm -rf -- "$p"; fi; cp -a --remove-destination -- "${h}/pristine$p" "$p" 2>/dev/null || cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}" ;;`,
+    '  taint) tainted="${tainted:-$p}" ;;',
+    `esac; done < ${h}/actions`,
+    // Nothing of this config's stays in the host's own directory either (the lists name its paths).
+    `rm -f ${h}/now ${h}/kept ${h}/actions ${HOST_PID_FILE}`,
+    `touch ${h}/epoch`,
+    `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
+  ].join("\n");
+}
+
+/** A config's server running in a host: its output as a container's would be, and its end. */
+export interface HostProcess {
+  stdout: LineStream;
+  /** Ends when the start script ended (HOST_EXITED), as a container's stderr ends with its main process. */
+  stderr: LineStream;
+  exited: Promise<number | null>;
+}
+
+export class ServerHost {
+  #busy = false;
+  #gone = false;
+
+  private constructor(
+    readonly container: HarnessContainer,
+    readonly image: string,
+    /** The seat's holder whose namespace the host joined. */
+    readonly seatId: string,
+  ) {}
+
+  /** A host on a seat, ready for its first config; null where the image cannot be a host (no GNU find, awk, sort
+   * or cp). */
+  static async open(scope: RunScope, spec: { image: string; profile: HttpdProfile; seatId: string; label: string }): Promise<ServerHost | null> {
+    const container = await HarnessContainer.create(scope, {
+      image: spec.image,
+      role: "server",
+      scenario: spec.label,
+      entrypoint: ["/bin/sh", "-c"],
+      command: [hostScript(spec.profile)],
+      joinNetworkOf: spec.seatId,
+    });
+    try {
+      await container.start();
+      const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
+      if (said < 0 || container.stdout.lines[said] !== HOST_READY) {
+        log("[%s] %s cannot host servers: %s", container.shortId, spec.image, said < 0 ? "no answer" : "no GNU find, awk, sort or cp");
+        await container.remove();
+        return null;
+      }
+    } catch (error) {
+      await container.remove();
+      throw error;
+    }
+    return new ServerHost(container, spec.image, spec.seatId);
+  }
+
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  /** Runs one config's start script (hostRunScript) with its bundle as $1, as a fresh container would run it. */
+  async run(script: string, backups: readonly string[], bundle: string | null): Promise<HostProcess> {
+    this.#busy = true;
+    const command = ["/bin/sh", "-c", hostRunScript(backups, script), "httpd-upgrade-harness", ...(bundle === null ? [] : [bundle])];
+    const stdout = new LineStream();
+    const stderr = new LineStream();
+    let resolveExit: (code: number | null) => void = () => undefined;
+    const exited = new Promise<number | null>((resolve) => {
+      resolveExit = resolve;
+    });
+    // Lines pass on as they come until the wrapper's last one; the log followers may outlive httpd and hold the
+    // exec's stream open, so the end of httpd is the wrapper's word, not the stream's.
+    const decoder = new StringDecoder("utf8");
+    let partial = "";
+    let done = false;
+    const finish = (code: number | null): void => {
+      if (done) return;
+      done = true;
+      stderr.end();
+      resolveExit(code);
+    };
+    const sink = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        if (!done) {
+          const text = partial + decoder.write(chunk);
+          const at = text.indexOf(HOST_EXITED);
+          const lineStart = at < 0 ? -1 : at === 0 || text[at - 1] === "\n" ? at : -1;
+          const close = lineStart < 0 ? -1 : text.indexOf("\n", lineStart);
+          if (close >= 0) {
+            stderr.push(text.slice(0, lineStart));
+            finish(Number(text.slice(lineStart + HOST_EXITED.length, close)));
+          } else {
+            // Held back only while a line might still turn out to be the wrapper's last one.
+            const cut = text.lastIndexOf("\n") + 1;
+            partial = text.slice(cut);
+            stderr.push(text.slice(0, cut));
+          }
+        }
+        callback();
+      },
+      final: (callback) => {
+        if (!done) stderr.push(partial);
+        finish(null);
+        callback();
+      },
+    });
+    await this.container.followInto(command, stdout.sink, sink);
+    return { stdout, stderr, exited };
+  }
+
+  /** Ends the config's processes and wipes what it left; false (and the host removed) when it cannot be put back. */
+  async wipe(): Promise<boolean> {
+    if (this.#gone) return false;
+    try {
+      const started = Date.now();
+      const result = await this.container.exec(["/bin/sh", "-c", wipeScript()], { timeoutMs: 60_000 });
+      const last = result.stdout.trim().split("\n").at(-1) ?? "";
+      if (last === HOST_CLEAN) {
+        log("[%s] host wiped in %d ms", this.container.shortId, Date.now() - started);
+        this.#busy = false;
+        return true;
+      }
+      log("[%s] host not reusable: %s %s", this.container.shortId, last || `wipe exited ${result.exitCode}`, result.stderr.slice(-300));
+    } catch (error) {
+      log("[%s] host wipe failed: %s", this.container.shortId, error);
+    }
+    await this.remove();
+    return false;
+  }
+
+  async remove(): Promise<void> {
+    if (this.#gone) return;
+    this.#gone = true;
+    await this.container.remove();
+  }
+}
