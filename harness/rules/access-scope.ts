@@ -83,6 +83,9 @@ function ownIndex(config: EffectiveConfig): OwnIndex {
     }
     list.push(entry);
   }
+  // Each list at its exact length: grown by push, a scope's few lines kept room for 17 (megabytes over 10,000
+  // vhosts' sections, kept as long as the config).
+  for (const [scope, lines] of index) index.set(scope, lines.slice());
   ownIndexes.set(config, index);
   return index;
 }
