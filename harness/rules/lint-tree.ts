@@ -187,7 +187,9 @@ class Shared {
     }
     const byLine: Map<string, string> = this.#byLine;
     let known = byLine.get(quoted.normal);
-    if (known === undefined) byLine.set(quoted.normal, (known = hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "hex").slice(0, 32)));
+    // The first 16 bytes in hex, made as a string of its own: a slice of the whole digest's hex kept all 64
+    // characters alive for each of the 36,000 fingerprints a 10,000-vhost tree keeps.
+    if (known === undefined) byLine.set(quoted.normal, (known = hash("sha256", `${rule}\u0000${file}${path.normals}\u0000${quoted.normal}`, "buffer").toString("hex", 0, 16)));
     return known;
   }
 }
