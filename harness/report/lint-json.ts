@@ -130,6 +130,101 @@ function indented(text: string, pad: string): string {
   return text.replaceAll("\n", `\n${pad}`);
 }
 
+/** A number as JSON.stringify writes it. */
+function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? String(value) : "null";
+}
+
+/** `JSON.stringify(places, null, 2)` of SourcePlaces, its lines after the first indented by `pad`. */
+function sourcePlacesText(places: readonly SourcePlace[], pad: string): string {
+  if (places.length === 0) return "[]";
+  let text = "[";
+  for (let at = 0; at < places.length; at++) {
+    const { file, line, column } = places[at]!;
+    text += `${at === 0 ? "" : ","}\n${pad}  {\n${pad}    "file": ${JSON.stringify(file)},\n${pad}    "line": ${jsonNumber(line)},\n${pad}    "column": ${jsonNumber(column)}\n${pad}  }`;
+  }
+  return `${text}\n${pad}]`;
+}
+
+/** `JSON.stringify(strings, null, 2)`, its lines after the first indented by `pad`. */
+function stringsText(strings: readonly string[], pad: string): string {
+  if (strings.length === 0) return "[]";
+  let text = "[";
+  for (let at = 0; at < strings.length; at++) text += `${at === 0 ? "" : ","}\n${pad}  ${JSON.stringify(strings[at])}`;
+  return `${text}\n${pad}]`;
+}
+
+/** Plain SourcePlaces: objects of exactly a string file and numbers line and column, as the finding's type says. */
+function plainSources(places: readonly unknown[]): places is readonly SourcePlace[] {
+  return places.every((p) => {
+    if (p === null || typeof p !== "object") return false;
+    const { file, line, column } = p as SourcePlace;
+    return typeof file === "string" && typeof line === "number" && typeof column === "number" && Object.keys(p).length === 3;
+  });
+}
+
+/** A place's text in the document, as `indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD)` gives it,
+ * written by hand: 90,000 places went through JSON.stringify's generic walk and then a replaceAll for the
+ * indent, a third of the 10,000-vhost lint's rendering. The arrays are shared between places (a section path by
+ * every line of its section, an include chain by every line of its file): their text is made once per array.
+ * A place holding anything the text below would not write as JSON.stringify does (a field left undefined, which
+ * JSON.stringify leaves out; an array of something else) takes JSON.stringify itself. */
+class PlaceText {
+  /** Each array's text, or null when it is not plain. */
+  readonly #arrays = new WeakMap<readonly unknown[], string | null>();
+
+  #strings(array: readonly unknown[]): string | null {
+    if (!Array.isArray(array)) return null;
+    if (array.length === 0) return "[]";
+    let known = this.#arrays.get(array);
+    if (known === undefined) {
+      known = array.every((label) => typeof label === "string") ? stringsText(array as readonly string[], PLACE_FIELD_PAD) : null;
+      this.#arrays.set(array, known);
+    }
+    return known;
+  }
+
+  #sources(array: readonly unknown[]): string | null {
+    if (!Array.isArray(array)) return null;
+    if (array.length === 0) return "[]";
+    let known = this.#arrays.get(array);
+    if (known === undefined) this.#arrays.set(array, (known = plainSources(array) ? sourcePlacesText(array, PLACE_FIELD_PAD) : null));
+    return known;
+  }
+
+  of(place: LintCause["places"][number]): string {
+    const { file, line, column, endLine, endColumn, directive, fingerprint } = place;
+    const sections = this.#strings(place.sections);
+    const includeChain = this.#sources(place.includeChain);
+    const related = this.#sources(place.related);
+    if (
+      sections === null ||
+      includeChain === null ||
+      related === null ||
+      typeof file !== "string" ||
+      typeof line !== "number" ||
+      typeof column !== "number" ||
+      typeof endLine !== "number" ||
+      typeof endColumn !== "number" ||
+      typeof directive !== "string" ||
+      typeof fingerprint !== "string"
+    ) {
+      return indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD);
+    }
+    const pad = PLACE_FIELD_PAD;
+    return (
+      `{\n${pad}"file": ${JSON.stringify(file)},\n${pad}"line": ${jsonNumber(line)},\n${pad}"column": ${jsonNumber(column)},` +
+      `\n${pad}"endLine": ${jsonNumber(endLine)},\n${pad}"endColumn": ${jsonNumber(endColumn)},` +
+      `\n${pad}"directive": ${JSON.stringify(directive)},\n${pad}"fingerprint": ${JSON.stringify(fingerprint)},` +
+      `\n${pad}"sections": ${sections},\n${pad}"includeChain": ${includeChain},\n${pad}"related": ${related}\n${PLACE_PAD}}`
+    );
+  }
+}
+
+/** Where a place's `{` and `}` stand in the document, and its fields. */
+const PLACE_PAD = "        ";
+const PLACE_FIELD_PAD = `${PLACE_PAD}  `;
+
 /** `${JSON.stringify(lintDocument(outcome, toolVersion), null, 2)}\n`, in pieces of a place or a document's head
  * each. */
 export function* lintJsonChunks(outcome: LintOutcome, toolVersion: string): Generator<string> {
@@ -142,6 +237,7 @@ export function* lintJsonChunks(outcome: LintOutcome, toolVersion: string): Gene
     return;
   }
   yield head.slice(0, afterFindings - 1);
+  const placeText = new PlaceText();
   let firstFinding = true;
   for (const cause of outcome.findings) {
     const text = JSON.stringify(documentFinding(cause, []), null, 2);
@@ -151,7 +247,7 @@ export function* lintJsonChunks(outcome: LintOutcome, toolVersion: string): Gene
     firstFinding = false;
     let firstPlace = true;
     for (const place of cause.places) {
-      yield `${firstPlace ? "\n" : ",\n"}        ${indented(JSON.stringify(placeOf(place), null, 2), "        ")}`;
+      yield `${firstPlace ? "\n" : ",\n"}${PLACE_PAD}${placeText.of(place)}`;
       firstPlace = false;
     }
     yield `\n      ]${indented(text.slice(slot + PLACES_SLOT.length), "    ")}`;

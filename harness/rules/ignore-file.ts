@@ -3,7 +3,7 @@
 // value pattern (all given selectors must match) and says why. Lint drops matching findings; a run lists
 // matching differences as ignored. Both count what each entry silenced.
 import { readFile } from "node:fs/promises";
-import { LineCounter, parseDocument, isMap, isSeq, isScalar } from "yaml";
+import { yaml } from "./yaml-on-demand.ts";
 import { HarnessError } from "../errors.ts";
 import type { LintFinding } from "./finding.ts";
 
@@ -50,6 +50,7 @@ export function globPattern(glob: string): RegExp {
 }
 
 export function parseIgnoreFile(text: string, path: string): IgnoreFile {
+  const { LineCounter, parseDocument, isMap, isSeq, isScalar } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter });
   const fail = (offset: number | undefined, message: string, hint: string): never => {

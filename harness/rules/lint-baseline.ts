@@ -4,8 +4,8 @@
 // output of a lint that wrote one finding per place (JSON schemaVersion 1.0) is read too.
 // A file that is neither output is bad input, named by file and line.
 import { readFile } from "node:fs/promises";
-import { LineCounter, parseDocument } from "yaml";
 import { HarnessError } from "../errors.ts";
+import { yaml } from "./yaml-on-demand.ts";
 
 /** The key of a place's lint fingerprint in a SARIF result's `partialFingerprints`, as lint wrote it when a result
  * was one place (schemaVersion 1.0 of the JSON): such files are still read as baselines. */
@@ -30,6 +30,7 @@ type Pointer = ReadonlyArray<string | number>;
 
 /** The 1-based line of the value at `pointer` in the file's text (JSON is YAML, whose parser keeps ranges). */
 function lineAt(text: string, pointer: Pointer): number {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter });
   for (let length = pointer.length; length >= 0; length--) {
@@ -102,6 +103,7 @@ export function parseBaseline(text: string, path: string): LintBaseline {
     const line = /\(line (\d+) column \d+\)/.exec(message)?.[1];
     const offset = /position (\d+)/.exec(message)?.[1];
     // Else where YAML (of which JSON is a subset) stops reading it.
+    const { LineCounter, parseDocument } = yaml();
     const lineCounter = new LineCounter();
     const at = line === undefined ? (offset !== undefined ? Number(offset) : parseDocument(text, { lineCounter }).errors[0]?.pos[0]) : undefined;
     if (line === undefined && offset !== undefined) parseDocument(text, { lineCounter });

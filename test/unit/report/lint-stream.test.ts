@@ -80,4 +80,19 @@ describe("lint's reports in pieces", { timeout: 120_000 }, () => {
       }),
     );
   });
+
+  it("are the whole document's text for places whose text is hand-written: escapes, shared and nested arrays, odd values", () => {
+    const sections = ['<VirtualHost "*:80">', "<Directory /srv/\\x\u2028\u0001é>"];
+    const chain = [{ file: "apache2.conf", line: 20, column: 1 }, { file: "sites-enabled/a b.conf", line: 3, column: 5 }];
+    const findings = [
+      finding({ directive: 'Header set X "a\\b" \u0007', sections, includeChain: chain, related: [{ file: "x.conf", line: 1, column: 2 }] }),
+      finding({ line: 4, sections, includeChain: chain, fingerprint: "f:2" }),
+      finding({ line: 5, sections: ["a"], includeChain: [], related: chain }),
+      // What the text by hand does not write: JSON.stringify writes it (a field left out, a value that is no number).
+      finding({ line: 6, directive: undefined as unknown as string }),
+      finding({ line: Number.NaN, column: Number.POSITIVE_INFINITY }),
+      finding({ line: 8, related: [{ file: "y.conf", line: 1, column: 2, extra: true } as never] }),
+    ];
+    expectSameText(lintOutcome({ trees: [{ tree: lintedTree(), findings }], ignore: null, baseline: null, failOn: "blocking" }));
+  });
 });
