@@ -46,7 +46,8 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
       "--report", `html:${out}.html`, "--report", `sarif:${out}.sarif`, "--report", `blob:${out}.blob`,
     ]);
     single = { ...result, report: existsSync(`${out}.json`) ? (JSON.parse(readFileSync(`${out}.json`, "utf8")) as Report) : (null as never) };
-  });
+    // One fleet run of every sample with probes: past the default hook limit (300 s) on a loaded machine.
+  }, 900_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
