@@ -310,6 +310,13 @@ export const MESSAGE_MAP: readonly MessageMapRow[] = [
     source22: "modules/ssl/ssl_engine_io.c",
   },
   {
+    event: "AH02812",
+    v22: /^attempt to invoke directory as script: /,
+    v24: null,
+    source24: "modules/generators/mod_cgi.c (log_scripterror, APLOGNO(02812): seen on 2.4.68 for GET /cgi-bin/); mod_cgid.c logs it as AH01265",
+    source22: "modules/generators/mod_cgi.c (cgi_handler: log_scripterror for a directory, 403)",
+  },
+  {
     event: "ssl-library-error",
     v22: /^SSL Library Error: /,
     v24: /^SSL Library Error: /,
@@ -349,6 +356,11 @@ export const EVENT_FAMILIES: readonly EventFamily[] = [
     family: "file-does-not-exist",
     events: ["AH00128", "AH00130", "AH00652", "AH01233"],
     why: "\"File does not exist: PATH\" from core (plain, and path_info rejected), mod_actions and mod_asis.",
+  },
+  {
+    family: "cgi-directory-as-script",
+    events: ["AH02812", "AH01265"],
+    why: "\"attempt to invoke directory as script: PATH\" and a 403: mod_cgi's code (AH02812) or mod_cgid's (AH01265).",
   },
   {
     family: "certificate-verification-error",

@@ -27,9 +27,18 @@ export function candidateRefusal(evidence: Evidence, pattern: RegExp): Refusal |
   return findRefusal(evidence.log.candidate, pattern);
 }
 
+/** A one-line error in an included file nests the include's place around the file's own ("Syntax error on line 81
+ * of /etc/apache2/apache2.conf: Syntax error on line 1 of /etc/apache2/mods-enabled/x.load: Cannot load ..."):
+ * the innermost names the line at fault. */
+function innermost(match: RegExpExecArray | null): RegExpExecArray | null {
+  let found = match;
+  for (let inner = SYNTAX_ERROR.exec(found?.[3] ?? ""); inner !== null; inner = SYNTAX_ERROR.exec(inner[3] ?? "")) found = inner;
+  return found;
+}
+
 export function findRefusal(records: readonly ErrorLogRecord[], pattern: RegExp): Refusal | null {
   for (const [index, record] of records.entries()) {
-    const oneLine = SYNTAX_ERROR.exec(record.message);
+    const oneLine = innermost(SYNTAX_ERROR.exec(record.message));
     const reason = oneLine?.[3] ?? record.message;
     const match = pattern.exec(reason);
     if (!match) continue;

@@ -44,7 +44,7 @@ describe("the configs/ samples on real servers", { timeout: 600_000 }, () => {
     expect(candidate("rhel-balancer")).toMatchObject({ ok: false, syntaxError: { file: "/etc/httpd/conf/httpd.conf", reason: expect.stringContaining("LockFile") } });
     expect(candidate("app-htaccess")?.ok).toBe(false);
     // The trees whose only 2.4 breakage was module lines start once the harness carries them over.
-    for (const id of ["name-vhosts", "static-expires", "tool-status-alias"]) {
+    for (const id of ["name-vhosts", "official-stock", "static-expires", "tool-status-alias"]) {
       expect(candidate(id)?.ok).toBe(true);
       expect(reports.get(id)!.servers.candidate?.started).toBe(true);
       for (const request of reports.get(id)!.requests) expect(request.candidate?.status).toEqual(expect.any(Number));

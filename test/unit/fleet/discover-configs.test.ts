@@ -25,13 +25,14 @@ async function labels(dirs: string[], cwd: string, exclude?: { base: string; glo
 }
 
 describe("discoverConfigs", () => {
-  it("finds exactly the nine sample trees under configs/, labelled configs/<name>, in label order", async () => {
+  it("finds exactly the ten sample trees under configs/, labelled configs/<name>, in label order", async () => {
     const found = (await discoverConfigs(["configs"], { cwd: REPO })).configs;
     expect(found.map((c) => c.label)).toEqual([
       "configs/app-htaccess",
       "configs/debian-ssl",
       "configs/https-origin-proxy",
       "configs/name-vhosts",
+      "configs/official-stock",
       "configs/queuewatch-cgi",
       "configs/rhel-balancer",
       "configs/staging-lock",

@@ -176,6 +176,26 @@ describe("diffScenario", () => {
     expect([fields.status?.[0], fields.body?.[0], fields["header:content-length"]?.[0]]).toEqual(["regression", "regression", "regression"]);
   });
 
+  it("calls the same body framed two ways noise: a Content-Length on one side, chunked on the other", () => {
+    // A CGI script's output goes out either way from one request to the next, on 2.2.34 and 2.4.68 alike
+    // (configs/official-stock's /cgi-bin/probe.cgi); the client gets the same bytes.
+    const f = scenario(F_YAML);
+    const observations = fObservations();
+    const request = observations.candidate.requests[0]!;
+    if (request.outcome.kind !== "response") throw new Error("fixture");
+    const headers = request.outcome.headers.filter(([name]) => name.toLowerCase() !== "content-length");
+    request.outcome = { ...request.outcome, headers: [...headers, ["Transfer-Encoding", "chunked"]] };
+    request.repeat = request.outcome;
+    const fields = byField(diff(f, observations).requests[0]!.differences);
+    const framing: [string, string[], string] = ["noise", [], "framing only: the same body, with a Content-Length on one side and chunked on the other"];
+    expect([fields["header:content-length"], fields["header:transfer-encoding"], fields.body]).toEqual([framing, framing, undefined]);
+    // With a body that differs too, the length is the body's, not framing.
+    request.outcome = { ...request.outcome, body: `${request.outcome.body}x`, bodyBytes: request.outcome.bodyBytes + 1, bodySha256: "0".repeat(64) };
+    request.repeat = request.outcome;
+    const changed = byField(diff(f, observations).requests[0]!.differences);
+    expect(changed["header:transfer-encoding"]).toEqual(["regression", [], "nothing predicts it"]);
+  });
+
   it("classifies the default ETag change as D3 (case f), and Date and Server as noise", () => {
     const result = diff(scenario(F_YAML), fObservations());
     expect(result).toEqual({

@@ -41,6 +41,8 @@ describe("event of 2.2 records", () => {
     ["user bob not found: /private/", "AH01618"],
     ['user bob: authentication failure for "/private/": Password Mismatch', "AH01617"],
     ["Directory index forbidden by Options directive: /usr/local/apache2/htdocs/dir/", "AH01276"],
+    // Recorded on 2.2.34 (GET /cgi-bin/ on configs/official-stock); 2.4.68 logs AH02812 for the same request.
+    ["attempt to invoke directory as script: /usr/local/apache2/cgi-bin/", "AH02812"],
     [
       "Negotiation: discovered file(s) matching request: /usr/local/apache2/htdocs/foo (None could be negotiated).",
       "AH00687",

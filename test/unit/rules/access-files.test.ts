@@ -3,7 +3,7 @@ import { accessFilePaths } from "../../../harness/rules/access-files.ts";
 import { lintFiles } from "./lint-fixture.ts";
 
 // 2.2 loads mod_authz_host (Order/Allow/Deny there); the 2.4 target has no mod_access_compat.
-const HEAD = "Listen 80\nLoadModule mpm_prefork_module modules/mod_mpm_prefork.so\nLoadModule authz_host_module modules/mod_authz_host.so\nLoadModule authz_core_module modules/mod_authz_core.so\n";
+const HEAD = "Listen 80\nLoadModule mpm_prefork_module modules/mod_mpm_prefork.so\nLoadModule unixd_module modules/mod_unixd.so\nLoadModule authz_host_module modules/mod_authz_host.so\nLoadModule authz_core_module modules/mod_authz_core.so\n";
 
 describe("lint reads per-directory files (.htaccess) as 2.4 does per request", () => {
   it("reports what 2.4 would not know there as behaviour (500 per request), with no include chain", async () => {

@@ -21,7 +21,7 @@ describe("M2/X3: Order, Allow, Deny, Satisfy need mod_access_compat", () => {
   });
 
   it("gives no finding inside <IfModule !mod_authz_core.c>, which 2.4 holds but does not read in a dual config", async () => {
-    const result = await lintFiles({ "conf/httpd.conf": `${HEAD}<Directory /x>\n  <IfModule !mod_authz_core.c>\n    Order deny,allow\n  </IfModule>\n</Directory>\n` });
+    const result = await lintFiles({ "conf/httpd.conf": `${HEAD}LoadModule unixd_module modules/mod_unixd.so\n<Directory /x>\n  <IfModule !mod_authz_core.c>\n    Order deny,allow\n  </IfModule>\n</Directory>\n` });
     // 2.4 without mod_authz_core holds the condition: the line is in its view, and only the guard drops it.
     expect(walkConfig(result.context.target).byKey.get("order")).toHaveLength(1);
     expect(result.findings).toEqual([]);

@@ -18,6 +18,14 @@ describe("reading 2.4's refusal lines", () => {
     expect(found?.match[2]).toBe("mod_mem_cache.so");
   });
 
+  it("names the included file's own line when a one-line error nests it in the Include's (recorded on 2.4.68)", () => {
+    const line =
+      "httpd: Syntax error on line 81 of /etc/apache2/apache2.conf: Syntax error on line 1 of /etc/apache2/mods-enabled/authz_default.load: Cannot load /usr/local/apache2/modules/mod_authz_default.so into server: /usr/local/apache2/modules/mod_authz_default.so: cannot open shared object file: No such file or directory";
+    const found = findRefusal(records([line]), cannotLoadPattern(["mod_authz_default.so"]));
+    expect(found?.place).toEqual({ file: "/etc/apache2/mods-enabled/authz_default.load", line: 1 });
+    expect(found?.reason).toMatch(/^Cannot load /);
+  });
+
   it("gives no place for a start-up line, and matches names whole and case-insensitively", () => {
     expect(findRefusal(records(["AH00534: httpd: Configuration error: No MPM loaded."]), /No MPM loaded/)?.place).toBeNull();
     expect(invalidCommandPattern(["User"]).test("Invalid command 'user', perhaps")).toBe(true);

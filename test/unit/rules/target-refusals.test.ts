@@ -16,7 +16,7 @@ describe("refusals only the 2.4 view has become findings of the rule owning thei
   });
 
   it("keeps a 2.2 branch's refusal out of the findings: the conditional sections are the node's guards", async () => {
-    const head = "Listen 80\nLoadModule mpm_prefork_module modules/mod_mpm_prefork.so\n";
+    const head = "Listen 80\nLoadModule mpm_prefork_module modules/mod_mpm_prefork.so\nLoadModule unixd_module modules/mod_unixd.so\n";
     const result = await lintFiles({ "conf/httpd.conf": `${head}<IfModule !mod_authz_core.c>\n  Include conf/sites/*.conf\n</IfModule>\n`, "conf/sites/README": "" });
     const refusals = targetOnlyRefusals(result.context);
     expect(refusals).toHaveLength(1);
