@@ -25,7 +25,7 @@ import type { Authz } from "../access/model-24.ts";
 import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
 import type { LintContext } from "./lint-context.ts";
 
-export const PREDICTED_OUTCOMES = ["served", "executed", "source-served", "denied", "auth-required", "error"] as const;
+export const PREDICTED_OUTCOMES = ["served", "executed", "source-served", "denied", "auth-required", "redirected", "error"] as const;
 export type PredictedOutcome = (typeof PREDICTED_OUTCOMES)[number];
 
 export type Prediction = { outcome: PredictedOutcome; why: string } | { outcome: "unpredicted"; why: string };
@@ -302,6 +302,8 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
   const where = found!.sections.map((s) => s.label).join(" → ") || "no section";
   const refused = fromStatus(status, where);
   if (refused !== null) return refused;
+  // A URL naming a directory without its slash (the world planted objects below it): mod_dir redirects.
+  if (!url.endsWith("/") && set.probes.some((p) => p.path.startsWith(`${url}/`))) return { outcome: "redirected", why: `a directory asked for without its trailing slash: mod_dir redirects (${where})` };
   const vhost = requestVhost(ask.config, probe.target);
   const kind = probe.object.kind;
   const handler = handlerAt(ask, found!.sections, found!.file, found!.scriptAlias, vhost);
