@@ -55,6 +55,8 @@ interface SectionFacts {
   compat24: HostConfig22 | null;
   satisfy24: "all" | "any" | null;
   authType: boolean;
+  /** The AuthType the section sets ("basic", "digest"), null when it sets none. */
+  authTypeName: string | null;
   options: string[][];
   setHandler: string | null;
   addHandlers: Array<{ handler: string; extensions: string[] }>;
@@ -116,6 +118,7 @@ function factsOf(section: EffectiveSection): SectionFacts {
     compat24: access24.compat,
     satisfy24: access24.satisfy,
     authType: access24.authType,
+    authTypeName: ownDirectives(section.children).filter((d) => d.key === "authtype").at(-1)?.args[0]?.toLowerCase() ?? null,
     ...handlerFacts(ownDirectives(section.children)),
     obstacle,
   };
@@ -132,7 +135,7 @@ const ROOT_OFFICIAL = "/usr/local/apache2";
 
 function stock(label: string, phase: number, depth: number, parts: Partial<SectionFacts>, applies: StockSection["applies"]): StockSection {
   return {
-    facts: { label: `${label} (stock httpd.conf)`, phase, depth, access22: {}, authz24: null, compat24: null, satisfy24: null, authType: false, options: [], setHandler: null, addHandlers: [], outputFilters: [], obstacle: null, ...parts },
+    facts: { label: `${label} (stock httpd.conf)`, phase, depth, access22: {}, authz24: null, compat24: null, satisfy24: null, authType: false, authTypeName: null, options: [], setHandler: null, addHandlers: [], outputFilters: [], obstacle: null, ...parts },
     applies,
   };
 }
@@ -300,12 +303,24 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
   }
   const status = [...statuses][0]!;
   const where = found!.sections.map((s) => s.label).join(" → ") || "no section";
+  // Authentication runs (the answer without any AuthType would be "Require without AuthType"): the AuthType's
+  // module must be loaded, else httpd answers 500 (2.4.68: AH01796 "AuthType Digest configured without
+  // corresponding module"; the differential fuzzer's fixtures).
+  const strip = (sections: readonly SectionFacts[]) => sections.map((s) => ({ ...s, authType: false, access22: { ...s.access22, authType: false } }));
+  const authenticates = status !== 500 && clients.some((client) => accessStatus(ask, strip(found!.sections), { client, credentials, method: probe.method }) === 500);
+  const authTypeName = found!.sections.map((s) => s.authTypeName).filter((n) => n !== null).at(-1) ?? null;
+  const authModule = authTypeName === "basic" ? "auth_basic_module" : authTypeName === "digest" ? "auth_digest_module" : null;
+  if (authenticates) {
+    if (authModule === null) return { outcome: "unpredicted", why: `AuthType ${authTypeName}: not modelled` };
+    if (!ask.loaded.has(authModule)) return { outcome: "error", why: `AuthType ${authTypeName} without ${authModule} loaded (${where})` };
+  }
   const refused = fromStatus(status, where);
   if (refused !== null) return refused;
   // A URL naming a directory without its slash (the world planted objects below it): mod_dir redirects.
   if (!url.endsWith("/") && set.probes.some((p) => p.path.startsWith(`${url}/`))) return { outcome: "redirected", why: `a directory asked for without its trailing slash: mod_dir redirects (${where})` };
   const vhost = requestVhost(ask.config, probe.target);
   const kind = probe.object.kind;
+  if (found!.scriptAlias && kind === "index") return { outcome: "unpredicted", why: "a ScriptAlias directory's own URL: no index page is planted there" };
   const handler = handlerAt(ask, found!.sections, found!.file, found!.scriptAlias, vhost);
   const cgiLoaded = ask.loaded.has("cgi_module") || ask.loaded.has("cgid_module");
   const options = optionsAt(found!.sections);

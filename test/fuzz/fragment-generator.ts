@@ -81,7 +81,7 @@ const childSection: fc.Arbitrary<FuzzSection> = fc.record({
   name: fc.constantFrom("sub", "inner", "probe.cgi", "secret.txt"),
   access: accessBlock,
   handlers: handlerBlock,
-  children: fc.constant([]),
+  children: fc.constant<FuzzSection[]>([]),
 }).map((s) => normaliseChild(s));
 
 /** Names that fit the kind: a sub-directory's path, a file's name, a FilesMatch's expression. */
