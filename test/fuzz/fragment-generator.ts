@@ -123,8 +123,9 @@ function accessLines(block: AccessBlock, realm: string): string[] {
   const auth: string[] = [];
   if (block.auth !== "none") {
     auth.push(`AuthType ${block.auth}`, `AuthName "${realm}"`, `AuthUserFile ${block.auth === "Digest" ? DIGEST_FILE : USERS_FILE}`);
-    if (block.require.some((r) => r.startsWith("group"))) auth.push(`AuthGroupFile ${GROUPS_FILE}`);
   }
+  // A group line always with its group file (without one, 2.2's authz_groupfile declines: not generated).
+  if (block.require.some((r) => r.startsWith("group"))) auth.push(`AuthGroupFile ${GROUPS_FILE}`);
   // A Require without an AuthType here inherits the parent's, or is a per-request 500 where none applies.
   const require = block.require.map((r) => `Require ${r}`);
   return [...guarded, ...auth, ...require];

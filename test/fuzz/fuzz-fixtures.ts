@@ -33,6 +33,8 @@ export interface FuzzFixture {
   status: "open" | "fixed" | "explained";
   /** For an explained one: why the answers differ, and the guide row or the real fact it rests on. */
   explanation: { reason: string; row: string } | null;
+  /** For a fixed one: what was changed, and where. */
+  fix?: string;
   /** For a migrate disagreement: the changes migrate made, with their status. */
   changes: Array<{ rule: string; status: string; line: number; after: string[] }>;
   cells: FixtureCell[];
