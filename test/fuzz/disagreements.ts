@@ -44,6 +44,8 @@ export function cellDisagreements(cell: CellRun, fragment: string | null, needsA
     const predicted = cell.prediction[version];
     const real = cell.real[version];
     if (real === null || predicted.outcome === "unpredicted") continue;
+    // Nothing was planted there (a directory whose every file runs as CGI): a 404 is the world's, not the config's.
+    if (real.outcome === "not-found" && (real.object === "none" || real.object === "missing")) continue;
     if (real.outcome !== predicted.outcome) found.push({ kind: `predict-${version}`, fragment, cell: cell.probe.cell, expected: predicted.outcome, real: `${real.outcome} (${real.answer})`, why: predicted.why });
   }
   const migrated = cell.migrated;

@@ -49,7 +49,7 @@ export interface Shrunk {
 }
 
 /** The smallest fragment (one step from each smaller one failing to show it) still showing `wanted`'s signature. */
-export async function shrinkFragment(fragment: Fragment, modules: TargetModule[], wanted: Disagreement, images: Images, maxRounds = 8): Promise<Shrunk> {
+export async function shrinkFragment(fragment: Fragment, modules: TargetModule[], wanted: Disagreement, images: Images, maxRounds = 6): Promise<Shrunk> {
   const want = signature(wanted);
   let current = fragment;
   let currentModules = modules;
