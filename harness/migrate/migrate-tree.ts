@@ -253,6 +253,24 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
       proven: null,
     });
   }
+  // The other way round: 2.2 host lines in a branch only 2.4 reads (<IfModule mod_access_compat.c>, <IfVersion >=
+  // 2.4>): 2.2 never applied them, 2.4 does, and refuses what 2.2 let through (the differential fuzzer's fixtures).
+  const read22 = new Set(walked.directives.map((d) => `${d.directive.span.file}:${d.directive.span.line}`));
+  for (const entry of walkConfig(context.target).sections) {
+    if (!ACCESS_SECTION_KEYS.has(entry.section.key)) continue;
+    const only24 = sectionAccess(entry.section).directives.filter((d) => (d.key === "order" || d.key === "allow" || d.key === "deny") && !read22.has(`${d.span.file}:${d.span.line}`));
+    if (only24.length === 0) continue;
+    changes.push({
+      id: `access-only-24:${entry.section.span.file}:${entry.section.span.line}`,
+      rule: "M2",
+      span: only24[0]!.span,
+      before: only24.map((d) => d.node.raw.trim()),
+      after: [],
+      status: "needs action",
+      why: `${only24.map((d) => d.node.raw.trim()).join(" / ")} sit in a branch 2.2 skipped and 2.4 reads: 2.2 never applied them, 2.4 will (with mod_access_compat); remove them unless 2.4 is meant to refuse more than 2.2 did`,
+      proven: null,
+    });
+  }
   if (translated && tree.layout !== "fragment") ensureModule("authz_core", "M2", "Require is mod_authz_core's in 2.4", undefined);
   if (needCompat !== null) ensureModule("access_compat", "M2", `Order/Allow/Deny need mod_access_compat in 2.4: ${needCompat}`, undefined);
   // Modules carried over from 2.2's LoadModule lines bring their start-up companions too.
