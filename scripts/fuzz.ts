@@ -23,7 +23,12 @@ const images = {
   candidate: process.env.HTTPD_CANDIDATE_IMAGE || DEFAULT_CANDIDATE_IMAGE,
 };
 console.log(`fuzz: seed ${seed} (replay: npm run fuzz -- --seed ${seed} --runs ${values.runs}), ${values.runs} fragments, baseline ${images.baseline}, candidate ${images.candidate}`);
+// Ctrl-C (or TERM) stops after the running batch has cleaned up its containers and networks; the summary covers
+// the batches that ran.
+const stop = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 const summary = await fuzz({
+  signal: stop.signal,
   runs: Number(values.runs),
   seed,
   batchSize: Number(values["batch-size"]),

@@ -19,6 +19,8 @@ export interface FuzzOptions {
   /** Only this batch of the seed's sequence (a replay). */
   only?: number;
   log?: (line: string) => void;
+  /** Stops between batches, and lets the running one clean up its containers and networks. */
+  signal?: AbortSignal;
 }
 
 export interface FuzzSummary {
@@ -55,8 +57,9 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
   let runSeconds = 0;
   for (const [index, batch] of batches.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
+    if (options.signal?.aborted) break;
     const text = renderBatch(batch);
-    const run = await runBatch(text, options.images);
+    const run = await runBatch(text, options.images, options.signal);
     runSeconds += run.durationMs / 1000;
     summary.fragments += batch.fragments.length;
     summary.cells += run.cells.length;
