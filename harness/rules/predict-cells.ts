@@ -196,8 +196,13 @@ function accessStatus(ask: Ask, sections: readonly SectionFacts[], request: Acce
   const state: State24 = { authz: null, compat: null, satisfy: "all", authType: false };
   for (const section of sections) {
     if (section.authz24 !== null) state.authz = section.authz24;
-    if (section.compat24 !== null) state.compat = section.compat24;
-    if (section.satisfy24 !== null) state.satisfy = section.satisfy24;
+    // Satisfy is mod_access_compat's in 2.4, whose per-directory config has no merge function: a section with any
+    // of Order, Allow, Deny or Satisfy replaces all four (real 2.4.68: a child <Directory> with only `Allow from`
+    // under a parent's `Satisfy Any` asks for credentials; the differential fuzzer's fixtures).
+    if (section.compat24 !== null || section.satisfy24 !== null) {
+      state.compat = section.compat24;
+      state.satisfy = section.satisfy24 ?? "all";
+    }
     if (section.authType) state.authType = true;
   }
   return decide24(state, request);

@@ -79,6 +79,8 @@ export async function runBatch(text: string, images: Images, signal?: AbortSigna
       allowMissingBaseline: true,
       concurrency: 1,
       learnNoise: false,
+      // A batch waits for the shared client subnets other runs hold; its own work is a minute or two.
+      scenarioTimeLimitMs: 900_000,
       ...(signal === undefined ? {} : { signal }),
     });
     const run = result.runs[0]!;

@@ -28,7 +28,8 @@ describe("the differential fuzzer on real servers (fixed seed)", { timeout: 1_20
   it("ran every fragment, and every batch started on 2.4", () => {
     expect(summary.fragments).toBe(FRAGMENTS);
     expect(summary.cells).toBeGreaterThan(FRAGMENTS * 5);
-    expect(summary.failures.filter((f) => !/no-baseline|baseline/.test(f))).toEqual([]);
+    // Without a 2.2 image the baseline side is skipped (said so below); nothing else may fail.
+    expect(summary.failures.filter((f) => images.baseline || !/: skipped: /.test(f))).toEqual([]);
   });
 
   it("2.4: the prediction is the real answer in every predicted cell", () => {
