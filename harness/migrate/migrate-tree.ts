@@ -253,12 +253,13 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
       proven: null,
     });
   }
-  // The other way round: 2.2 host lines in a branch only 2.4 reads (<IfModule mod_access_compat.c>, <IfVersion >=
-  // 2.4>): 2.2 never applied them, 2.4 does, and refuses what 2.2 let through (the differential fuzzer's fixtures).
+  // The other way round: 2.2 host lines (and Satisfy) in a branch only 2.4 reads (<IfModule mod_access_compat.c>, <IfVersion >=
+  // 2.4>): 2.2 never applied them, 2.4 does: it refuses what 2.2 let through, or (Satisfy Any) lets through what 2.2 asked a
+  // password for (the differential fuzzer's fixtures).
   const read22 = new Set(walked.directives.map((d) => `${d.directive.span.file}:${d.directive.span.line}`));
   for (const entry of walkConfig(context.target).sections) {
     if (!ACCESS_SECTION_KEYS.has(entry.section.key)) continue;
-    const only24 = sectionAccess(entry.section).directives.filter((d) => (d.key === "order" || d.key === "allow" || d.key === "deny") && !read22.has(`${d.span.file}:${d.span.line}`));
+    const only24 = sectionAccess(entry.section).directives.filter((d) => (d.key === "order" || d.key === "allow" || d.key === "deny" || d.key === "satisfy") && !read22.has(`${d.span.file}:${d.span.line}`));
     if (only24.length === 0) continue;
     changes.push({
       id: `access-only-24:${entry.section.span.file}:${entry.section.span.line}`,
@@ -267,7 +268,7 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
       before: only24.map((d) => d.node.raw.trim()),
       after: [],
       status: "needs action",
-      why: `${only24.map((d) => d.node.raw.trim()).join(" / ")} sit in a branch 2.2 skipped and 2.4 reads: 2.2 never applied them, 2.4 will (with mod_access_compat); remove them unless 2.4 is meant to refuse more than 2.2 did`,
+      why: `${only24.map((d) => d.node.raw.trim()).join(" / ")} sit in a branch 2.2 skipped and 2.4 reads: 2.2 never applied them, 2.4 will (with mod_access_compat), and refuses or grants what 2.2 did not; remove them unless 2.4 is meant to decide differently`,
       proven: null,
     });
   }
