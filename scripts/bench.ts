@@ -1,6 +1,7 @@
 // npm run bench [SCENARIO_FILES_OR_DIRS...]: every speed and memory figure of the project against its target,
 // each printed with PASS or MISS, measured side by side in one run. Asserts nothing; a part can be left out with
-// its switch (BENCH_CATALOGUE=0, BENCH_FLEET=0, BENCH_CONF=0, BENCH_LINT=0, BENCH_BODIES=0, BENCH_PROVE=0, BENCH_DETERMINISM=0).
+// its switch (BENCH_CATALOGUE=0, BENCH_FLEET=0, BENCH_CONF=0, BENCH_LINT=0, BENCH_BODIES=0, BENCH_PROVE=0, BENCH_FUZZ=0,
+// BENCH_DETERMINISM=0)).
 // Absolute times differ by 2x between machines of the same kind, so every time target is a ratio to a floor measured
 // in the same run on the same machine and printed beside its figure; counts and memory are absolute. Give the real
 // 2.2 (HTTPD_BASELINE_IMAGE=local/httpd:2.2.34): without it 2.4 stands in for the baseline, and the figures flatter.
@@ -14,6 +15,7 @@
 //   prove       probes generated per second; prove on the sample with the most cells, with power against without
 //               (<= 3x, < 60 s); time per mutant / one `docker run` of 2.4 with that mutant's config and its
 //               requests by curl (scripts/bench-floor.ts, 3 mutants sampled): ≤ 0.1×
+//   fuzz        the differential fuzzer: fragments per second against real servers (>= 0.5), fixed seed, 40 fragments
 //   determinism fleet configs/ ten times in a row: the same verdicts, causes and cell classes every time
 //   fleet       the CLI's fleet of 100 configs (configs/ replicated, --max-probes 10) / the sequential docker-CLI
 //               floor for the same configs (both images run from the harness's plan of each config, the probes by
@@ -26,6 +28,7 @@ const parts: Array<[string, () => Promise<unknown>]> = [
   ["BENCH_CONF", async () => (await import("./bench-conf.ts")).benchConf()],
   ["BENCH_LINT", async () => (await import("./bench-lint.ts")).benchLint()],
   ["BENCH_PROVE", async () => (await import("./bench-prove.ts")).benchProve()],
+  ["BENCH_FUZZ", async () => (await import("./bench-fuzz.ts")).benchFuzz()],
   ["BENCH_DETERMINISM", async () => (await import("./bench-determinism.ts")).benchDeterminism()],
   ["BENCH_FLEET", async () => (await import("./bench-fleet.ts")).benchFleet()],
 ];

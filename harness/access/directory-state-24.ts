@@ -1,7 +1,7 @@
 // The 2.4 access state in effect at a file-system path, from the plain <Directory> sections that hold it (the
 // tree's, after those a target's stock config puts around a fragment), merged as 2.4 merges them: shortest path
 // first; the nearest section with Require lines replaces the authz config (AuthMerging Off); the nearest with
-// Order/Allow/Deny replaces mod_access_compat's host config; the nearest Satisfy and AuthType hold. The state is
+// Order/Allow/Deny/Satisfy replaces mod_access_compat's config, Satisfy with it; the nearest AuthType holds. The state is
 // what model-24's decide24 takes, so lint's claims about a path come from the model prove checks.
 import type { EffectiveNode, EffectiveSection } from "../conf/effective-config.ts";
 import type { HostConfig22 } from "./model-22.ts";
@@ -66,8 +66,12 @@ export function stateAt24(sections: readonly DirectoryAccess24[], path: string):
   const state: State24 = { authz: null, compat: null, satisfy: "all", authType: false };
   for (const { section } of applying) {
     if (section.authz !== null) state.authz = section.authz;
-    if (section.compat !== null) state.compat = section.compat;
-    if (section.satisfy !== null) state.satisfy = section.satisfy;
+    // Satisfy is mod_access_compat's in 2.4, which does not merge: Order, Allow, Deny and Satisfy are replaced
+    // together by the nearest section with any of them.
+    if (section.compat !== null || section.satisfy !== null) {
+      state.compat = section.compat;
+      state.satisfy = section.satisfy ?? "all";
+    }
     if (section.authType) state.authType = true;
   }
   return state;

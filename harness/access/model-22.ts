@@ -76,10 +76,21 @@ export function hostAllows(host: HostConfig22 | null, client: AccessClient): boo
   }
 }
 
-/** Whether a valid user meets one of the Require lines (2.2's authz_user and authz_groupfile, authoritative). */
+/** The Require lines that decide on 2.2. Its authz modules are authoritative and run one after another in the
+ * order they were loaded, the first with a line of its own deciding: in the official image's (and Debian's) order
+ * mod_authz_groupfile comes before mod_authz_user, so where any `Require group` line applies, only the group lines
+ * count: a user a `Require user` line names but who is in none of the groups gets 401 (real 2.2.34: "AH01631
+ * Authorization of user bob to access /fz0 failed, reason: user doesn't appear in group file"; the differential
+ * fuzzer's fixtures). With no group line, authz_user decides on the user and valid-user lines. */
+export function authorizingRequire22(require: readonly RequireWords[]): RequireWords[] {
+  const groups = require.filter(([kind]) => kind?.toLowerCase() === "group");
+  return groups.length > 0 ? groups : [...require];
+}
+
+/** Whether a valid user meets the Require lines that decide (authorizingRequire22). */
 export function requireMet(require: readonly RequireWords[], credentials: AccessCredentials): boolean {
   if (credentials.state !== "valid") return false;
-  return require.some(([kind, ...args]) => {
+  return authorizingRequire22(require).some(([kind, ...args]) => {
     switch (kind?.toLowerCase()) {
       case "valid-user":
         return true;

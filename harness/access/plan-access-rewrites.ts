@@ -219,6 +219,18 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
   };
 
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  // An earlier <Files>/<FilesMatch> with access lines in the same place (the same <Directory>, or none) whose names
+  // may overlap this one's: 2.2 merges both for such a name, the earlier first (the differential fuzzer's fixture:
+  // two <FilesMatch "\.cgi$">, the first's Satisfy All under the second's Mutual-failure refuses everyone on 2.2).
+  const isFiles = (x: Scoped) => x.section.key === "files" || x.section.key === "filesmatch";
+  const placeOf = (x: Scoped) => x.enclosing.filter((e) => e !== x.section).findLast((e) => e.key === "directory" || e.key === "directorymatch" || e.key === "location" || e.key === "locationmatch") ?? null;
+  const literal = (x: Scoped) => (pattern(x.section).regex || /[*?[]/.test(pattern(x.section).value) ? null : pattern(x.section).value);
+  const earlierFiles = (x: Scoped): string | null => {
+    if (!isFiles(x)) return null;
+    const before = all.find((o) => o !== x && isFiles(o) && o.index < x.index && o.vhost === x.vhost && placeOf(o) === placeOf(x) && Object.keys(o.access.own).length > 0
+      && !(literal(o) !== null && literal(x) !== null && literal(o) !== literal(x)));
+    return before === undefined ? null : `<${before.section.name} ${before.section.args.join(" ")}> (line ${before.section.span.line})`;
+  };
   const byNode = new Map<object, AccessRewrite>();
   const rewrites: AccessRewrite[] = [];
   for (const s of all) {
@@ -231,6 +243,7 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
     if (options.rollback.has(id)) rewrite = keep("rolled back after a counterexample");
     else if (s.section.viaMacro) rewrite = keep(`the section comes from macro ${s.section.viaMacro.name}: its lines are written once for every Use`);
     else if (s.access.obstacle !== null) rewrite = keep(s.access.obstacle);
+    else if (earlierFiles(s) !== null) rewrite = keep(`${earlierFiles(s)} in the same place may match the same names, and 2.2 merges it first: what this section inherits from it is not translated`);
     else {
       const { base: states, variants } = candidates(s);
       const parts: Array<[keyof Section22, string]> = [["host", "its address rules (Order/Allow/Deny)"], ["satisfy", "Satisfy"], ["require", "its Require lines"]];

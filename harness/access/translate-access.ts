@@ -6,7 +6,7 @@
 // Mutual-failure are A AND not D. Satisfy All is <RequireAll> host, requires; Satisfy Any is <RequireAny>.
 // Checked against both models for every combination by test/unit/access/translate-access.test.ts.
 import { isAddressForm } from "./address-match.ts";
-import type { HostConfig22, RequireWords, State22 } from "./model-22.ts";
+import { authorizingRequire22, type HostConfig22, type RequireWords, type State22 } from "./model-22.ts";
 
 /** A host expression: constant, or lines that are strictly granted or denied. */
 type Expr = { kind: "const"; value: boolean } | { kind: "lines"; lines: string[]; container: boolean };
@@ -103,8 +103,10 @@ export function translateAccess(state: State22): Translation {
   if (state.require.length === 0) {
     return { lines: linesOf(host), meaning: `${describeHost(state.host)}; no password asked` };
   }
-  const requires = requireLines(state.require);
-  const users = state.require.map((words) => words.join(" ")).join(" or ");
+  // Only the lines that decide on 2.2 (a group line outranks user lines there: authorizingRequire22).
+  const deciding = authorizingRequire22(state.require);
+  const requires = requireLines(deciding);
+  const users = deciding.map((words) => words.join(" ")).join(" or ");
   if (state.satisfy === "all") {
     if (host.kind === "const" && !host.value) return { lines: ["Require all denied"], meaning: "no one (Satisfy All with every address refused)" };
     if (host.kind === "const") return { lines: requires, meaning: `any address with a password (${users})` };

@@ -9,7 +9,9 @@
 // Nothing is evaluated twice for the rewrite: every edit is anchored at a syntax node of the shared parse, and
 // the files are printed from new node lists (migrate/node-edits.ts).
 import { posix } from "node:path";
+import { directoryAccess24 } from "../access/directory-state-24.ts";
 import { planAccessRewrites } from "../access/plan-access-rewrites.ts";
+import { ACCESS_SECTION_KEYS, sectionAccess } from "../access/section-access.ts";
 import { parseCached } from "../conf/evaluate-tree.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { printFile } from "../conf/print-file.ts";
@@ -220,6 +222,55 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
     edit(r.file, { anchor: first!, replace: [...note("M2", r.meaning), ...r.insert] });
     for (const node of rest) edit(r.file, { anchor: node, replace: [] });
     changes.push({ id: r.id, rule: "M2", span: r.span, before, after: r.insert, status: "fixed", why: r.meaning, proven: null });
+  }
+  // An AuthType whose module 2.2 loads and the 2.4 target does not: 2.4 answers 500 wherever it authenticates
+  // ("AuthType Digest configured without corresponding module"; real 2.4.68, the differential fuzzer's fixtures).
+  for (const entry of walkConfig(context.target).byKey.get("authtype") ?? []) {
+    const kind = entry.directive.args[0]?.toLowerCase();
+    const module = kind === "digest" ? "auth_digest" : kind === "basic" ? "auth_basic" : null;
+    if (module === null || !context.loaded.source.has(`${module}_module`) || context.loaded.target.has(`${module}_module`)) continue;
+    ensureModule(module, "auth-type-module", `AuthType ${entry.directive.args[0]} needs mod_${module}, which the 2.4 target does not load`, anchors.get(`${entry.directive.span.file}:${entry.directive.span.line}`));
+  }
+  // A 2.2 branch (<IfModule !mod_authz_core.c>, <IfVersion < 2.3>) is how 2.2 ran the section, and is left alone
+  // for its 2.4 branch; where the section has none, 2.4 skips the lines and applies no access rule of the section's
+  // own: what 2.2 denied there, 2.4 grants (the differential fuzzer's fixtures, real 2.2.34 and 2.4.68).
+  const target24 = new Map(walkConfig(context.target).sections.map((e) => [`${e.section.span.file}:${e.section.span.line}`, e.section]));
+  for (const entry of walked.sections) {
+    if (!ACCESS_SECTION_KEYS.has(entry.section.key)) continue;
+    const legacy = sectionAccess(entry.section).directives.filter((d) => legacyBranch(d.guards));
+    if (legacy.length === 0) continue;
+    const on24 = target24.get(`${entry.section.span.file}:${entry.section.span.line}`);
+    const own24 = on24 === undefined ? null : directoryAccess24(on24);
+    if (own24 !== null && (own24.authz !== null || own24.compat !== null)) continue;
+    changes.push({
+      id: `access-legacy:${entry.section.span.file}:${entry.section.span.line}`,
+      rule: "M2",
+      span: entry.section.span,
+      before: legacy.map((d) => d.node.raw.trim()),
+      after: [],
+      status: "needs action",
+      why: `${legacy.map((d) => d.node.raw.trim()).join(" / ")} sit in a 2.2-only branch and the section has no 2.4 branch: 2.4 applies none of its access lines; write the section's Require lines for 2.4 (outside the 2.2 branch)`,
+      proven: null,
+    });
+  }
+  // The other way round: 2.2 host lines (and Satisfy) in a branch only 2.4 reads (<IfModule mod_access_compat.c>, <IfVersion >=
+  // 2.4>): 2.2 never applied them, 2.4 does: it refuses what 2.2 let through, or (Satisfy Any) lets through what 2.2 asked a
+  // password for (the differential fuzzer's fixtures).
+  const read22 = new Set(walked.directives.map((d) => `${d.directive.span.file}:${d.directive.span.line}`));
+  for (const entry of walkConfig(context.target).sections) {
+    if (!ACCESS_SECTION_KEYS.has(entry.section.key)) continue;
+    const only24 = sectionAccess(entry.section).directives.filter((d) => (d.key === "order" || d.key === "allow" || d.key === "deny" || d.key === "satisfy") && !read22.has(`${d.span.file}:${d.span.line}`));
+    if (only24.length === 0) continue;
+    changes.push({
+      id: `access-only-24:${entry.section.span.file}:${entry.section.span.line}`,
+      rule: "M2",
+      span: only24[0]!.span,
+      before: only24.map((d) => d.node.raw.trim()),
+      after: [],
+      status: "needs action",
+      why: `${only24.map((d) => d.node.raw.trim()).join(" / ")} sit in a branch 2.2 skipped and 2.4 reads: 2.2 never applied them, 2.4 will (with mod_access_compat), and refuses or grants what 2.2 did not; remove them unless 2.4 is meant to decide differently`,
+      proven: null,
+    });
   }
   if (translated && tree.layout !== "fragment") ensureModule("authz_core", "M2", "Require is mod_authz_core's in 2.4", undefined);
   if (needCompat !== null) ensureModule("access_compat", "M2", `Order/Allow/Deny need mod_access_compat in 2.4: ${needCompat}`, undefined);

@@ -63,6 +63,13 @@ export function requestPath(config: EffectiveConfig, vhost: EffectiveSection | n
   return root === null ? null : posix.join(root, path);
 }
 
+/** A plain <Location> applies to its path and below it, on a segment boundary (ap_location_walk): <Location /fz1>
+ * takes /fz1 and /fz1/x, not /fz1-outside (real 2.2.34 and 2.4.68, the differential fuzzer's fixtures). */
+export function locationMatches(location: string, path: string): boolean {
+  const clean = location.replace(/^"|"$/g, "");
+  return path === clean || path.startsWith(clean.endsWith("/") ? clean : `${clean}/`);
+}
+
 export function requestSections(config: EffectiveConfig, target: RequestTarget, url: string, defaultRoot: string | null = null): EffectiveSection[] {
   const vhost = requestVhost(config, target);
   const file = requestPath(config, vhost, url, defaultRoot);
@@ -84,6 +91,6 @@ export function requestSections(config: EffectiveConfig, target: RequestTarget, 
     return dir === undefined || [...dirs, ...regexDirs].some((d) => d.section === dir);
   };
   const files = sections.filter((s) => (s.section.key === "files" || s.section.key === "filesmatch") && inApplying(s) && (pattern(s.section).regex ? test(pattern(s.section).value, base) : fnmatch(pattern(s.section).value, base)));
-  const locations = sections.filter((s) => (s.section.key === "location" || s.section.key === "locationmatch") && (pattern(s.section).regex ? test(pattern(s.section).value, path) : path.startsWith(pattern(s.section).value)));
+  const locations = sections.filter((s) => (s.section.key === "location" || s.section.key === "locationmatch") && (pattern(s.section).regex ? test(pattern(s.section).value, path) : locationMatches(pattern(s.section).value, path)));
   return [...dirs, ...regexDirs, ...files, ...locations].map((s) => s.section);
 }

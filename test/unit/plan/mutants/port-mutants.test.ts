@@ -73,8 +73,9 @@ describe("portMutants", () => {
     const paths = new Set(narrow.probes.map((id) => set.probes.find((p) => p.id === id)!.path));
     expect([...paths].every((p) => p.startsWith("/team/"))).toBe(true);
     const status = byChange.get("20 drop `Require ip 127.0.0.1`")!;
-    // <Location /status> matches /status-outside too (httpd's prefix match).
-    expect(new Set(status.probes.map((id) => set.probes.find((p) => p.id === id)!.path))).toEqual(new Set(["/status", "/status/probe", "/status-outside"]));
+    // <Location /status> takes /status and below it, on a segment boundary: not /status-outside (real 2.2.34 and
+    // 2.4.68: <Location /fz0> with Deny from all refuses /fz0/probe and serves /fz0-outside; the fuzzer's finding).
+    expect(new Set(status.probes.map((id) => set.probes.find((p) => p.id === id)!.path))).toEqual(new Set(["/status", "/status/probe"]));
     // The port itself is left as it was.
     expect(tree.source.files.get("conf/httpd.conf")!.toString("utf8")).toBe(PORT);
   });

@@ -1,0 +1,357 @@
+// Pure: what each cell of a probe set should get, predicted without a server, on 2.2 (the tree as it runs today,
+// model-22) and on the 2.4 target (the same tree unchanged, model-24): granted and served, executed, source served,
+// denied, auth required, or a per-request configuration error (500). The per-directory sections a request meets
+// come from conf/queries/request-sections.ts; around a fragment, the target's stock config's own sections are
+// merged in where httpd merges them (its <Directory />, the document root's, the .ht* files'). Handlers: a
+// ScriptAlias, SetHandler or AddHandler cgi-script runs a script only when a CGI module is loaded and (outside a
+// ScriptAlias) Options ExecCGI is on, else 403; with no CGI module, the default handler sends its source. Parsed
+// pages likewise with mod_include, Options Includes and the INCLUDES filter or server-parsed handler.
+// Where the models do not cover a form (access lines in <Limit>, regex sections, a client whose address the
+// harness picks and a rule that names addresses, a directory and its index page decided differently), the cell
+// is "unpredicted" with the reason: never a guess. The differential fuzzer (test/fuzz/) checks these predictions
+// against real servers; lint's claims about who gets what on 2.4 read the same function.
+import { posix } from "node:path";
+import type { EffectiveConfig, EffectiveNode, EffectiveSection } from "../conf/effective-config.ts";
+import { aliasTargets } from "../conf/queries/alias-targets.ts";
+import { requestPath, requestSections, requestVhost } from "../conf/queries/request-sections.ts";
+import { serverDirectives } from "../conf/queries/walk-config.ts";
+import type { AccessClient, AccessCredentials, AccessRequest, AccessStatus } from "../access/access-request.ts";
+import { directoryAccess24 } from "../access/directory-state-24.ts";
+import { decide22, EMPTY_STATE_22, merge22, type Section22, type State22 } from "../access/model-22.ts";
+import { decide24, parseAuthz, type State24 } from "../access/model-24.ts";
+import { sectionAccess } from "../access/section-access.ts";
+import type { HostConfig22 } from "../access/model-22.ts";
+import type { Authz } from "../access/model-24.ts";
+import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
+import type { LintContext } from "./lint-context.ts";
+
+export const PREDICTED_OUTCOMES = ["served", "executed", "source-served", "denied", "auth-required", "redirected", "error"] as const;
+export type PredictedOutcome = (typeof PREDICTED_OUTCOMES)[number];
+
+export type Prediction = { outcome: PredictedOutcome; why: string } | { outcome: "unpredicted"; why: string };
+
+export interface CellPrediction {
+  cell: string;
+  probe: string;
+  "2.2": Prediction;
+  "2.4": Prediction;
+}
+
+export interface PredictOptions {
+  /** Where URLs map when the config sets no DocumentRoot (a fragment: the image's own). */
+  defaultRoot: string | null;
+}
+
+type Version = "2.2" | "2.4";
+
+/** One section's access and handler lines, for either model. */
+interface SectionFacts {
+  label: string;
+  /** Merge order: 0 plain <Directory> (by depth), 1 regex directory, 2 <Files>, 3 <Location>. */
+  phase: number;
+  depth: number;
+  access22: Section22;
+  authz24: Authz | null;
+  compat24: HostConfig22 | null;
+  satisfy24: "all" | "any" | null;
+  authType: boolean;
+  /** The AuthType the section sets ("basic", "digest"), null when it sets none. */
+  authTypeName: string | null;
+  options: string[][];
+  setHandler: string | null;
+  addHandlers: Array<{ handler: string; extensions: string[] }>;
+  outputFilters: Array<{ filter: string; extensions: string[] }>;
+  /** Why the models cannot read the section; null when they can. */
+  obstacle: string | null;
+}
+
+const NESTED = new Set(["directory", "directorymatch", "location", "locationmatch", "files", "filesmatch", "proxy", "proxymatch", "virtualhost"]);
+
+function ownDirectives(nodes: readonly EffectiveNode[], out: Array<{ key: string; args: string[] }> = []): Array<{ key: string; args: string[] }> {
+  for (const node of nodes) {
+    if (node.kind === "section") {
+      if (!NESTED.has(node.key)) ownDirectives(node.children, out);
+    } else out.push({ key: node.key, args: node.args });
+  }
+  return out;
+}
+
+function handlerFacts(lines: ReadonlyArray<{ key: string; args: string[] }>): Pick<SectionFacts, "options" | "setHandler" | "addHandlers" | "outputFilters"> {
+  const facts: Pick<SectionFacts, "options" | "setHandler" | "addHandlers" | "outputFilters"> = { options: [], setHandler: null, addHandlers: [], outputFilters: [] };
+  for (const { key, args } of lines) {
+    const first = (args[0] ?? "").replace(/^"|"$/g, "").toLowerCase();
+    if (key === "options") facts.options.push(args.map((a) => a.toLowerCase()));
+    else if (key === "sethandler") facts.setHandler = first;
+    else if (key === "addhandler") facts.addHandlers.push({ handler: first, extensions: args.slice(1).map(extensionOf) });
+    else if (key === "addtype" && first === "text/x-server-parsed-html") facts.addHandlers.push({ handler: "server-parsed", extensions: args.slice(1).map(extensionOf) });
+    else if (key === "addoutputfilter") facts.outputFilters.push({ filter: first, extensions: args.slice(1).map(extensionOf) });
+  }
+  return facts;
+}
+
+function extensionOf(word: string): string {
+  const clean = word.toLowerCase().replace(/^"|"$/g, "");
+  return clean.startsWith(".") ? clean : `.${clean}`;
+}
+
+function phaseOf(section: EffectiveSection): number {
+  const regex = section.key.endsWith("match") || section.args[0] === "~";
+  if (section.key === "directory" || section.key === "directorymatch") return regex ? 1 : 0;
+  if (section.key === "files" || section.key === "filesmatch") return 2;
+  return 3;
+}
+
+function factsOf(section: EffectiveSection): SectionFacts {
+  const access = sectionAccess(section);
+  const access24 = directoryAccess24(section);
+  const regex = section.key.endsWith("match") || section.args[0] === "~";
+  let obstacle = access.obstacle;
+  if (regex) obstacle ??= `<${section.name} ~ ${section.args.at(-1)}>: regex sections are matched approximately`;
+  if (section.key === "proxy" || section.key === "proxymatch") obstacle ??= "a proxy section";
+  const pattern = (section.args.at(-1) ?? "").replace(/^"|"$/g, "");
+  return {
+    label: `<${section.name} ${section.args.join(" ")}> (${section.span.file}:${section.span.line})`,
+    phase: phaseOf(section),
+    depth: pattern.split("/").filter(Boolean).length,
+    access22: access.own,
+    authz24: access24.authz,
+    compat24: access24.compat,
+    satisfy24: access24.satisfy,
+    authType: access24.authType,
+    authTypeName: ownDirectives(section.children).filter((d) => d.key === "authtype").at(-1)?.args[0]?.toLowerCase() ?? null,
+    ...handlerFacts(ownDirectives(section.children)),
+    obstacle,
+  };
+}
+
+// ---- the stock config around a fragment (fixtures/real-httpd/stock-conf, the official images) -----------------
+
+interface StockSection {
+  facts: SectionFacts;
+  applies(file: string, base: string): boolean;
+}
+
+const ROOT_OFFICIAL = "/usr/local/apache2";
+
+function stock(label: string, phase: number, depth: number, parts: Partial<SectionFacts>, applies: StockSection["applies"]): StockSection {
+  return {
+    facts: { label: `${label} (stock httpd.conf)`, phase, depth, access22: {}, authz24: null, compat24: null, satisfy24: null, authType: false, authTypeName: null, options: [], setHandler: null, addHandlers: [], outputFilters: [], obstacle: null, ...parts },
+    applies,
+  };
+}
+
+const under = (dir: string) => (file: string) => file === dir || file.startsWith(`${dir}/`);
+
+const STOCK_22: readonly StockSection[] = [
+  stock("<Directory />", 0, 0, { access22: { host: { order: "deny,allow", allow: [], deny: ["all"] } }, options: [["followsymlinks"]] }, () => true),
+  stock(`<Directory "${ROOT_OFFICIAL}/htdocs">`, 0, 3, { access22: { host: { order: "allow,deny", allow: ["all"], deny: [] } }, options: [["indexes", "followsymlinks"]] }, under(`${ROOT_OFFICIAL}/htdocs`)),
+  stock(`<Directory "${ROOT_OFFICIAL}/cgi-bin">`, 0, 3, { access22: { host: { order: "allow,deny", allow: ["all"], deny: [] } }, options: [["none"]] }, under(`${ROOT_OFFICIAL}/cgi-bin`)),
+  stock('<FilesMatch "^\\.ht">', 2, 0, { access22: { host: { order: "allow,deny", allow: [], deny: ["all"] }, satisfy: "all" } }, (_file, base) => /^\.ht/.test(base)),
+];
+
+const STOCK_24: readonly StockSection[] = [
+  stock("<Directory />", 0, 0, { authz24: parseAuthz(["Require all denied"]), options: [["followsymlinks"]] }, () => true),
+  stock(`<Directory "${ROOT_OFFICIAL}/htdocs">`, 0, 3, { authz24: parseAuthz(["Require all granted"]), options: [["indexes", "followsymlinks"]] }, under(`${ROOT_OFFICIAL}/htdocs`)),
+  stock(`<Directory "${ROOT_OFFICIAL}/cgi-bin">`, 0, 3, { authz24: parseAuthz(["Require all granted"]), options: [["none"]] }, under(`${ROOT_OFFICIAL}/cgi-bin`)),
+  stock('<Files ".ht*">', 2, 0, { authz24: parseAuthz(["Require all denied"]) }, (_file, base) => base.startsWith(".ht")),
+];
+
+// ---- one request on one side ----------------------------------------------------------------------------------
+
+interface Ask {
+  config: EffectiveConfig;
+  version: Version;
+  fragment: boolean;
+  /** The target's stock config is modelled (the official images'); else a fragment's cells are unpredicted. */
+  stockKnown: boolean;
+  loaded: ReadonlySet<string>;
+  defaultRoot: string | null;
+}
+
+/** The sections in merge order, the file the URL maps to, and the ScriptAlias that takes it; or why not. */
+function sectionsFor(ask: Ask, probe: Probe, url: string): { sections: SectionFacts[]; file: string; scriptAlias: boolean } | { unpredicted: string } {
+  const vhost = requestVhost(ask.config, probe.target);
+  const file = requestPath(ask.config, vhost, url, ask.defaultRoot);
+  if (file === null) return { unpredicted: "no DocumentRoot or Alias maps the URL" };
+  if (aliasTargets(ask.config).some((a) => a.regex)) return { unpredicted: "an AliasMatch or ScriptAliasMatch may map the URL" };
+  const alias = aliasTargets(ask.config)
+    .filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === vhost))
+    .filter((a) => url === a.url || url.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`))
+    .sort((a, b) => b.url!.length - a.url!.length)[0];
+  const own = requestSections(ask.config, probe.target, url, ask.defaultRoot).map(factsOf);
+  const base = posix.basename(file);
+  const stockSections = !ask.fragment ? [] : (ask.version === "2.2" ? STOCK_22 : STOCK_24).filter((s) => s.applies(file.replace(/\/+$/, ""), base)).map((s) => s.facts);
+  // Stable: the stock config is read before the fragment, so at equal phase and depth its section merges first.
+  const sections = [...stockSections, ...own].map((facts, index) => ({ facts, index }))
+    .sort((a, b) => a.facts.phase - b.facts.phase || (a.facts.phase === 0 ? a.facts.depth - b.facts.depth : 0) || a.index - b.index)
+    .map((entry) => entry.facts);
+  return { sections, file, scriptAlias: alias?.cgi === true };
+}
+
+function accessStatus(ask: Ask, sections: readonly SectionFacts[], request: AccessRequest): AccessStatus {
+  if (ask.version === "2.2") {
+    const state: State22 = sections.reduce((s, section) => merge22(s, section.access22), EMPTY_STATE_22);
+    return decide22(state, request);
+  }
+  const state: State24 = { authz: null, compat: null, satisfy: "all", authType: false };
+  for (const section of sections) {
+    if (section.authz24 !== null) state.authz = section.authz24;
+    // Satisfy is mod_access_compat's in 2.4, whose per-directory config has no merge function: a section with any
+    // of Order, Allow, Deny or Satisfy replaces all four (real 2.4.68: a child <Directory> with only `Allow from`
+    // under a parent's `Satisfy Any` asks for credentials; the differential fuzzer's fixtures).
+    if (section.compat24 !== null || section.satisfy24 !== null) {
+      state.compat = section.compat24;
+      state.satisfy = section.satisfy24 ?? "all";
+    }
+    if (section.authType) state.authType = true;
+  }
+  return decide24(state, request);
+}
+
+/** Options as httpd merges them: a line with any word without + or - replaces; +/- words change the inherited. */
+function optionsAt(sections: readonly SectionFacts[]): Set<string> {
+  let on = new Set<string>();
+  const expand = (word: string): string[] => (word === "all" ? ["indexes", "includes", "followsymlinks", "execcgi"] : word === "none" ? [] : [word]);
+  for (const section of sections) {
+    for (const line of section.options) {
+      const relative = line.every((w) => w.startsWith("+") || w.startsWith("-"));
+      if (!relative) on = new Set();
+      for (const word of line) {
+        const bare = word.replace(/^[+-]/, "");
+        for (const w of expand(bare)) {
+          if (word.startsWith("-")) on.delete(w);
+          else on.add(w);
+        }
+        if (word.startsWith("-") && bare === "includes") on.delete("includesnoexec");
+      }
+    }
+  }
+  if (on.has("includesnoexec")) on.add("includes");
+  return on;
+}
+
+interface HandlerView {
+  handler: string | null;
+  includesFilter: boolean;
+}
+
+function handlerAt(ask: Ask, sections: readonly SectionFacts[], file: string, scriptAlias: boolean, vhost: EffectiveSection | null): HandlerView {
+  const name = posix.basename(file).toLowerCase();
+  const matches = (extensions: readonly string[]) => extensions.some((ext) => name.includes(ext));
+  // Server-level lines first (the main server's, then the vhost's), then the sections in merge order.
+  const global = [...serverDirectives(ask.config, null, "addhandler", "addtype", "addoutputfilter", "sethandler"), ...(vhost === null ? [] : serverDirectives(ask.config, vhost, "addhandler", "addtype", "addoutputfilter", "sethandler"))]
+    .filter((entry) => entry.sections.every((s) => s.key === "virtualhost" || !NESTED.has(s.key)))
+    .map((entry) => ({ key: entry.directive.key, args: entry.directive.args }));
+  const layers = [handlerFacts(global), ...sections];
+  let handler: string | null = scriptAlias ? "cgi-script" : null;
+  let includesFilter = false;
+  for (const layer of layers) {
+    for (const add of layer.addHandlers) if (matches(add.extensions)) handler = add.handler;
+    for (const filter of layer.outputFilters) if (matches(filter.extensions) && filter.filter.split(";").includes("includes")) includesFilter = true;
+  }
+  // SetHandler outranks AddHandler; the nearest wins, "None" clears it.
+  for (const layer of layers) if (layer.setHandler !== null) handler = layer.setHandler === "none" ? handler : layer.setHandler;
+  return { handler, includesFilter };
+}
+
+function clientOf(client: ProbeClient | undefined): AccessClient[] | null {
+  if (client === undefined) return null;
+  const hostname = client.domain === null ? null : client.domain.startsWith(".") ? `probe${client.domain}` : client.domain;
+  if (client.address !== null) return [{ address: client.address, hostname, env: new Set() }];
+  // The harness's own client: an address the engine picks. Predicted only when the answer does not depend on it.
+  return ["192.0.2.201", "172.18.0.201", "10.254.0.201"].map((address) => ({ address, hostname, env: new Set<string>() }));
+}
+
+function credentialsOf(probe: Probe, set: ProbeSet): AccessCredentials {
+  switch (probe.credentials) {
+    case "none":
+      return { state: "none" };
+    case "wrong-password":
+      return { state: "wrong-password" };
+    case "other-realm":
+      return { state: "unknown-user" };
+    case "valid": {
+      const user = set.world.users.find((u) => u.name === probe.user);
+      return { state: "valid", user: probe.user ?? "", groups: user?.groups ?? [] };
+    }
+  }
+}
+
+function fromStatus(status: AccessStatus, why: string): Prediction | null {
+  if (status === 401) return { outcome: "auth-required", why };
+  if (status === 403) return { outcome: "denied", why };
+  if (status === 500) return { outcome: "error", why: `${why}: Require without AuthType` };
+  return null;
+}
+
+function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
+  if (ask.fragment && !ask.stockKnown) return { outcome: "unpredicted", why: "the target's stock config is modelled for the official images only" };
+  if (probe.method !== "GET") return { outcome: "unpredicted", why: `method ${probe.method}: access by method (<Limit>) is not modelled here` };
+  const url = probe.path.split("?")[0]!;
+  const clients = clientOf(set.clients.find((c) => c.id === probe.client));
+  if (clients === null) return { outcome: "unpredicted", why: `no client ${probe.client}` };
+  const credentials = credentialsOf(probe, set);
+  // A directory's answer is its index page's, reached by mod_dir's subrequest: both must be decided alike.
+  const urls = probe.object.kind === "index" && url.endsWith("/") ? [url, `${url}index.html`] : [url];
+  const statuses = new Set<AccessStatus>();
+  let found: { sections: SectionFacts[]; file: string; scriptAlias: boolean } | null = null;
+  for (const each of urls) {
+    const got = sectionsFor(ask, probe, each);
+    if ("unpredicted" in got) return { outcome: "unpredicted", why: got.unpredicted };
+    const obstacle = got.sections.find((s) => s.obstacle !== null);
+    if (obstacle) return { outcome: "unpredicted", why: `${obstacle.label}: ${obstacle.obstacle}` };
+    for (const client of clients) statuses.add(accessStatus(ask, got.sections, { client, credentials, method: probe.method }));
+    found ??= got;
+  }
+  if (statuses.size > 1) {
+    return { outcome: "unpredicted", why: clients.length > 1 ? "the harness's own client: the answer depends on an address the engine picks" : "the directory and its index page are decided differently" };
+  }
+  const status = [...statuses][0]!;
+  const where = found!.sections.map((s) => s.label).join(" → ") || "no section";
+  // Authentication runs (the answer without any AuthType would be "Require without AuthType"): the AuthType's
+  // module must be loaded, else httpd answers 500 (2.4.68: AH01796 "AuthType Digest configured without
+  // corresponding module"; the differential fuzzer's fixtures).
+  const strip = (sections: readonly SectionFacts[]) => sections.map((s) => ({ ...s, authType: false, access22: { ...s.access22, authType: false } }));
+  const authenticates = status !== 500 && clients.some((client) => accessStatus(ask, strip(found!.sections), { client, credentials, method: probe.method }) === 500);
+  const authTypeName = found!.sections.map((s) => s.authTypeName).filter((n) => n !== null).at(-1) ?? null;
+  const authModule = authTypeName === "basic" ? "auth_basic_module" : authTypeName === "digest" ? "auth_digest_module" : null;
+  if (authenticates) {
+    if (authModule === null) return { outcome: "unpredicted", why: `AuthType ${authTypeName}: not modelled` };
+    if (!ask.loaded.has(authModule)) return { outcome: "error", why: `AuthType ${authTypeName} without ${authModule} loaded (${where})` };
+  }
+  const refused = fromStatus(status, where);
+  if (refused !== null) return refused;
+  // A URL naming a directory without its slash (the world planted objects below it): mod_dir redirects.
+  if (!url.endsWith("/") && set.probes.some((p) => p.path.startsWith(`${url}/`))) return { outcome: "redirected", why: `a directory asked for without its trailing slash: mod_dir redirects (${where})` };
+  const vhost = requestVhost(ask.config, probe.target);
+  const kind = probe.object.kind;
+  if (found!.scriptAlias && kind === "index") return { outcome: "unpredicted", why: "a ScriptAlias directory's own URL: no index page is planted there" };
+  const handler = handlerAt(ask, found!.sections, found!.file, found!.scriptAlias, vhost);
+  const cgiLoaded = ask.loaded.has("cgi_module") || ask.loaded.has("cgid_module");
+  const options = optionsAt(found!.sections);
+  if (handler.handler === "cgi-script") {
+    if (!cgiLoaded) return kind === "cgi" ? { outcome: "source-served", why: `cgi-script, and no CGI module is loaded: the default handler sends the file (${where})` } : { outcome: "served", why: "cgi-script without a CGI module: served as a file" };
+    if (kind !== "cgi") return { outcome: "unpredicted", why: `a ${kind} object under the cgi-script handler` };
+    if (!found!.scriptAlias && !options.has("execcgi")) return { outcome: "denied", why: `cgi-script where Options ExecCGI is off (${where})` };
+    return { outcome: "executed", why: `cgi-script with ${found!.scriptAlias ? "ScriptAlias" : "Options ExecCGI"} (${where})` };
+  }
+  if (handler.handler !== null && handler.handler !== "server-parsed" && handler.handler !== "default-handler") return { outcome: "unpredicted", why: `handler ${handler.handler} is not modelled` };
+  if (kind === "cgi") return { outcome: "source-served", why: `no cgi-script handler applies: the script is sent as a file (${where})` };
+  if (kind === "ssi") {
+    const parsed = ask.loaded.has("include_module") && options.has("includes") && (handler.handler === "server-parsed" || handler.includesFilter);
+    return parsed ? { outcome: "executed", why: `mod_include with Options Includes (${where})` } : { outcome: "source-served", why: `the page is not parsed: ${ask.loaded.has("include_module") ? (options.has("includes") ? "no INCLUDES filter or server-parsed handler" : "Options Includes is off") : "mod_include is not loaded"} (${where})` };
+  }
+  if (handler.handler === "server-parsed") return { outcome: "unpredicted", why: "a plain file under the server-parsed handler" };
+  return { outcome: "served", why: `granted (${where})` };
+}
+
+/** Every probed cell's predicted outcome on 2.2 (the tree as it runs today) and on the 2.4 target (unchanged). */
+export function predictCells(context: LintContext, set: ProbeSet, options: PredictOptions): CellPrediction[] {
+  const fragment = context.tree.layout === "fragment";
+  const stockKnown = context.targetModules.name === "official";
+  const asks: Record<Version, Ask> = {
+    "2.2": { config: context.source, version: "2.2", fragment, stockKnown: true, loaded: context.loaded.source, defaultRoot: options.defaultRoot },
+    "2.4": { config: context.target, version: "2.4", fragment, stockKnown, loaded: context.loaded.target, defaultRoot: options.defaultRoot },
+  };
+  return set.probes.map((probe) => ({ cell: probe.cell, probe: probe.id, "2.2": predictOne(asks["2.2"], probe, set), "2.4": predictOne(asks["2.4"], probe, set) }));
+}
