@@ -1,7 +1,7 @@
 // npm run bench [SCENARIO_FILES_OR_DIRS...]: every speed and memory figure of the project against its target,
 // each printed with PASS or MISS, measured side by side in one run. Asserts nothing; a part can be left out with
 // its switch (BENCH_CATALOGUE=0, BENCH_FLEET=0, BENCH_CONF=0, BENCH_LINT=0, BENCH_BODIES=0, BENCH_PROVE=0, BENCH_FUZZ=0,
-// BENCH_DETERMINISM=0)).
+// BENCH_DETERMINISM=0).
 // Absolute times differ by 2x between machines of the same kind, so every time target is a ratio to a floor measured
 // in the same run on the same machine and printed beside its figure; counts and memory are absolute. Give the real
 // 2.2 (HTTPD_BASELINE_IMAGE=local/httpd:2.2.34): without it 2.4 stands in for the baseline, and the figures flatter.
