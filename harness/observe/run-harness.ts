@@ -378,7 +378,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       changed = new Promise<void>((resolve) => (wake = resolve));
       woken();
     };
-    const stopped = new Promise<null>((resolve) => options.signal?.addEventListener("abort", () => resolve(null), { once: true }));
+    // Removed once the workers end: a caller that runs the harness again and again with one signal (the fuzzer's
+    // batches) would otherwise collect a listener per run.
+    let onStop = (): void => {};
+    const stopped = new Promise<null>((resolve) => {
+      onStop = () => resolve(null);
+      options.signal?.addEventListener("abort", onStop, { once: true });
+    });
     const worker = async (station: Station, lane: ScenarioLane): Promise<void> => {
       const copyFailed = await Promise.race([provisioning.get(station) ?? null, stopped]);
       if (copyFailed && station.lost === null) {
@@ -456,6 +462,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const workers = stations.flatMap((station, at) => lanes[at]!.map((lane) => worker(station, lane)));
     // Every worker ends before the run does (a failed one empties the queue), so nothing runs after the scopes go.
     const ended = await Promise.allSettled(workers);
+    options.signal?.removeEventListener("abort", onStop);
     const failed = ended.find((result): result is PromiseRejectedResult => result.status === "rejected");
     if (failed) throw failed.reason;
     interrupted();
