@@ -5,26 +5,16 @@
 //
 // lintJsonChunks writes the same text as `${JSON.stringify(lintDocument(...), null, 2)}\n` in pieces, a place at a
 // time, so that a lint of tens of thousands of places never holds its report as one string (nor as one object).
-import type { SourcePlace } from "../rules/finding.ts";
+import type { LintFinding, SourcePlace } from "../rules/finding.ts";
 import type { LintCause, LintOutcome } from "../rules/lint-outcome.ts";
 import type { Severity } from "../rules/severity.ts";
 
 export const LINT_SCHEMA_VERSION = "2.0";
 export const TOOL_NAME = "httpd-upgrade-harness";
 
-/** One place of a finding: where, the directive as written, and what identifies it across edits. */
-export interface LintPlace {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  directive: string;
-  fingerprint: string;
-  sections: readonly string[];
-  includeChain: readonly SourcePlace[];
-  related: readonly SourcePlace[];
-}
+/** One place of a finding: where, the directive as written, and what identifies it across edits (the finding's own
+ * fields, finding.ts; the JSON writes them in this order). */
+export type LintPlace = Pick<LintFinding, "file" | "line" | "column" | "endLine" | "endColumn" | "directive" | "fingerprint" | "sections" | "includeChain" | "related">;
 
 export interface LintDocumentFinding {
   rule: string;
