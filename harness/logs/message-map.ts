@@ -91,6 +91,14 @@ export const MESSAGE_MAP: readonly MessageMapRow[] = [
       "not one vanished and one new. With a used one only 2.4 warns, and the diff shows a new AH00548.",
   },
   {
+    event: "AH01574",
+    v22: /^module \S+ is already loaded, skipping$/,
+    v24: null,
+    source24: "modules/core/mod_so.c (load_module: APLOGNO(01574) \"module %s is already loaded, skipping\", warn; in bin/httpd's strings)",
+    source22: "modules/mappers/mod_so.c (load_module: \"module %s is already loaded, skipping\", warn)",
+    note: "A LoadModule for a module loaded already: a fragment on a stock config that loads it (2.2's loads every module it has).",
+  },
+  {
     event: "AH00558",
     v22: /^\S+: Could not reliably determine the server's fully qualified domain name, using \S+ for ServerName$/,
     v24: null,
@@ -317,6 +325,23 @@ export const MESSAGE_MAP: readonly MessageMapRow[] = [
     source22: "modules/generators/mod_cgi.c (cgi_handler: log_scripterror for a directory, 403)",
   },
   {
+    event: "AH02809",
+    v22: /^Options ExecCGI is off in this directory: /,
+    v24: null,
+    source24:
+      "modules/generators/mod_cgi.c (log_scripterror, APLOGNO(02809): seen on 2.4.68 as \"stderr from PATH: Options " +
+      "ExecCGI is off in this directory\", 403); mod_cgid.c logs it as AH01262 (its module file's strings)",
+    source22: "modules/generators/mod_cgi.c (cgi_handler: log_scripterror \"Options ExecCGI is off in this directory\", 403)",
+    note: "A handler's refusal after access control let the request in, not an access decision.",
+  },
+  {
+    event: "AH00037",
+    v22: /^Symbolic link not allowed or link target not accessible: /,
+    v24: null,
+    source24: "server/request.c (resolve_symlink refused: AH00037 in a directory walk, AH00032 for the file; both in bin/httpd's strings)",
+    source22: "server/request.c (\"Symbolic link not allowed or link target not accessible: %s\", 403)",
+  },
+  {
     event: "ssl-library-error",
     v22: /^SSL Library Error: /,
     v24: /^SSL Library Error: /,
@@ -363,11 +388,25 @@ export const EVENT_FAMILIES: readonly EventFamily[] = [
     why: "\"attempt to invoke directory as script: PATH\" and a 403: mod_cgi's code (AH02812) or mod_cgid's (AH01265).",
   },
   {
+    family: "cgi-execcgi-off",
+    events: ["AH02809", "AH01262"],
+    why: "\"Options ExecCGI is off in this directory\" and a 403: mod_cgi's code (AH02809) or mod_cgid's (AH01262).",
+  },
+  {
+    family: "symlink-refused",
+    events: ["AH00037", "AH00032"],
+    why: "\"Symbolic link not allowed or link target not accessible: PATH\" and a 403: the directory walk's code (AH00037) or the file's (AH00032).",
+  },
+  {
     family: "certificate-verification-error",
     events: ["AH02039", "AH02276"],
     why: "\"Certificate Verification: Error (N): text\": 2.4 picks the code by the connection's log level.",
   },
 ];
+
+/** The families of a 403 given after access control let the request in: a handler or Options refused it (a CGI
+ * directory, ExecCGI off, a forbidden directory index, a refused symlink). Such a 403 is no access decision. */
+export const HANDLER_REFUSALS: ReadonlySet<string> = new Set(["cgi-directory-as-script", "cgi-execcgi-off", "AH01276", "symlink-refused"]);
 
 const FAMILY_OF = new Map<string, string>(
   EVENT_FAMILIES.flatMap((family) => family.events.map((event) => [event, family.family] as const)),

@@ -43,6 +43,10 @@ describe("event of 2.2 records", () => {
     ["Directory index forbidden by Options directive: /usr/local/apache2/htdocs/dir/", "AH01276"],
     // Recorded on 2.2.34 (GET /cgi-bin/ on configs/official-stock); 2.4.68 logs AH02812 for the same request.
     ["attempt to invoke directory as script: /usr/local/apache2/cgi-bin/", "AH02812"],
+    // Recorded on 2.2.34 (GET /nox/probe.cgi, AddHandler cgi-script under Options None); 2.4.68 logs
+    // "AH02809: stderr from PATH: Options ExecCGI is off in this directory" for the same request.
+    ["Options ExecCGI is off in this directory: /usr/local/apache2/htdocs/nox/probe.cgi", "AH02809"],
+    ["Symbolic link not allowed or link target not accessible: /usr/local/apache2/htdocs/dl/lnk", "AH00037"],
     [
       "Negotiation: discovered file(s) matching request: /usr/local/apache2/htdocs/foo (None could be negotiated).",
       "AH00687",
@@ -110,6 +114,18 @@ describe("event families across versions", () => {
   it("treats AH01797 and AH01630 as one client-denied event", () => {
     expect(family(line24("AH01630"))).toBe(family(line24("[client 127.0.0.1:41282] AH01797")));
     expect(family(line22("[client 127.0.0.1] client denied"))).toBe(family(line24("AH01630")));
+  });
+
+  // Recorded on 2.2.34 and 2.4.68 (mod_cgi) for GET /nox/probe.cgi under Options None; mod_cgid's code is from its
+  // module file's strings. One handler refusal, whichever CGI module 2.4 loads.
+  it("treats 2.2's ExecCGI-off line and 2.4's AH02809 and AH01262 as one event", () => {
+    const v22 = parseErrorLogLine("[Mon Dec 07 18:29:42 2026] [error] [client 198.51.100.77] Options ExecCGI is off in this directory: /usr/local/apache2/htdocs/nox/probe.cgi", "2.2");
+    const cgi = parseErrorLogLine("[Mon Dec 07 18:29:41.267777 2026] [cgi:error] [pid 40:tid 76] [client 198.51.100.77:56180] AH02809: stderr from /usr/local/apache2/htdocs/nox/probe.cgi: Options ExecCGI is off in this directory", "2.4");
+    const cgid = parseErrorLogLine("[Mon Dec 07 18:29:41.267777 2026] [cgid:error] [pid 40:tid 76] [client 198.51.100.77:56180] AH01262: stderr from /usr/local/apache2/htdocs/nox/probe.cgi: Options ExecCGI is off in this directory", "2.4");
+    expect(family(v22)).toBe("cgi-execcgi-off");
+    expect(family(cgi)).toBe("cgi-execcgi-off");
+    expect(family(cgid)).toBe("cgi-execcgi-off");
+    expect(family(v22)).not.toBe(family(line24("AH01630")));
   });
 
   it("keeps 2.2's AuthType-not-set apart from 2.4's AH01630", () => {
