@@ -19,7 +19,7 @@ import { stockModuleGap } from "../server/module-succession.ts";
 import { SEVERITIES, type Severity } from "../rules/severity.ts";
 import type { RequestSpec, Scenario } from "../scenario/scenario.ts";
 import type { Comparison } from "./comparison.ts";
-import { type DifferenceClass as OutcomeChange, differenceClass, outcomeChange, SECURITY_CLASSES } from "./outcome/cell-class.ts";
+import { type DifferenceClass as OutcomeChange, SECURITY_CLASSES, witnessChange, witnessClass } from "./outcome/cell-class.ts";
 import { questionOfRequest } from "./outcome/probe-cells.ts";
 import { sideWitness } from "./outcome/probe-outcome.ts";
 import type { Difference } from "./difference.ts";
@@ -243,7 +243,7 @@ export function triageScenario(input: TriageInput): TriageResult {
       const question = questionOfRequest(request);
       const a = sideWitness(question, baseline.requests.find((r) => r.name === request.name), baseline);
       const b = sideWitness(question, candidate.requests.find((r) => r.name === request.name), candidate);
-      const change = differenceClass(a.outcome, b.outcome);
+      const change = witnessClass(a, b);
       if (change === "changed") return null;
       const origin = request.probe?.object.origin ?? null;
       const described = OUTCOME_CAUSES[change];
@@ -251,7 +251,7 @@ export function triageScenario(input: TriageInput): TriageResult {
         kind: "outcome",
         id: described.id,
         rule: null,
-        claim: { summary: `${described.summary}: ${outcomeChange(a.outcome, b.outcome)}` },
+        claim: { summary: `${described.summary}: ${witnessChange(a, b)}` },
         severity: described.severity,
         security: SECURITY_CLASSES.has(change),
         title: described.title,

@@ -234,6 +234,7 @@ const witness = keysOf<SideWitness>()([
   ["object", null],
   ["marker", null],
   ["evidence", null],
+  ["handlerRefusal", null],
 ]);
 
 const probes = keysOf<ReportProbes>()([

@@ -6,7 +6,7 @@ import type { RequestObservation, SideObservation } from "../../observe/observat
 import type { RequestProbe } from "../../scenario/probe-world.ts";
 import type { RequestSpec } from "../../scenario/scenario.ts";
 import type { Difference } from "../difference.ts";
-import { differenceClass, type DifferenceClass } from "./cell-class.ts";
+import { type DifferenceClass, witnessClass } from "./cell-class.ts";
 import { type ProbeQuestion, type SideWitness, sideWitness } from "./probe-outcome.ts";
 import { unreachableBackend } from "./unreachable-backend.ts";
 
@@ -65,7 +65,7 @@ export function runCellClass(question: Pick<ProbeQuestion, "credentials" | "user
     return vacuous === null ? { class: "equal", reason: null } : { class: "vacuous", reason: vacuous };
   }
   if (told.every((d) => d.class === "expected-change")) return { class: "accepted", reason: [...new Set(told.map((d) => d.reason))].join("; ") };
-  return { class: differenceClass(a.outcome, b.outcome), reason: null };
+  return { class: witnessClass(a, b), reason: null };
 }
 
 /** Every probe request of a scenario as a cell, in request order; empty when it sends no probes. */

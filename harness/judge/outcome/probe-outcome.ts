@@ -9,6 +9,7 @@
 // - the marker: what of the object came back in a 2xx body.
 import type { HttpResponseOutcome } from "../../clients/outcome.ts";
 import { authEvent } from "../../logs/auth-events.ts";
+import { eventFamily, HANDLER_REFUSALS } from "../../logs/message-map.ts";
 import type { ErrorLogRecord } from "../../logs/error-log-record.ts";
 import type { ObservedWorld, RequestObservation, SideObservation } from "../../observe/observation.ts";
 import { markerSeen } from "../../plan/probes/world-content.ts";
@@ -37,7 +38,12 @@ export interface SideWitness {
   marker: "executed" | "source" | "seen" | "as-is" | "other" | "not-applicable";
   /** The evidence in words: "AH01631 user admin: authorization failure", "planted /srv/www/x/probe.cgi". */
   evidence: string[];
+  /** For a 403 that a handler or Options gave after access control let the request in (its own log line says so:
+   * a CGI directory, ExecCGI off, a forbidden directory index, a refused symlink), that line; else null. Such a
+   * 403 is not an access decision: cell-class.ts does not count it as refused. */
+  handlerRefusal: string | null;
 }
+
 
 /** What a probe asked and who it was for, as the judge needs it. */
 export interface ProbeQuestion {
@@ -96,14 +102,14 @@ function objectWitness(object: SideWorldObject | null, world: ObservedWorld | nu
 
 export function sideWitness(question: ProbeQuestion, request: RequestObservation | undefined, side: SideObservation): SideWitness {
   if (request === undefined) {
-    return { outcome: "error", answer: "not sent", credentials: "unknown", object: "none", marker: "not-applicable", evidence: ["the request was not sent"] };
+    return { outcome: "error", answer: "not sent", credentials: "unknown", object: "none", marker: "not-applicable", evidence: ["the request was not sent"], handlerRefusal: null };
   }
   const world = side.world;
   const object = sideObject(world, question);
   const objectSeen = objectWitness(object, world);
   const credentials = credentialWitness(question, request, side);
   const evidence = [...credentials.evidence, ...(objectSeen.evidence === null ? [] : [objectSeen.evidence])];
-  const base = { credentials: credentials.credentials, object: objectSeen.object, evidence };
+  const base = { credentials: credentials.credentials, object: objectSeen.object, evidence, handlerRefusal: null };
   const outcome = request.outcome;
   if (outcome.kind !== "response") {
     const answer = outcome.kind === "transport-error" ? outcome.code : outcome.kind === "not-run" ? `not run: ${outcome.reason}` : "exec";
@@ -112,7 +118,13 @@ export function sideWitness(question: ProbeQuestion, request: RequestObservation
   const status = outcome.status;
   const answer = String(status);
   if (status === 401) return { ...base, outcome: "auth-required", answer, marker: "not-applicable" };
-  if (status === 403) return { ...base, outcome: "denied", answer, marker: "not-applicable" };
+  if (status === 403) {
+    const families = request.errorLog.map((record) => eventFamily(record.event) ?? "");
+    const handler = families.includes("client-denied") ? undefined : request.errorLog.find((_, i) => HANDLER_REFUSALS.has(families[i]!));
+    if (handler === undefined) return { ...base, outcome: "denied", answer, marker: "not-applicable" };
+    const handlerRefusal = describe(handler);
+    return { ...base, evidence: [...evidence, handlerRefusal], outcome: "denied", answer, marker: "not-applicable", handlerRefusal };
+  }
   if (status === 404 || status === 410) return { ...base, outcome: "not-found", answer, marker: "not-applicable" };
   if (status >= 300 && status < 400) return { ...base, outcome: "redirected", answer: `${status} ${header(outcome, "location") ?? ""}`.trim(), marker: "not-applicable" };
   if (status < 200 || status >= 300) return { ...base, outcome: "error", answer, marker: "not-applicable" };

@@ -15,7 +15,7 @@ import type { ScenarioRun } from "../../observe/scenario-run.ts";
 import type { Probe, ProbeSet } from "../../plan/probes/probe.ts";
 import { listingOf } from "../../rules/expected-differences.ts";
 import { type IgnoreFile, ignoredBy } from "../../rules/ignore-file.ts";
-import { DIFFERENCE_CLASSES, differenceClass, SECURITY_CLASSES } from "../outcome/cell-class.ts";
+import { DIFFERENCE_CLASSES, SECURITY_CLASSES, witnessClass } from "../outcome/cell-class.ts";
 import { vacuityOf } from "../outcome/probe-cells.ts";
 import { unreachableBackend } from "../outcome/unreachable-backend.ts";
 import { type ProbeQuestion, sideWitness } from "../outcome/probe-outcome.ts";
@@ -184,7 +184,7 @@ export function judgeProof(input: ProofInput): Proof {
       record.reason = `${entry.rule ?? "ignore-file"}: ${entry.reason}`;
       return record;
     }
-    const kind = differenceClass(wa.outcome, wb.outcome);
+    const kind = witnessClass(wa, wb);
     record.class = kind;
     counterexamples.push({ kind, security: SECURITY_CLASSES.has(kind), request, baseline: a, candidate: b, witnesses: { baseline: wa, candidate: wb }, config });
     return record;

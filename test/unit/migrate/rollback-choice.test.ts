@@ -10,7 +10,7 @@ function change(id: string, file: string, line: number, endLine: number): Migrat
 
 function proofWith(lines: Array<{ file: string; line: number }>): Proof {
   const answer = { status: 200, error: null, location: null, contentType: null, bodyDigest: null };
-  const witness = (outcome: "denied" | "served") => ({ outcome, answer: outcome === "denied" ? "403" : "200", credentials: "not-sent" as const, object: "planted" as const, marker: "not-applicable" as const, evidence: [] });
+  const witness = (outcome: "denied" | "served") => ({ outcome, answer: outcome === "denied" ? "403" : "200", credentials: "not-sent" as const, object: "planted" as const, marker: "not-applicable" as const, evidence: [], handlerRefusal: null });
   const counterexample: Counterexample = {
     kind: "widened",
     security: true,

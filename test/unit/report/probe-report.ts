@@ -11,7 +11,7 @@ export const ADMIN = "<Directory /srv/www/admin>";
 export const HOSTILE_REGION = `<Directory "/srv/<script>alert(1)</script>">`;
 
 function witness(outcome: SideWitness["outcome"], answer: string, evidence: string[] = []): SideWitness {
-  return { outcome, answer, credentials: "not-sent", object: "planted", marker: "not-applicable", evidence };
+  return { outcome, answer, credentials: "not-sent", object: "planted", marker: "not-applicable", evidence, handlerRefusal: null };
 }
 
 function side(status: number | null, body: string | null): ReportSideRequest {

@@ -5,7 +5,7 @@ import { runCellClass } from "../../../../harness/judge/outcome/probe-cells.ts";
 import type { SideWitness } from "../../../../harness/judge/outcome/probe-outcome.ts";
 import type { Difference } from "../../../../harness/judge/difference.ts";
 
-const witness = (outcome: SideWitness["outcome"], extra: Partial<SideWitness> = {}): SideWitness => ({ outcome, answer: "200", credentials: "not-sent", object: "planted", marker: "seen", evidence: [], ...extra });
+const witness = (outcome: SideWitness["outcome"], extra: Partial<SideWitness> = {}): SideWitness => ({ outcome, answer: "200", credentials: "not-sent", object: "planted", marker: "seen", evidence: [], handlerRefusal: null, ...extra });
 const none = { credentials: "none" as const, user: null };
 const valid = { credentials: "valid" as const, user: "probe-user" };
 const diff = (cls: Difference["class"]): Difference => ({ field: "status", baseline: "403", candidate: "200", class: cls, seed: [], reason: `because ${cls}` });

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { HttpResponseOutcome } from "../../../../harness/clients/outcome.ts";
-import { differenceClass } from "../../../../harness/judge/outcome/cell-class.ts";
+import { differenceClass, witnessChange, witnessClass } from "../../../../harness/judge/outcome/cell-class.ts";
 import { type ProbeQuestion, sideWitness } from "../../../../harness/judge/outcome/probe-outcome.ts";
 import { parseErrorLogLine } from "../../../../harness/logs/parse-error-log.ts";
 import type { ObservedWorld, RequestObservation, SideObservation } from "../../../../harness/observe/observation.ts";
@@ -60,6 +60,20 @@ describe("sideWitness", () => {
     expect(outcome({ kind: "transport-error", code: "ECONNRESET", message: "", durationMs: 1 })).toBe("error");
   });
 
+  // Recorded on 2.2.34 (GET /icinga/cgi-bin/ under a ScriptAlias; GET /nox/probe.cgi under Options None): the 403
+  // comes from mod_cgi after access control let the request in.
+  it("names a 403 a handler gave after access control, and only that one", () => {
+    const dir = sideWitness(ask("/x/"), request(answer(403), ["attempt to invoke directory as script: /usr/lib/icinga/cgi/"]), side());
+    expect(dir).toMatchObject({ outcome: "denied", handlerRefusal: "AH02812 attempt to invoke directory as script: /usr/lib/icinga/cgi/" });
+    expect(dir.evidence).toContain(dir.handlerRefusal);
+    const execOff = sideWitness(ask("/x.cgi"), request(answer(403), ["Options ExecCGI is off in this directory: /srv/nox/probe.cgi"]), side());
+    expect(execOff.handlerRefusal).toMatch(/^AH02809 /);
+    expect(sideWitness(ask("/x"), request(answer(403), ["client denied by server configuration: /srv/x"]), side()).handlerRefusal).toBeNull();
+    // An access denial in the same request's lines wins: no handler ran after it.
+    expect(sideWitness(ask("/x/"), request(answer(403), ["client denied by server configuration: /srv/x/", "attempt to invoke directory as script: /srv/x/"]), side()).handlerRefusal).toBeNull();
+    expect(sideWitness(ask("/x/"), request(answer(404), ["attempt to invoke directory as script: /srv/x/"]), side()).handlerRefusal).toBeNull();
+  });
+
   it("takes a valid user as taken in when it got past authentication, refused when a line says the store lacks it", () => {
     const valid = ask("/team/", { credentials: "valid", user: "probe-user" });
     expect(sideWitness(valid, request(answer(200)), side()).credentials).toBe("accepted");
@@ -81,5 +95,36 @@ describe("differenceClass", () => {
     expect(differenceClass("served", "auth-required")).toBe("narrowed");
     expect(differenceClass("denied", "auth-required")).toBe("changed");
     expect(differenceClass("served", "error")).toBe("changed");
+  });
+});
+
+describe("witnessClass", () => {
+  const w = (outcome: Parameters<typeof differenceClass>[0], handlerRefusal: string | null = null) => ({ outcome, handlerRefusal });
+  const cgi = "AH02812 attempt to invoke directory as script: /srv/cgi/";
+
+  it("classes witnesses as outcomes when no handler refused", () => {
+    expect(witnessClass(w("denied"), w("not-found"))).toBe("widened");
+    expect(witnessClass(w("executed"), w("source-served"))).toBe("source-exposed");
+  });
+
+  // Real 2.2.34 → 2.4.68 on a ScriptAlias directory when 2.4 loads no CGI module: 403 (mod_cgi) → 404.
+  it("does not call a handler's 403 turned 404 a widening: access let both in", () => {
+    expect(witnessClass(w("denied", cgi), w("not-found"))).toBe("changed");
+    expect(witnessClass(w("denied", cgi), w("redirected"))).toBe("changed");
+    expect(witnessClass(w("denied", cgi), w("denied"))).toBe("changed");
+    expect(witnessChange(w("denied", cgi), w("not-found"))).toBe("denied (by the handler) → not found");
+  });
+
+  it("calls content a handler withheld and 2.4 gives a widening, its text an exposure", () => {
+    expect(witnessClass(w("denied", cgi), w("served"))).toBe("widened");
+    expect(witnessClass(w("denied", cgi), w("executed"))).toBe("widened");
+    expect(witnessClass(w("denied", cgi), w("source-served"))).toBe("source-exposed");
+  });
+
+  it("calls an access refusal that became a handler's 403 a widening: access no longer stops the request", () => {
+    expect(witnessClass(w("auth-required"), w("denied", cgi))).toBe("widened");
+    expect(witnessClass(w("denied"), w("denied", cgi))).toBe("widened");
+    expect(witnessClass(w("executed"), w("denied", cgi))).toBe("narrowed");
+    expect(witnessClass(w("not-found"), w("denied", cgi))).toBe("changed");
   });
 });
