@@ -18,6 +18,7 @@ import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts
 import { governingFindings, hasOwn, innermostScope, ownDirectives, requireLine, sectionsAboveWith } from "./access-scope.ts";
 import { detection } from "./detection.ts";
 import { recordsWithCode } from "./evidence.ts";
+import { eventFamily, HANDLER_REFUSALS } from "../logs/message-map.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
 import { PlaceMap } from "./places.ts";
@@ -120,6 +121,19 @@ export const A5: Rule = {
   severity: "behaviour",
   detect,
   recognise: (evidence) => {
+    // Both 403, for different reasons: 2.2's access let the request in and its handler refused it (recorded on
+    // 2.2.34: "Options ExecCGI is off", "attempt to invoke directory as script"), 2.4 refused it at access control.
+    if (evidence.field === "errorLog" && evidence.request !== null && evidence.status.baseline === 403 && evidence.status.candidate === 403) {
+      const handler = evidence.log.baseline.find((record) => HANDLER_REFUSALS.has(eventFamily(record.event) ?? ""));
+      const denials = recordsWithCode(evidence.log.candidate, "AH01630", "AH01797");
+      const findings = governingFindings(evidence, "A5");
+      if (handler === undefined || denials.length === 0 || findings.length === 0 || recordsWithCode(evidence.log.baseline, "AH01797").length > 0) return null;
+      return {
+        summary: `2.2 let ${evidence.request.path} past access control and its handler refused it (403: ${handler.message}); 2.4 refused it at access control (${denials[0]!.code ?? denials[0]!.event}): 2.4 checks Order/Allow and Require separately and needs both`,
+        lines: findings.map((finding) => ({ file: finding.file, line: finding.line })),
+        severity: "behaviour",
+      };
+    }
     if (evidence.field !== "status" || evidence.request === null || evidence.status.candidate !== 403) return null;
     const baseline = evidence.status.baseline;
     if (baseline === null || baseline === 403 || baseline === 401) return null;

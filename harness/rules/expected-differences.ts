@@ -315,6 +315,39 @@ export const LOG_LEVEL_MOVE_RULE: Rule = {
 // A tree that uses SSL on 2.4 without SSLSessionCache logs AH01873 on 2.4 too, and then nothing is claimed.
 const SESSION_CACHE_WARNING = "AH01873";
 
+// A fragment that loads a module its stock config loads already: httpd warns "module X is already loaded,
+// skipping" (AH01574) and carries on. 2.2's stock httpd.conf loads every module it has, 2.4's far fewer, so the
+// same LoadModule line warns on 2.2 only (recorded: LoadModule cgi_module in a fragment on 2.2.34 and 2.4.68).
+// Nothing else changes: the module is loaded on both sides.
+const LOADED_AGAIN = "AH01574";
+const LOADED_AGAIN_TEXT = /^(?:\[[^\]]*\] )*(?:AH01574: )?module \S+ is already loaded, skipping$/;
+
+export const MODULE_LOADED_AGAIN_RULE: Rule = {
+  id: "module-loaded-again",
+  seed: [],
+  title: "one side warns that a LoadModule line loads a module its stock config loads already (AH01574)",
+  severity: "expected",
+  recognise: (evidence) => {
+    if (evidence.field === "configTest") {
+      const without = (value: string | null) => configTestWording((value ?? "").split("\n").filter((line) => !LOADED_AGAIN_TEXT.test(line.replace(/^\S+ /, "")) && !LOADED_AGAIN_TEXT.test(line)).join("\n"));
+      const told = (value: string | null) => (value ?? "").split("\n").some((line) => LOADED_AGAIN_TEXT.test(line) || LOADED_AGAIN_TEXT.test(line.replace(/^\S+ /, "")));
+      if ((told(evidence.baseline) || told(evidence.candidate)) && without(evidence.baseline) === without(evidence.candidate)) {
+        return { summary: "a LoadModule line loads a module that one side's stock httpd.conf loads already: that side warns \"module is already loaded, skipping\" (AH01574)" };
+      }
+      return null;
+    }
+    if (evidence.field !== "startupLog") return null;
+    const before = lines(evidence.baseline).filter((line) => line !== SESSION_CACHE_WARNING);
+    const after = lines(evidence.candidate).filter((line) => line !== SESSION_CACHE_WARNING);
+    const onlyBefore = before.filter((line) => !after.includes(line));
+    const onlyAfter = after.filter((line) => !before.includes(line));
+    const oneSided = [...onlyBefore, ...onlyAfter];
+    return oneSided.length > 0 && oneSided.every((line) => line === LOADED_AGAIN)
+      ? { summary: `${onlyBefore.length > 0 ? "2.2" : "2.4"} warned "module is already loaded, skipping" (AH01574): a LoadModule line loads a module its stock httpd.conf loads already` }
+      : null;
+  },
+};
+
 export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
   id: "ssl-session-cache-warning",
   seed: [],
@@ -324,8 +357,9 @@ export const SSL_SESSION_CACHE_WARNING_RULE: Rule = {
   stockModule: "ssl_module",
   recognise: (evidence) => {
     if (evidence.field !== "startupLog") return null;
-    const before = lines(evidence.baseline);
-    const after = lines(evidence.candidate);
+    // A module loaded again is told by MODULE_LOADED_AGAIN_RULE, with or without this line.
+    const before = lines(evidence.baseline).filter((line) => line !== LOADED_AGAIN);
+    const after = lines(evidence.candidate).filter((line) => line !== LOADED_AGAIN);
     const onlyBefore = before.filter((line) => !after.includes(line));
     const onlyAfter = after.filter((line) => !before.includes(line));
     return onlyAfter.length === 0 && onlyBefore.length > 0 && onlyBefore.every((line) => line === SESSION_CACHE_WARNING)
@@ -350,4 +384,5 @@ export const EXPECTED_RULES: readonly Rule[] = [
   AUTOINDEX_MARKUP_RULE,
   LOG_LEVEL_MOVE_RULE,
   SSL_SESSION_CACHE_WARNING_RULE,
+  MODULE_LOADED_AGAIN_RULE,
 ];

@@ -17,6 +17,7 @@
 // ScriptAlias /tool-cgi/ to a directory with only Order allow,deny / Allow from all gave 200 (ran) on 2.2.34 and
 // 403 on 2.4.68; such a finding is behaviour until the directory is granted.
 import { candidateLogs } from "./evidence.ts";
+import { eventFamily } from "../logs/message-map.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { admission24, directoryAccess24, stateAt24, type DirectoryAccess24 } from "../access/directory-state-24.ts";
 import { parseAuthz } from "../access/model-24.ts";
@@ -164,6 +165,15 @@ export const HANDLER_NOT_LOADED: Rule = {
     // script output had none (queuewatch-cgi sample: both 200, only 2.4 with them). Only with this rule's finding.
     if ((evidence.field === "header:etag" || evidence.field === "header:last-modified") && runnable.length > 0 && evidence.status.baseline === evidence.status.candidate && evidence.baseline === null && evidence.candidate !== null) {
       return { summary: `2.4 sent ${evidence.request?.path ?? "a script"} as a file (with its ${evidence.field.slice("header:".length)}) where 2.2 sent the script's output: its handler's module is not loaded`, lines: runnable, severity: "security" };
+    }
+    // 2.2's CGI handler refused the request after access let it in (a directory under a ScriptAlias, ExecCGI off:
+    // 403 with its own line); 2.4 has no CGI handler there, so the default handler answered instead (a directory
+    // under a ScriptAlias: 404 on 2.4.68, recorded with the icinga-shaped fragment). Nothing was granted that
+    // access refused: behaviour, unless 2.4 sent content.
+    const cgiRefusal = evidence.log.baseline.find((record) => ["cgi-directory-as-script", "cgi-execcgi-off"].includes(eventFamily(record.event) ?? ""));
+    if ((evidence.field === "status" || evidence.field === "errorLog") && cgiRefusal !== undefined && evidence.status.baseline === 403 && evidence.status.candidate !== 403 && runnable.length > 0) {
+      const sent = evidence.status.candidate !== null && evidence.status.candidate < 300;
+      return { summary: `2.2's CGI handler refused ${evidence.request?.path ?? "the request"} (403: ${cgiRefusal.message}); 2.4 runs no CGI handler there and answered ${evidence.status.candidate ?? "nothing"}: its handler's module is not loaded`, lines: runnable, severity: sent ? "security" : "behaviour" };
     }
     if (evidence.field === "errorLog" && unknownFilter.length > 0) {
       return { summary: "2.4 did not run server-side includes (AH00082: unknown filter includes): mod_include is not loaded", lines, severity: "security" };

@@ -50,4 +50,14 @@ describe("A5: recognise", () => {
     expect(A5.recognise!(evidence({ status: { baseline: 403, candidate: 403 }, log: denied }))).toBeNull();
     expect(A5.recognise!(evidence({ status: { baseline: 200, candidate: 403 } }))).toBeNull();
   });
+
+  // Recorded on 2.2.34 / 2.4.68 (a fragment's <Directory /srv/nox> with Order allow,deny, Allow from all and a
+  // cgi-script under Options None): both 403, 2.2 from mod_cgi after access let it in, 2.4 from the inherited Require.
+  it("claims the log line of a 403 on both sides that 2.2's handler gave and 2.4's access control gave, with its finding", () => {
+    const both = { field: "errorLog", status: { baseline: 403, candidate: 403 }, request: { ...evidence().request!, path: "/nox/probe.cgi" } };
+    const execOff = { baseline: [record("AH02809", "Options ExecCGI is off in this directory: /srv/nox/probe.cgi")], candidate: denied.candidate };
+    expect(A5.recognise!(evidence({ ...both, log: execOff, findings: [finding("A5", 5)] }))).toMatchObject({ severity: "behaviour", lines: [{ line: 5 }] });
+    expect(A5.recognise!(evidence({ ...both, log: execOff }))).toBeNull();
+    expect(A5.recognise!(evidence({ ...both, log: { baseline: [record("AH01797", "client denied by server configuration: /srv/nox/probe.cgi")], candidate: denied.candidate }, findings: [finding("A5", 5)] }))).toBeNull();
+  });
 });

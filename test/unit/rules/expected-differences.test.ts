@@ -11,6 +11,7 @@ import {
   EXPIRES_SKEW_RULE,
   JUDGED_DIFFERENCES,
   LOG_LEVEL_MOVE_RULE,
+  MODULE_LOADED_AGAIN_RULE,
   PUBLISHED_PORT_RULE,
   SATISFY_ANY_DENIAL_LOG_RULE,
   SSL_SESSION_CACHE_WARNING_RULE,
@@ -114,6 +115,24 @@ describe("the expected rules", () => {
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873", "AH00117"))).toBeNull();
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873\nAH01909", null))).toBeNull();
     expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(evidence({ field: "errorLog", baseline: "AH01873", candidate: null }))).toBeNull();
+  });
+
+  // Recorded: a fragment with "LoadModule cgi_module modules/mod_cgi.so" on the stock configs of 2.2.34 (which loads
+  // mod_cgi already) and 2.4.68 (which does not): only 2.2 warned, in its config test and its start-up log.
+  it("claim a module loaded again on one side's stock config (AH01574), with or without 2.2's mod_ssl line", () => {
+    const startup = (baseline: string | null, candidate: string | null) => evidence({ field: "startupLog", baseline, candidate, request: null, status: { baseline: null, candidate: null } });
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(startup("AH01873\nAH01574", null))).not.toBeNull();
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(startup("AH01574", null))).not.toBeNull();
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(startup("AH01574\nAH01909", null))).toBeNull();
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(startup("AH01873", null))).toBeNull();
+    expect(SSL_SESSION_CACHE_WARNING_RULE.recognise!(startup("AH01873\nAH01574", null))).not.toBeNull();
+    const configTest = (baseline: string, candidate: string) => evidence({ field: "configTest", baseline, candidate, request: null, status: { baseline: null, candidate: null } });
+    const v22 = "ok\n[Mon Dec 07 18:28:08 2026] [warn] module cgi_module is already loaded, skipping\nhttpd: Could not reliably determine the server's fully qualified domain name, using 172.27.0.2 for ServerName\nSyntax OK";
+    const v24 = "ok\nAH00558: httpd: Could not reliably determine the server's fully qualified domain name, using 172.27.0.3. Set the 'ServerName' directive globally to suppress this message\nSyntax OK";
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(configTest(v22, v24))).not.toBeNull();
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(configTest(v22, `${v24}\nAH00112: Warning: DocumentRoot [/x] does not exist`))).toBeNull();
+    expect(MODULE_LOADED_AGAIN_RULE.recognise!(configTest("ok\nSyntax OK", "ok\nSyntax OK\nAH00112: x"))).toBeNull();
+    expect(parseErrorLogLine("[Mon Dec 07 18:28:08 2026] [warn] module cgi_module is already loaded, skipping", "2.2").event).toBe("AH01574");
   });
 });
 

@@ -70,6 +70,17 @@ describe("handler-not-loaded: recognise", () => {
     expect(claim).toMatchObject({ severity: "security", lines: [{ file: "site.conf", line: 1 }] });
   });
 
+  // Recorded on 2.2.34 / 2.4.68 (an icinga-shaped fragment: ScriptAlias /icinga/cgi-bin, no CGI module on 2.4):
+  // GET /icinga/cgi-bin/ was 403 "attempt to invoke directory as script" on 2.2 and 404 on 2.4.
+  it("claims 2.2's CGI handler refusal that 2.4, without the handler, answers otherwise: behaviour, security if it sent content", () => {
+    const scriptAlias = { ...finding("handler-not-loaded", 1), directive: "ScriptAlias /icinga/cgi-bin /usr/lib/icinga/cgi" };
+    const refused = (candidate: number) => evidence({ field: "status", baseline: "403", candidate: String(candidate), status: { baseline: 403, candidate }, log: { baseline: [record("AH02812", "attempt to invoke directory as script: /usr/lib/icinga/cgi/")], candidate: [] }, findings: [scriptAlias], request: { ...evidence().request!, path: "/icinga/cgi-bin/" } });
+    expect(HANDLER_NOT_LOADED.recognise!(refused(404))).toMatchObject({ severity: "behaviour", lines: [{ line: 1 }] });
+    expect(HANDLER_NOT_LOADED.recognise!(refused(200))?.severity).toBe("security");
+    expect(HANDLER_NOT_LOADED.recognise!({ ...refused(404), findings: [] })).toBeNull();
+    expect(HANDLER_NOT_LOADED.recognise!({ ...refused(404), log: { baseline: [record("AH01797", "client denied by server configuration: /x")], candidate: [] } })).toBeNull();
+  });
+
   it("claims raw SSI text and 2.4's AH00082 line", () => {
     expect(HANDLER_NOT_LOADED.recognise!(evidence({ field: "body", baseline: "<html>Monday</html>", candidate: '<html><!--#echo var="DATE_LOCAL" --></html>' }))).not.toBeNull();
     const log = { baseline: [], candidate: [record("AH00082", "an unknown filter was not added: includes")] };
