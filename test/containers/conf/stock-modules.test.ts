@@ -3,7 +3,8 @@
 // outcome calls for; `--target-modules` loads the modules on the candidate and the causes go. Real answers (2.2.34
 // against 2.4.68): staging-lock's Digest lock 401 → 200 and its hook's source (mod_auth_digest, mod_cgi: security);
 // queuewatch-cgi's index.cgi source (mod_cgi: security); tool-status-alias's Expires and Cache-Control (mod_expires:
-// behaviour). The comparisons need a real 2.2 (HTTPD_BASELINE_IMAGE); without one, the 2.4 side's own answers,
+// behaviour); hostwatch-cgi's ScriptAlias directory, 403 from 2.2's mod_cgi and 404 on 2.4, and its plugin that 2.2
+// refused to run (ExecCGI off) and 2.4 sends as text (mod_cgi: security). The comparisons need a real 2.2 (HTTPD_BASELINE_IMAGE); without one, the 2.4 side's own answers,
 // with and without the modules (an `httpd -M` file), are still checked.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -17,13 +18,14 @@ import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runTrees } from "../../helpers/run-trees.ts";
 
 const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
-const SAMPLES = ["queuewatch-cgi", "staging-lock", "tool-status-alias"];
+const SAMPLES = ["hostwatch-cgi", "queuewatch-cgi", "staging-lock", "tool-status-alias"];
 
 type Row = [module: string, severity: string, security: boolean];
 
 /** The module causes each sample shows with a real 2.2 baseline, by the module the title names. */
 // Every fragment also shows mod_ssl's: 2.2's stock config loads it without a session cache and warns (AH01873).
 const CAUSES: Record<string, Row[]> = {
+  "hostwatch-cgi": [["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
   "queuewatch-cgi": [["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
   "staging-lock": [["mod_auth_digest", "security", true], ["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
   "tool-status-alias": [["mod_expires", "behaviour", false], ["mod_ssl", "expected", false]],
@@ -99,6 +101,14 @@ describe("fragments on the images' stock configs: one cause per module, gone wit
     expect(lock.config.map((c) => `${c.file}:${c.line}`)).toContain("etc/stagelock/apache.conf:16");
     const hook = compared.get("staging-lock")!.findings.find((f) => f.title.startsWith("mod_cgi"))!;
     expect(hook.differences.some((d) => d.field === "body" && /^#!\/bin\/sh/.test(String(d.candidate)))).toBe(true);
+    // A handler's 403 is no access decision: the directory's 403 → 404 is mod_cgi's change, not a widening; the
+    // plugin 2.2 refused to run and 2.4 sends as text is an exposure.
+    const hostwatch = compared.get("hostwatch-cgi")!;
+    const cgi = hostwatch.findings.find((f) => f.title.startsWith("mod_cgi"))!;
+    expect(cgi.differences).toContainEqual(expect.objectContaining({ field: "status", baseline: "403", candidate: "404" }));
+    expect(hostwatch.findings.map((f) => f.rule)).not.toContain("access-widened");
+    const plugin = hostwatch.probes!.cells.find((c) => c.path === "/hostwatch/plugins/check_db.cgi" && c.cell.includes("|valid:"))!;
+    expect({ class: plugin.class, baseline: plugin.baseline?.outcome, refusal: plugin.baseline?.handlerRefusal?.split(" ")[0], candidate: plugin.candidate?.outcome }).toEqual({ class: "source-exposed", baseline: "denied", refusal: "AH02809", candidate: "source-served" });
     const expires = compared.get("tool-status-alias")!.findings.find((f) => f.title.startsWith("mod_expires"))!;
     expect(new Set(expires.differences.map((d) => d.field))).toEqual(new Set(["header:expires", "header:cache-control"]));
     expect(expires.differences.every((d) => d.class === "expected-change")).toBe(true);
@@ -127,6 +137,12 @@ describe("fragments on the images' stock configs: one cause per module, gone wit
     expect(lock(alone)).toContain(200);
     expect(lock(alone)).not.toContain(401);
     expect(lock(aloneWith)).toContain(401);
+
+    // The plugin whose directory does not allow ExecCGI: its source on the stock 2.4, a 403 with mod_cgi loaded.
+    const plugin = (map: Map<string, ReportScenario>) => answers(map.get("hostwatch-cgi")!, "GET /hostwatch/plugins/check_db.cgi as probe-user").map((a) => a?.status);
+    expect(plugin(alone)).toContain(200);
+    expect(plugin(aloneWith)).toContain(403);
+    expect(plugin(aloneWith)).not.toContain(200);
 
     const graphs = (map: Map<string, ReportScenario>) => answers(map.get("tool-status-alias")!, "GET /statgraph/").map((a) => header(a?.headers, "expires"));
     expect(graphs(alone).every((value) => value === null)).toBe(true);
