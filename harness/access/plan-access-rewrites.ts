@@ -98,6 +98,21 @@ function pattern(section: EffectiveSection): { value: string; regex: boolean } {
   return { value: section.args.at(-1) ?? "", regex };
 }
 
+/** A section's regex as httpd compiles it (case-sensitive, unanchored); null when JavaScript cannot read it. */
+function safeRegex(value: string): RegExp | null {
+  try {
+    return new RegExp(value);
+  } catch {
+    return null;
+  }
+}
+
+/** A <Files> wildcard (fnmatch: * and ? within a name, [...] classes) as a whole-name regex. */
+function wildcardRegex(value: string): RegExp | null {
+  const body = value.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
+  return safeRegex(`^${body}$`);
+}
+
 function components(path: string): string[] {
   return path.split("/").filter(Boolean);
 }
@@ -225,10 +240,21 @@ export function planAccessRewrites(tree: ConfigTree, config22: EffectiveConfig, 
   const isFiles = (x: Scoped) => x.section.key === "files" || x.section.key === "filesmatch";
   const placeOf = (x: Scoped) => x.enclosing.filter((e) => e !== x.section).findLast((e) => e.key === "directory" || e.key === "directorymatch" || e.key === "location" || e.key === "locationmatch") ?? null;
   const literal = (x: Scoped) => (pattern(x.section).regex || /[*?[]/.test(pattern(x.section).value) ? null : pattern(x.section).value);
+  // Two <Files> sections may take the same name unless one names a file outright and the other's pattern does not
+  // match that name (a Drupal-style <Files "cron.php"> after a <FilesMatch> of extensions). Two patterns may.
+  const mayShareNames = (o: Scoped, x: Scoped): boolean => {
+    const [a, b] = [literal(o), literal(x)];
+    if (a !== null && b !== null) return a === b;
+    const name = a ?? b;
+    if (name === null) return true;
+    const other = pattern((a !== null ? x : o).section);
+    const test = other.regex ? safeRegex(other.value) : wildcardRegex(other.value);
+    return test === null || test.test(name);
+  };
   const earlierFiles = (x: Scoped): string | null => {
     if (!isFiles(x)) return null;
     const before = all.find((o) => o !== x && isFiles(o) && o.index < x.index && o.vhost === x.vhost && placeOf(o) === placeOf(x) && Object.keys(o.access.own).length > 0
-      && !(literal(o) !== null && literal(x) !== null && literal(o) !== literal(x)));
+      && mayShareNames(o, x));
     return before === undefined ? null : `<${before.section.name} ${before.section.args.join(" ")}> (line ${before.section.span.line})`;
   };
   const byNode = new Map<object, AccessRewrite>();

@@ -35,6 +35,24 @@ describe("planAccessRewrites", () => {
     expect(result.find((r) => r.id === "access:conf/httpd.conf:8")!.insert).toEqual(["Require ip 10.0.0.0/8"]);
   });
 
+  // Drupal-era shape: a <FilesMatch> of source extensions denied, then <Files "cron.php"> for localhost. The
+  // extensions' pattern cannot take "cron.php", so the later section is translated; a pattern that can is kept.
+  it("translates a later <Files> naming one file that an earlier <FilesMatch> in the same place cannot match", async () => {
+    const conf = (second: string) => [
+      "<Directory /srv/site>",
+      '  <FilesMatch "\\.(engine|inc|module|sh|.*sql)$">', "    Order allow,deny", "  </FilesMatch>",
+      `  <Files "${second}">`, "    Order deny,allow", "    Deny from all", "    Allow from 127.0.0.1", "  </Files>",
+      "</Directory>",
+    ].join("\n");
+    const cron = (await rewrites(conf("cron.php"))).find((r) => r.id === "access:conf/httpd.conf:8")!;
+    expect(cron.compat).toBeNull();
+    expect(cron.insert).toEqual(["Require ip 127.0.0.1"]);
+    const dump = (await rewrites(conf("dump.sql"))).find((r) => r.id === "access:conf/httpd.conf:8")!;
+    expect(dump.compat?.reason).toMatch(/may match the same names/);
+    const wild = (await rewrites(conf("*.inc"))).find((r) => r.id === "access:conf/httpd.conf:8")!;
+    expect(wild.compat?.reason).toMatch(/may match the same names/);
+  });
+
   it("keeps compat where the Directory sections a <Files> can meet disagree on what it inherits", async () => {
     const result = await rewrites([
       "<Directory /srv/a>", "  Order allow,deny", "  Allow from all", "</Directory>",
