@@ -135,7 +135,9 @@ function detect(context: LintContext): Detection[] {
     const from = (key: string) => ownLines(mine, scope, key).flatMap((entry) => entry.directive.args.slice(entry.directive.args[0]?.toLowerCase() === "from" ? 1 : 0));
     const allows = from("allow");
     const denies = from("deny");
-    if (allows.length === 0 && denies.length === 0) continue;
+    // A lone Order is a policy too: 2.2's mod_authz_host has no merger, so a section with any of its lines replaces
+    // what it inherits, and `Order allow,deny` alone denies everyone (the Drupal-era <FilesMatch> idiom).
+    if (allows.length === 0 && denies.length === 0 && ownLines(mine, scope, "order").length === 0) continue;
     const satisfy = ownLines(mine, scope, "satisfy").at(-1)?.directive.args[0]?.toLowerCase() === "any" ? "any" : "all";
     const users = requires.map((entry) => entry.directive).filter((directive) => {
       const line = requireLine(directive);

@@ -43,6 +43,14 @@ describe("order-allow-deny-to-require: detect", () => {
     expect(findings.map((f) => [f.line, f.severity, f.fix, f.related.map((r) => r.line)])).toEqual([[2, "deprecated", "<RequireAny>\n    Require valid-user\n    Require ip 127.0.0.1\n</RequireAny>", [3, 4, 9]]]);
   });
 
+  // 2.2's mod_authz_host has no merger: a section with a lone Order replaces what it inherits (the Drupal-era
+  // <FilesMatch> of source files with only "Order allow,deny" denies everyone; a lone "Order deny,allow" admits all).
+  it("flags a section with a lone Order line: allow,deny alone denies everyone, deny,allow alone admits everyone", async () => {
+    const lone = (order: string) => fragment(`<Directory /srv/site>\n    <FilesMatch "\\.(inc|module|sql)$">\n        Order ${order}\n    </FilesMatch>\n</Directory>\n`);
+    expect((await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, lone("allow,deny"))).map((f) => [f.line, f.fix])).toEqual([[3, "Require all denied"]]);
+    expect((await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, lone("deny,allow"))).map((f) => [f.line, f.fix])).toEqual([[3, "Require all granted"]]);
+  });
+
   it("notes Q4's trap in the message", async () => {
     const findings = await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, fragment('<Location /a>\n    Order Deny,Allow\n    Deny from all\n    AuthType Basic\n    AuthName "a"\n    AuthUserFile /srv/p\n    Require valid-user\n</Location>\n'));
     expect(findings[0]!.message).toMatch(/refuses every client here, even with a password/);
