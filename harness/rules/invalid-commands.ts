@@ -52,7 +52,9 @@ function describe(node: EffectiveDirective | EffectiveSection, homes: readonly s
   if (homes.length > 0) {
     const module = homes[0]!;
     return {
-      message: `2.4 refuses to start: Invalid command '${name}' (AH00526): it belongs to ${module.replace(/_module$/, "")}, which this tree does not load on 2.4`,
+      // Worded by the module, not the line, so that a module's lines are one finding with all their places (a
+      // vhost's RewriteEngine, RewriteCond and RewriteRule): each place shows its own directive.
+      message: `2.4 refuses to start: Invalid command (AH00526) for ${module.replace(/_module$/, "")}'s directives, a module this tree does not load on 2.4`,
       fix: `LoadModule ${module} modules/mod_${module.replace(/_module$/, "")}.so`,
     };
   }

@@ -28,7 +28,7 @@ describe("lint: text output", () => {
     expect(status).toBe(1);
     expect(stdout).toContain(`${root}  (layout debian, 2.4 target debian, 3 files,`);
     expect(stdout).toMatch(/^ {2}blocking {2}R9 +2\.4 refuses to start: Invalid command 'LockFile'.*\n {6}apache2\.conf:3:1 {2}LockFile \$\{APACHE_LOCK_DIR\}\/accept\.lock\n {6}fix: /m);
-    expect(stdout).toMatch(/^ {2}blocking {2}B4 +.*RewriteEngine.*\n {6}sites-enabled\/000-default\.conf:3:5 {2}RewriteEngine on {2}\(included from apache2\.conf:6\)\n/m);
+    expect(stdout).toMatch(/^ {2}blocking {2}B4 +.*rewrite's directives.*\n {6}sites-enabled\/000-default\.conf:3:5 {2}RewriteEngine on {2}\(included from apache2\.conf:6\)\n/m);
     expect(stdout).toContain("      fix: LoadModule rewrite_module modules/mod_rewrite.so\n");
     expect(stdout.indexOf("apache2.conf:3:1")).toBeLessThan(stdout.indexOf("sites-enabled/000-default.conf:3:5"));
     expect(stdout).toMatch(/\n\d+ findings: \d+ blocking.*\nFAIL: \d+ findings at blocking or above \(--fail-on blocking\)\n$/);
