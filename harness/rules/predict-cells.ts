@@ -19,7 +19,7 @@ import { serverDirectives } from "../conf/queries/walk-config.ts";
 import type { AccessClient, AccessCredentials, AccessRequest, AccessStatus } from "../access/access-request.ts";
 import { directoryAccess24 } from "../access/directory-state-24.ts";
 import { decide22, EMPTY_STATE_22, merge22, type Section22, type State22 } from "../access/model-22.ts";
-import { decide24, parseAuthz, type State24 } from "../access/model-24.ts";
+import { decide24, type State24, unmodelledAuthz } from "../access/model-24.ts";
 import { sectionAccess } from "../access/section-access.ts";
 import type { HostConfig22 } from "../access/model-22.ts";
 import type { Authz } from "../access/model-24.ts";
@@ -140,6 +140,7 @@ function factsOf(section: EffectiveSection, label = ""): SectionFacts {
   // A regex <Directory> applies to subdirectories in ways 2.2 and 2.4 differ on: not modelled.
   if (regex && (section.key === "directory" || section.key === "directorymatch" || !portableRegex(pattern))) shape = `<${section.name} ~ ${section.args.at(-1)}>: regex sections are matched approximately`;
   if (section.key === "proxy" || section.key === "proxymatch") shape ??= "a proxy section";
+  const merging = ownDirectives(section.children).find((d) => d.key === "authmerging" && (d.args[0] ?? "").toLowerCase() !== "off");
   const plainDirectory = section.key === "directory" && !regex;
   const own = ownDirectives(section.children);
   return {
@@ -154,7 +155,7 @@ function factsOf(section: EffectiveSection, label = ""): SectionFacts {
     authTypeName: own.filter((d) => d.key === "authtype").at(-1)?.args[0]?.toLowerCase() ?? null,
     ...handlerFacts(own),
     dirPath: plainDirectory ? pattern.replace(/\/+$/, "") || "/" : null,
-    obstacle: { "2.2": shape ?? access.obstacle, "2.4": shape ?? access.obstacle24 },
+    obstacle: { "2.2": shape ?? access.obstacle, "2.4": shape ?? (merging ? `AuthMerging ${merging.args.join(" ")} is not modelled` : access.obstacle24) },
   };
 }
 
@@ -311,18 +312,62 @@ function serverLines(ask: Ask, vhost: EffectiveSection | null, ...keys: string[]
   return entries.filter((entry) => entry.sections.every((s) => s.key === "virtualhost" || !NESTED.has(s.key))).map((entry) => ({ key: entry.directive.key, args: entry.directive.args }));
 }
 
+/** RewriteConds on %{HTTP_HOST} (the Host header the probe sends), chained as mod_rewrite chains them (AND, or
+ * [OR] with the next): whether they hold; null when one tests something else or the Host is not known. */
+function hostConditions(conds: readonly string[][], probe: Probe): boolean | null {
+  if (conds.length === 0) return true;
+  if (probe.target.host === null) return null;
+  const host = probe.target.port === (probe.target.tls ? 443 : 80) ? probe.target.host : `${probe.target.host}:${probe.target.port}`;
+  let all = true;
+  let pending = false;
+  for (const [test, raw = "", flags = ""] of conds) {
+    if (test !== "%{HTTP_HOST}") return null;
+    const negated = raw.startsWith("!");
+    const pattern = raw.replace(/^!/, "").replace(/^"|"$/g, "");
+    if (!portableRegex(pattern)) return null;
+    const words = flags.replace(/^\[|\]$/g, "").toLowerCase().split(",");
+    const value = new RegExp(pattern, words.includes("nc") || words.includes("nocase") ? "i" : "").test(host) !== negated;
+    if (words.includes("or") || words.includes("ornext")) {
+      pending ||= value;
+      continue;
+    }
+    all &&= pending || value;
+    pending = false;
+  }
+  return all;
+}
+
 /** Why the answer may come from somewhere the models do not follow before the file's own: a reverse proxy, a
  * Redirect or RewriteRule that may take the URL, a per-directory file (.htaccess) httpd reads on the way. */
 function divertedBy(ask: Ask, probe: Probe, url: string, sections: readonly SectionFacts[], file: string): string | null {
   const vhost = requestVhost(ask.config, probe.target);
   const proxy = ask.loaded.has("proxy_module") ? proxiedBy(ask.config, vhost, url) : null;
   if (proxy !== null) return `${proxy.raw} (${proxy.span.file}:${proxy.span.line}): the backend answers, not the file system`;
-  const server = handlerFacts(serverLines(ask, vhost, ...DIVERTING)).diverts;
-  for (const line of [...server, ...sections.flatMap((s) => s.diverts)]) {
+  // Server-level lines in order, each RewriteRule with the RewriteConds written before it.
+  const server: Array<{ line: string; conds: string[][] }> = [];
+  let conds: string[][] = [];
+  for (const { key, args } of serverLines(ask, vhost, ...DIVERTING, "rewritecond")) {
+    if (key === "rewritecond") conds.push(args);
+    else {
+      server.push({ line: `${key} ${args.join(" ")}`, conds: key === "rewriterule" ? conds : [] });
+      if (key === "rewriterule") conds = [];
+    }
+  }
+  const perDirectory = sections.flatMap((s) => s.diverts).map((line) => ({ line, conds: null }));
+  for (const { line, conds: before } of [...server, ...perDirectory]) {
     const [key, ...args] = line.split(" ");
     if (key === "rewriterule") {
-      if (ask.loaded.has("rewrite_module")) return `${line}: mod_rewrite is not modelled`;
-      continue;
+      if (!ask.loaded.has("rewrite_module")) continue;
+      // Outside per-directory sections a rule's pattern is matched against the URL path first, then its
+      // RewriteConds: a portable pattern that does not match, or Host conditions that fail, leave the request alone.
+      if (before !== null) {
+        const negated = (args[0] ?? "").startsWith("!");
+        const pattern = (args[0] ?? "").replace(/^!/, "").replace(/^"|"$/g, "");
+        const nocase = /\[[^\]]*\b(NC|nocase)\b[^\]]*\]/i.test(args.slice(2).join(" "));
+        if (portableRegex(pattern) && new RegExp(pattern, nocase ? "i" : "").test(url) === negated) continue;
+        if (hostConditions(before, probe) === false) continue;
+      }
+      return `${line}: mod_rewrite is not modelled`;
     }
     if (!ask.loaded.has("alias_module")) continue;
     if (key === "redirectmatch") {
@@ -368,6 +413,12 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
     if ("unpredicted" in got) return { outcome: "unpredicted", why: got.unpredicted };
     const obstacle = got.sections.find((s) => s.obstacle[ask.version] !== null);
     if (obstacle) return { outcome: "unpredicted", why: `${obstacle.label}: ${obstacle.obstacle[ask.version]}` };
+    if (ask.version === "2.4") {
+      // AuthMerging Off: the nearest section with Require lines decides.
+      const authz = got.sections.map((s) => s.authz24).filter((a) => a !== null).at(-1);
+      const why = authz === undefined ? null : unmodelledAuthz(authz);
+      if (why !== null) return { outcome: "unpredicted", why };
+    }
     const diverted = divertedBy(ask, probe, each, got.sections, got.file);
     if (diverted !== null) return { outcome: "unpredicted", why: diverted };
     // A directory's answer is its index page's, reached by mod_dir's subrequest: both must be decided alike. The
@@ -377,7 +428,7 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
       if (names[0] !== "index.html") return { outcome: "unpredicted", why: `DirectoryIndex ${names.join(" ")}: which page answers depends on the files that exist` };
       urls.push(`${url}index.html`);
     }
-    for (const client of clients) statuses.add(accessStatus(ask, got.sections, { client, credentials, method: probe.method }));
+    for (const client of clients) statuses.add(accessStatus(ask, got.sections, { client, credentials, method: probe.method, filename: got.file }));
     found ??= got;
   }
   if (statuses.size > 1) {
@@ -389,7 +440,7 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
   // module must be loaded, else httpd answers 500 (2.4.68: AH01796 "AuthType Digest configured without
   // corresponding module"; the differential fuzzer's fixtures).
   const strip = (sections: readonly SectionFacts[]) => sections.map((s) => ({ ...s, authType: false, access22: { ...s.access22, authType: false } }));
-  const authenticates = status !== 500 && clients.some((client) => accessStatus(ask, strip(found!.sections), { client, credentials, method: probe.method }) === 500);
+  const authenticates = status !== 500 && clients.some((client) => accessStatus(ask, strip(found!.sections), { client, credentials, method: probe.method, filename: found!.file }) === 500);
   const authTypeName = found!.sections.map((s) => s.authTypeName).filter((n) => n !== null).at(-1) ?? null;
   const authModule = authTypeName === "basic" ? "auth_basic_module" : authTypeName === "digest" ? "auth_digest_module" : null;
   if (authenticates) {
@@ -402,9 +453,11 @@ function predictOne(ask: Ask, probe: Probe, set: ProbeSet): Prediction {
   if (!url.endsWith("/") && set.probes.some((p) => p.path.startsWith(`${url}/`))) return { outcome: "redirected", why: `a directory asked for without its trailing slash: mod_dir redirects (${where})` };
   const vhost = requestVhost(ask.config, probe.target);
   const kind = probe.object.kind;
-  if (found!.scriptAlias && kind === "index") return { outcome: "unpredicted", why: "a ScriptAlias directory's own URL: no index page is planted there" };
-  const handler = handlerAt(ask, found!.sections, found!.file, found!.scriptAlias, vhost);
   const cgiLoaded = ask.loaded.has("cgi_module") || ask.loaded.has("cgid_module");
+  // A ScriptAlias'd directory's own URL: mod_cgi(d) will not run a directory (403, "attempt to invoke directory as
+  // script"; real 2.2.34 and 2.4.68 on debian-ssl, official-stock and staging-lock's /cgi-bin/ and hooks/).
+  if (found!.scriptAlias && kind === "index") return cgiLoaded ? { outcome: "denied", why: `a ScriptAlias'd directory: the CGI handler refuses to run a directory (${where})` } : { outcome: "unpredicted", why: "a ScriptAlias directory's own URL without a CGI module: no index page is planted there" };
+  const handler = handlerAt(ask, found!.sections, found!.file, found!.scriptAlias, vhost);
   const options = optionsAt(found!.sections);
   if (handler.handler === "cgi-script") {
     if (!cgiLoaded) return kind === "cgi" ? { outcome: "source-served", why: `cgi-script, and no CGI module is loaded: the default handler sends the file (${where})` } : { outcome: "served", why: "cgi-script without a CGI module: served as a file" };
