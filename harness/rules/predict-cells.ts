@@ -42,6 +42,9 @@ export interface CellPrediction {
 export interface PredictOptions {
   /** Where URLs map when the config sets no DocumentRoot (a fragment: the image's own). */
   defaultRoot: string | null;
+  /** The same on the 2.4 target, when its image's differs (a fragment on Debian or RHEL: /var/www/html, from
+   * stock-access.ts' stockDocumentRoot); defaultRoot when not given. */
+  defaultRoot24?: string | null;
 }
 
 type Version = "2.2" | "2.4";
@@ -491,7 +494,7 @@ export function predictCells(context: LintContext, set: ProbeSet, options: Predi
   const asks: Record<Version, Ask> = {
     // A fragment's 2.2 side runs on the official 2.2 image's stock config.
     "2.2": { config: context.source, version: "2.2", fragment, stock: stockConfig("official", "2.2"), loaded: context.loaded.source, defaultRoot: options.defaultRoot, accessDirs },
-    "2.4": { config: context.target, version: "2.4", fragment, stock: stockConfig(context.targetModules.name, "2.4"), loaded: context.loaded.target, defaultRoot: options.defaultRoot, accessDirs },
+    "2.4": { config: context.target, version: "2.4", fragment, stock: stockConfig(context.targetModules.name, "2.4"), loaded: context.loaded.target, defaultRoot: options.defaultRoot24 === undefined ? options.defaultRoot : options.defaultRoot24, accessDirs },
   };
   return set.probes.map((probe) => ({ cell: probe.cell, probe: probe.id, "2.2": predictOne(asks["2.2"], probe, set), "2.4": predictOne(asks["2.4"], probe, set) }));
 }

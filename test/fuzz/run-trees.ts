@@ -19,6 +19,7 @@ import { withProbes } from "../../harness/plan/probes/probe-scenario.ts";
 import { treeScenario } from "../../harness/plan/tree/tree-scenario.ts";
 import { lintContext } from "../../harness/rules/lint-context.ts";
 import { type CellPrediction, type Prediction, predictCells } from "../../harness/rules/predict-cells.ts";
+import { stockDocumentRoot } from "../../harness/rules/stock-access.ts";
 import { TARGET_PROFILES } from "../../harness/rules/target-modules.ts";
 import type { Scenario, TreeRef } from "../../harness/scenario/scenario.ts";
 import { OFFICIAL_PROFILE } from "../../harness/server/httpd-profile.ts";
@@ -64,6 +65,8 @@ export interface RunTreesOptions {
   concurrency?: number;
   /** Let the baseline side be skipped when its image is absent (the 2.4 sides still run). Default true. */
   allowMissingBaseline?: boolean;
+  /** The candidate image's kind, whose stock config surrounds a fragment on 2.4 (default official). */
+  target?: "official" | "debian";
 }
 
 const UNMIGRATED = "unmigrated";
@@ -81,17 +84,19 @@ interface Prepared {
   variantKey: string;
 }
 
-function prepare(input: TreeInput): Prepared {
+function prepare(input: TreeInput, targetName: "official" | "debian"): Prepared {
   const original = input.tree;
   const migration = migrateTree(original, { defines: [], annotate: false, rollback: new Set() });
   const port = migration.migrated;
   const { set, configs } = proofProbes(original, port, []);
-  // The candidate is the official image: its stock config surrounds a fragment, its modules are the target's.
+  // The candidate image's stock config surrounds a fragment, its modules are the target's; the 2.2 side is always
+  // the official image, so its prediction is the official target's.
   const fragment = original.layout === "fragment";
   const defaultRoot = fragment ? OFFICIAL_PROFILE.docRoot : null;
-  const target = TARGET_PROFILES.official;
-  const predictions = new Map(predictCells(lintContext(original, { defines: [], target }), set, { defaultRoot }).map((p) => [p.probe, p]));
-  const portPredictions = new Map(predictCells(lintContext(port, { defines: [], target }), set, { defaultRoot }).map((p) => [p.probe, p]));
+  const target = TARGET_PROFILES[targetName];
+  const roots = { defaultRoot, defaultRoot24: fragment ? stockDocumentRoot(targetName) : null };
+  const predictions = new Map(predictCells(lintContext(original, { defines: [], target }), set, roots).map((p) => [p.probe, p]));
+  const portPredictions = new Map(predictCells(lintContext(port, { defines: [], target }), set, roots).map((p) => [p.probe, p]));
   const portPath = `${input.path} (migrated)`;
   const at = { file: input.path, line: 1, column: 1 };
   const ref = (path: string, tree: ConfigTree, writtenFor: "2.2" | "2.4"): TreeRef => ({ at: { ...at, file: path }, path, layout: tree.layout, defines: [], writtenFor });
@@ -103,7 +108,7 @@ function prepare(input: TreeInput): Prepared {
 }
 
 export async function runTrees(inputs: readonly TreeInput[], images: Images, options: RunTreesOptions = {}): Promise<TreeRun[]> {
-  const prepared = inputs.map(prepare);
+  const prepared = inputs.map((input) => prepare(input, options.target ?? "official"));
   const trees = new Map<string, ConfigTree>();
   for (const p of prepared) {
     trees.set(p.input.path, p.input.tree);
