@@ -1,15 +1,17 @@
 // Pure: what each cell of a probe set should get, predicted without a server, on 2.2 (the tree as it runs today,
 // model-22) and on the 2.4 target (the same tree unchanged, model-24): granted and served, executed, source served,
 // denied, auth required, or a per-request configuration error (500). The per-directory sections a request meets
-// come from conf/queries/request-sections.ts; around a fragment, the target's stock config's own sections are
-// merged in where httpd merges them (its <Directory />, the document root's, the .ht* files'). Handlers: a
+// come from conf/queries/request-sections.ts; around a fragment, the target image's stock config's own sections
+// (stock-access.ts: the official images', Debian's, RHEL's) are merged in where httpd merges them. Handlers: a
 // ScriptAlias, SetHandler or AddHandler cgi-script runs a script only when a CGI module is loaded and (outside a
 // ScriptAlias) Options ExecCGI is on, else 403; with no CGI module, the default handler sends its source. Parsed
 // pages likewise with mod_include, Options Includes and the INCLUDES filter or server-parsed handler.
-// Where the models do not cover a form (access lines in <Limit>, regex sections, a client whose address the
-// harness picks and a rule that names addresses, a directory and its index page decided differently), the cell
-// is "unpredicted" with the reason: never a guess. The differential fuzzer (test/fuzz/) checks these predictions
-// against real servers; lint's claims about who gets what on 2.4 read the same function.
+// Where the models do not cover a form (access lines in <Limit>, regex <Directory>, a pattern JavaScript may read
+// unlike PCRE, a Require provider or expression the model does not know, a URL a ProxyPass, Redirect or RewriteRule
+// may take, a .htaccess httpd reads on the way, an index page other than index.html, a client whose address the
+// harness picks and a rule that names addresses), the cell is "unpredicted" with the reason: never a guess. The
+// differential fuzzer (test/fuzz/) and every configs/ sample (test/containers/rules/predicted-cells-match-real)
+// check these predictions against real servers; lint's claims about who gets what on 2.4 read the same function.
 import { posix } from "node:path";
 import type { EffectiveConfig, EffectiveNode, EffectiveSection } from "../conf/effective-config.ts";
 import { aliasTargets } from "../conf/queries/alias-targets.ts";
