@@ -27,7 +27,7 @@ import type { HostConfig22 } from "../access/model-22.ts";
 import type { Authz } from "../access/model-24.ts";
 import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
 import type { LintContext } from "./lint-context.ts";
-import { stockConfig } from "./stock-access.ts";
+import { stockConfig, stockDocumentRoot } from "./stock-access.ts";
 
 export const PREDICTED_OUTCOMES = ["served", "executed", "source-served", "denied", "auth-required", "redirected", "error"] as const;
 export type PredictedOutcome = (typeof PREDICTED_OUTCOMES)[number];
@@ -44,8 +44,8 @@ export interface CellPrediction {
 export interface PredictOptions {
   /** Where URLs map when the config sets no DocumentRoot (a fragment: the image's own). */
   defaultRoot: string | null;
-  /** The same on the 2.4 target, when its image's differs (a fragment on Debian or RHEL: /var/www/html, from
-   * stock-access.ts' stockDocumentRoot); defaultRoot when not given. */
+  /** The same on the 2.4 target. When not given: for a fragment, its stock config's DocumentRoot (stock-access.ts:
+   * /var/www/html on Debian and RHEL, the official image's htdocs), else defaultRoot. */
   defaultRoot24?: string | null;
 }
 
@@ -493,10 +493,11 @@ function accessFileDirs(context: LintContext): string[] {
 export function predictCells(context: LintContext, set: ProbeSet, options: PredictOptions): CellPrediction[] {
   const fragment = context.tree.layout === "fragment";
   const accessDirs = accessFileDirs(context);
+  const stock24 = stockConfig(context.targetModules.name, "2.4");
   const asks: Record<Version, Ask> = {
     // A fragment's 2.2 side runs on the official 2.2 image's stock config.
     "2.2": { config: context.source, version: "2.2", fragment, stock: stockConfig("official", "2.2"), loaded: context.loaded.source, defaultRoot: options.defaultRoot, accessDirs },
-    "2.4": { config: context.target, version: "2.4", fragment, stock: stockConfig(context.targetModules.name, "2.4"), loaded: context.loaded.target, defaultRoot: options.defaultRoot24 === undefined ? options.defaultRoot : options.defaultRoot24, accessDirs },
+    "2.4": { config: context.target, version: "2.4", fragment, stock: stock24, loaded: context.loaded.target, defaultRoot: options.defaultRoot24 !== undefined ? options.defaultRoot24 : fragment && stock24 !== null ? stockDocumentRoot(context.targetModules.name) : options.defaultRoot, accessDirs },
   };
   return set.probes.map((probe) => ({ cell: probe.cell, probe: probe.id, "2.2": predictOne(asks["2.2"], probe, set), "2.4": predictOne(asks["2.4"], probe, set) }));
 }

@@ -7,7 +7,6 @@ import { proofProbes } from "../../../harness/judge/prove/proof-probes.ts";
 import { lintContext } from "../../../harness/rules/lint-context.ts";
 import { type CellPrediction, portableRegex, predictCells } from "../../../harness/rules/predict-cells.ts";
 import { TARGET_PROFILES } from "../../../harness/rules/target-modules.ts";
-import { stockDocumentRoot } from "../../../harness/rules/stock-access.ts";
 import { memoryTree } from "../conf/memory-tree.ts";
 
 function predict(text: string): CellPrediction[] {
@@ -21,7 +20,7 @@ function predict(text: string): CellPrediction[] {
 function predictFiles(files: Record<string, string>, target: "official" | "debian" | "rhel" = "official"): CellPrediction[] {
   const tree = memoryTree(files, { layout: "fragment", mainFile: Object.keys(files)[0]!, mount: "/" });
   const { set } = proofProbes(tree, tree, []);
-  return predictCells(lintContext(tree, { defines: [], target: TARGET_PROFILES[target] }), set, { defaultRoot: "/usr/local/apache2/htdocs", defaultRoot24: stockDocumentRoot(target) });
+  return predictCells(lintContext(tree, { defines: [], target: TARGET_PROFILES[target] }), set, { defaultRoot: "/usr/local/apache2/htdocs" });
 }
 
 function at(predictions: CellPrediction[], path: string, client: string, credentials = "none"): CellPrediction {
@@ -90,8 +89,10 @@ describe("predicted outcomes per cell", () => {
     expect(at(predictFiles(files, "debian"), "/fz0/", "127.0.0.1")["2.4"].outcome).toBe("served");
     expect(at(predictFiles(files, "debian"), "/fz0/", "outsider")["2.4"].outcome).toBe("denied");
     expect(at(predictFiles(files, "rhel"), "/fz0/", "127.0.0.1")["2.4"].outcome).toBe("denied");
-    // The 2.2 side is the official 2.2 image whatever the 2.4 target: its document root, not Debian's.
+    // The 2.2 side is the official 2.2 image whatever the 2.4 target: its document root, not Debian's; the 2.4 side
+    // maps the URL to the target's own (/var/www/html, granted by Debian's <Directory /var/www/>).
     expect(at(predictFiles(files, "debian"), "/", "127.0.0.1")["2.2"].outcome).toBe("served");
+    expect(at(predictFiles(files, "debian"), "/", "127.0.0.1")["2.4"]).toMatchObject({ outcome: "served", why: expect.stringMatching(/<Directory \/var\/www\/> \(stock/) });
     // Debian's <FilesMatch "^\.ht"> and RHEL's <Files ".ht*"> deny the dotfiles.
     expect(at(predictFiles(files, "debian"), "/fz0/.htaccess", "127.0.0.1")["2.4"].outcome).toBe("denied");
     expect(at(predictFiles(files, "rhel"), "/fz0/.htpasswd", "127.0.0.1")["2.4"].outcome).toBe("denied");
