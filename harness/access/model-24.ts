@@ -7,6 +7,7 @@
 // mod_access_compat (the same host check as 2.2) is combined with it through Satisfy, as ap_process_request_
 // internal does. Lines are read from text, so a test checks the very lines migrate writes.
 import type { AccessCredentials, AccessRequest, AccessStatus } from "./access-request.ts";
+import { portableRegex } from "../conf/portable-regex.ts";
 import { addressMatches, hostMatches } from "./address-match.ts";
 import { hostAllows, type HostConfig22 } from "./model-22.ts";
 
@@ -75,12 +76,7 @@ export function filenameExpr(args: readonly string[]): { negate: boolean; patter
   const text = args.join(" ").trim().replace(/^"(.*)"$/, "$1").trim();
   const match = /^(!)?\s*(\()?\s*%\{REQUEST_FILENAME\}\s*=~\s*m#([^#]*)#\s*(\))?$/.exec(text);
   if (!match || (match[2] === undefined) !== (match[4] === undefined)) return null;
-  if (/\(\?(?!:)|\[\[:|\\[AZzQEKRhHvVGX]|[*+?}]\+/.test(match[3]!)) return null;
-  try {
-    new RegExp(match[3]!);
-  } catch {
-    return null;
-  }
+  if (!portableRegex(match[3]!)) return null;
   return { negate: match[1] === "!", pattern: match[3]! };
 }
 

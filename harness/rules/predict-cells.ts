@@ -18,6 +18,7 @@ import { aliasTargets } from "../conf/queries/alias-targets.ts";
 import { proxiedBy, proxyAliasMatches } from "../conf/queries/proxy-pass.ts";
 import { requestPath, requestSections, requestVhost, sectionsAt } from "../conf/queries/request-sections.ts";
 import { serverDirectives } from "../conf/queries/walk-config.ts";
+import { portableRegex } from "../conf/portable-regex.ts";
 import type { AccessClient, AccessCredentials, AccessRequest, AccessStatus } from "../access/access-request.ts";
 import { directoryAccess24 } from "../access/directory-state-24.ts";
 import { decide22, EMPTY_STATE_22, merge22, type Section22, type State22 } from "../access/model-22.ts";
@@ -121,18 +122,6 @@ function phaseOf(section: EffectiveSection): number {
   if (section.key === "directory" || section.key === "directorymatch") return regex ? 1 : 0;
   if (section.key === "files" || section.key === "filesmatch") return 2;
   return 3;
-}
-
-/** A regular expression that JavaScript reads as PCRE does: no group extension but (?:, no POSIX class, no
- * PCRE-only escape or possessive quantifier. A name or URL path has no newline, so `$` agrees too. */
-export function portableRegex(pattern: string): boolean {
-  if (/\(\?(?!:)|\[\[:|\\[AZzQEKRhHvVGX]|[*+?}]\+/.test(pattern)) return false;
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function factsOf(section: EffectiveSection, label = ""): SectionFacts {
@@ -375,6 +364,8 @@ function divertedBy(ask: Ask, probe: Probe, url: string, sections: readonly Sect
       return `${line}: mod_rewrite is not modelled`;
     }
     if (!ask.loaded.has("alias_module")) continue;
+    // In a section a Redirect takes the section's own URL (2.4's one-argument form): whatever it names, it answers.
+    if (before === null) return `${line}: a redirect in a section the request meets answers`;
     if (key === "redirectmatch") {
       const pattern = /^(permanent|temp|seeother|gone|\d{3})$/i.test(args[0] ?? "") ? args[1] : args[0];
       if (pattern === undefined || !portableRegex(pattern) || new RegExp(pattern).test(url)) return `${line}: a redirect may answer`;
