@@ -19,6 +19,8 @@ export interface AccessRequest {
   client: AccessClient;
   credentials: AccessCredentials;
   method: string;
+  /** The file the URL maps to (REQUEST_FILENAME), where the caller knows it: `Require expr` on it reads it. */
+  filename?: string;
 }
 
 /** What the request gets: 200 (handed to the content handler), 401, 403, or 500 (a configuration error httpd

@@ -7,6 +7,7 @@
 // mod_access_compat (the same host check as 2.2) is combined with it through Satisfy, as ap_process_request_
 // internal does. Lines are read from text, so a test checks the very lines migrate writes.
 import type { AccessCredentials, AccessRequest, AccessStatus } from "./access-request.ts";
+import { portableRegex } from "../conf/portable-regex.ts";
 import { addressMatches, hostMatches } from "./address-match.ts";
 import { hostAllows, type HostConfig22 } from "./model-22.ts";
 
@@ -65,6 +66,34 @@ export function parseAuthz(lines: readonly string[]): Authz | null {
   return root.children.length === 0 ? null : root;
 }
 
+/** The providers this model decides. Any other (a module's own, dbm-group, ...) is not modelled: callers ask
+ * `modelledAuthz` first and say so instead of guessing. */
+const MODELLED = new Set(["all", "ip", "host", "env", "local", "valid-user", "user", "group"]);
+
+/** `Require expr` in the one form modelled: REQUEST_FILENAME matched (or, with `!`, not matched) against a
+ * regular expression, `m#...#` (what migrate writes to keep the 2.2 <FilesMatch "^\.ht"> denial under a Require). */
+export function filenameExpr(args: readonly string[]): { negate: boolean; pattern: string } | null {
+  const text = args.join(" ").trim().replace(/^"(.*)"$/, "$1").trim();
+  const match = /^(!)?\s*(\()?\s*%\{REQUEST_FILENAME\}\s*=~\s*m#([^#]*)#\s*(\))?$/.exec(text);
+  if (!match || (match[2] === undefined) !== (match[4] === undefined)) return null;
+  if (!portableRegex(match[3]!)) return null;
+  return { negate: match[1] === "!", pattern: match[3]! };
+}
+
+/** Why the model cannot decide an authz config (a provider it does not know, an expression it does not read);
+ * null when it can. */
+export function unmodelledAuthz(node: Authz): string | null {
+  if (node.kind !== "provider") {
+    for (const child of node.children) {
+      const why = unmodelledAuthz(child);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+  if (node.provider === "expr") return filenameExpr(node.args) === null ? `Require expr ${node.args.join(" ")}: this expression is not modelled` : null;
+  return MODELLED.has(node.provider) ? null : `Require ${node.provider}: this provider is not modelled`;
+}
+
 function provider(name: string, args: readonly string[], request: AccessRequest, user: AccessCredentials | null): AuthzResult {
   const strict = (ok: boolean): AuthzResult => (ok ? "granted" : "denied");
   switch (name) {
@@ -86,6 +115,11 @@ function provider(name: string, args: readonly string[], request: AccessRequest,
     case "group":
       if (user === null) return "denied-no-user";
       return strict(user.state === "valid" && args.some((group) => user.groups.includes(group)));
+    case "expr": {
+      const expr = filenameExpr(args);
+      if (expr === null || request.filename === undefined) return "denied";
+      return strict(new RegExp(expr.pattern).test(request.filename) !== expr.negate);
+    }
     default:
       return "denied";
   }

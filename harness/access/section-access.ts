@@ -15,6 +15,8 @@ export interface SectionAccess {
   /** Why the section cannot be translated line by line (access lines inside <Limit>, 2.4 containers, an Order
    * value 2.2 would refuse); null when it can. */
   obstacle: string | null;
+  /** The same for 2.4, which reads its own <RequireAll|Any|None> containers: only the other obstacles. */
+  obstacle24: string | null;
 }
 
 function order(value: string | undefined): Order | null {
@@ -25,6 +27,7 @@ function order(value: string | undefined): Order | null {
 export function sectionAccess(section: EffectiveSection): SectionAccess {
   const directives: EffectiveDirective[] = [];
   let obstacle: string | null = null;
+  let obstacle24: string | null = null;
   let authType: boolean | undefined;
   const visit = (nodes: readonly EffectiveNode[], limited: string | null): void => {
     for (const node of nodes) {
@@ -36,7 +39,11 @@ export function sectionAccess(section: EffectiveSection): SectionAccess {
       }
       if (node.key === "authtype") authType = true;
       if (!ACCESS_KEYS.has(node.key)) continue;
-      if (limited !== null) obstacle ??= `its ${node.name} line is inside ${limited}: access by method is kept as 2.2 wrote it`;
+      if (limited !== null) {
+        const why = `its ${node.name} line is inside ${limited}: access by method is kept as 2.2 wrote it`;
+        obstacle ??= why;
+        obstacle24 ??= why;
+      }
       directives.push(node);
     }
   };
@@ -49,11 +56,17 @@ export function sectionAccess(section: EffectiveSection): SectionAccess {
     for (const d of hostLines) {
       if (d.key === "order") {
         const value = order(d.args.join(""));
-        if (value === null) obstacle ??= `Order ${d.args.join(" ")} is no order 2.2 knows`;
+        if (value === null) {
+          obstacle ??= `Order ${d.args.join(" ")} is no order 2.2 knows`;
+          obstacle24 ??= `Order ${d.args.join(" ")} is no order 2.2 knows`;
+        }
         else host.order = value;
       } else {
         const [from, ...entries] = d.args;
-        if (from?.toLowerCase() !== "from") obstacle ??= `${d.name} ${d.args.join(" ")} lacks "from"`;
+        if (from?.toLowerCase() !== "from") {
+          obstacle ??= `${d.name} ${d.args.join(" ")} lacks "from"`;
+          obstacle24 ??= `${d.name} ${d.args.join(" ")} lacks "from"`;
+        }
         (d.key === "allow" ? host.allow : host.deny).push(...entries);
       }
     }
@@ -63,5 +76,5 @@ export function sectionAccess(section: EffectiveSection): SectionAccess {
   if (satisfy) own.satisfy = satisfy.args[0]?.toLowerCase() === "any" ? "any" : "all";
   const requires = directives.filter((d) => d.key === "require");
   if (requires.length > 0) own.require = requires.map((d) => d.args);
-  return { own, directives, obstacle };
+  return { own, directives, obstacle, obstacle24 };
 }

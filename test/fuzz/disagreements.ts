@@ -1,6 +1,8 @@
 // A batch's answers against the static ones: every cell whose real outcome differs from the prediction (on 2.2 or
 // on 2.4), and every cell where migrate's port is not equivalent on real servers although migrate did not mark the
 // change in that fragment "needs action". Each is attributed to the fragment whose paths the cell's URL is under.
+import type { SideWitness } from "../../harness/judge/outcome/probe-outcome.ts";
+import type { Prediction } from "../../harness/rules/predict-cells.ts";
 import type { BatchRun, CellRun } from "./run-batch.ts";
 
 export type DisagreementKind = "predict-2.2" | "predict-2.4" | "migrate";
@@ -38,14 +40,19 @@ export function fragmentLines(text: string): Map<string, { from: number; to: num
 
 const COUNTEREXAMPLE = new Set(["widened", "source-exposed", "narrowed", "changed"]);
 
+/** Whether a prediction can be held to a real answer: both exist, and the answer is the config's (a 404 where
+ * nothing was planted, a directory whose every file runs as CGI, is the world's). */
+export function comparable(predicted: Prediction, real: SideWitness | null): real is SideWitness {
+  if (real === null || predicted.outcome === "unpredicted") return false;
+  return !(real.outcome === "not-found" && (real.object === "none" || real.object === "missing"));
+}
+
 export function cellDisagreements(cell: CellRun, fragment: string | null, needsAction: boolean): Disagreement[] {
   const found: Disagreement[] = [];
   for (const version of ["2.2", "2.4"] as const) {
     const predicted = cell.prediction[version];
     const real = cell.real[version];
-    if (real === null || predicted.outcome === "unpredicted") continue;
-    // Nothing was planted there (a directory whose every file runs as CGI): a 404 is the world's, not the config's.
-    if (real.outcome === "not-found" && (real.object === "none" || real.object === "missing")) continue;
+    if (!comparable(predicted, real)) continue;
     if (real.outcome !== predicted.outcome) found.push({ kind: `predict-${version}`, fragment, cell: cell.probe.cell, expected: predicted.outcome, real: `${real.outcome} (${real.answer})`, why: predicted.why });
   }
   const migrated = cell.migrated;

@@ -72,7 +72,13 @@ export function locationMatches(location: string, path: string): boolean {
 
 export function requestSections(config: EffectiveConfig, target: RequestTarget, url: string, defaultRoot: string | null = null): EffectiveSection[] {
   const vhost = requestVhost(config, target);
-  const file = requestPath(config, vhost, url, defaultRoot);
+  return sectionsAt(config, vhost, url, requestPath(config, vhost, url, defaultRoot));
+}
+
+/** The sections of `config` (its main server and `vhost`) that apply to a request for `url` that maps to `file`:
+ * for a config another one surrounds (an image's stock config around a fragment), where the fragment's own
+ * Alias or DocumentRoot decides the file. */
+export function sectionsAt(config: EffectiveConfig, vhost: EffectiveSection | null, url: string, file: string | null): EffectiveSection[] {
   const path = url.split("?")[0]!;
   const sections = serverSections(config, vhost);
   const components = (p: string) => p.split("/").filter(Boolean);
