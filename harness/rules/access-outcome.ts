@@ -1,0 +1,224 @@
+// Pure: what lint claims a client gets on 2.2 and on the 2.4 target where a finding's lines apply, computed by the
+// model prove checks: the probe set the plan makes for the tree (rules/tree-probes.ts), each cell predicted by
+// predictCells (rules/predict-cells.ts: model-22 and model-24, the stock config's sections around a fragment, the
+// handler's and the AuthType's modules). A finding's claim is the outcomes of the cells its lines govern, per
+// client kind ("2.2 denied (403), 2.4 served (200) for an outsider without credentials"), and its severity is
+// the outcomes' (rules/outcome-severity.ts). Where the model cannot say (no probe reaches the lines, a cell it
+// marks unpredicted, a line it does not read), the claim is "unpredicted" with the reason, never a guess: the rule
+// keeps its own words and its own severity.
+import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
+import { requestSections } from "../conf/queries/request-sections.ts";
+import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
+import type { LintContext } from "./lint-context.ts";
+import { accessDiffers, outcomeSeverity, type OutcomeSeverity, worse } from "./outcome-severity.ts";
+import { type CellPrediction, type PredictedOutcome, predictCells, type Prediction } from "./predict-cells.ts";
+import { lintProbes, treeDefaultRoot } from "./tree-probes.ts";
+
+/** One governed cell: who asks, and the prediction on each side. */
+export interface CellOutcome {
+  cell: string;
+  probe: Probe;
+  /** "an outsider without credentials", "a client from 10.0.0.0/8 as user alice". */
+  who: string;
+  "2.2": Prediction;
+  "2.4": Prediction;
+}
+
+export type OutcomeClaim =
+  /** Some governed cell's outcome changes: the changes, most urgent first, and the severity they add up to. */
+  | { kind: "differs"; severity: OutcomeSeverity; text: string; cells: CellOutcome[]; unpredicted: number }
+  /** Every governed cell is predicted, and alike on both: no difference to claim. */
+  | { kind: "same"; text: string; cells: CellOutcome[] }
+  /** The model cannot say: why. */
+  | { kind: "unpredicted"; text: string; why: string };
+
+/** Which cells a finding's lines govern. */
+export interface ClaimScope {
+  /** The per-directory section the lines sit in (matched by place, in `view`'s sections of each request); null:
+   * server context, every request (of `urlPrefix` when given). */
+  section: EffectiveSection | null;
+  /** The view whose sections the request must meet: the one the finding's lines are read from. */
+  view: "2.2" | "2.4";
+  /** Only requests under this URL (a ScriptAlias's). */
+  urlPrefix?: string;
+  /** access: a change of who is let in (granted, denied, asked for credentials, 500); handler: a change of what
+   * a script or a parsed page does (run, its source sent), on the cells whose object is one. */
+  aspect: "access" | "handler";
+  /** Why the model cannot read the lines the finding is about (a RewriteRule, an SSL requirement); null: it can. */
+  obstacle?: string | null;
+}
+
+interface Predicted {
+  set: ProbeSet;
+  byProbe: Map<string, CellPrediction>;
+  clients: Map<string, ProbeClient>;
+  defaultRoot: string | null;
+  /** Per probe and view, the places of the sections the request meets. */
+  sections: Map<string, Set<string>>;
+}
+
+// Per lint: the probe set and its predictions, made the first time a rule asks (most trees have no finding that
+// needs them). Keyed by the 2.4 view, which each lint context has of its own.
+const predicted = new WeakMap<EffectiveConfig, Predicted>();
+
+function predictionsOf(context: LintContext): Predicted {
+  let known = predicted.get(context.target);
+  if (known !== undefined) return known;
+  const set = lintProbes(context);
+  const defaultRoot = treeDefaultRoot([context.tree]);
+  const byProbe = new Map(predictCells(context, set, { defaultRoot }).map((p) => [p.probe, p]));
+  known = { set, byProbe, clients: new Map(set.clients.map((c) => [c.id, c])), defaultRoot, sections: new Map() };
+  predicted.set(context.target, known);
+  return known;
+}
+
+function place(section: EffectiveSection): string {
+  return `${section.span.file}:${section.span.line}:${section.span.column}`;
+}
+
+function sectionPlaces(context: LintContext, known: Predicted, probe: Probe, view: "2.2" | "2.4"): Set<string> {
+  const key = `${view}|${probe.id}`;
+  let places = known.sections.get(key);
+  if (places === undefined) {
+    const config = view === "2.2" ? context.source : context.target;
+    places = new Set(requestSections(config, probe.target, probe.path.split("?")[0]!, known.defaultRoot).map(place));
+    known.sections.set(key, places);
+  }
+  return places;
+}
+
+function clientWords(client: ProbeClient | undefined): string {
+  switch (client?.kind) {
+    case undefined:
+      return "a client";
+    case "outsider":
+      return "an outsider";
+    case "localhost":
+      return "a client on 127.0.0.1";
+    case "localhost6":
+      return "a client on ::1";
+    case "host":
+      return "the harness's own client";
+    case "hostname":
+      return `a client named ${client.range}`;
+    case "address":
+      return `a client from ${client.range}`;
+  }
+}
+
+function credentialWords(probe: Probe): string {
+  switch (probe.credentials) {
+    case "none":
+      return "without credentials";
+    case "valid":
+      return `as the authenticated user ${probe.user ?? "probe-user"}`;
+    case "wrong-password":
+      return "with a wrong password";
+    case "other-realm":
+      return "as a user no store holds";
+  }
+}
+
+const PHRASES: Record<PredictedOutcome, string> = {
+  served: "served (200)",
+  executed: "ran the script (200)",
+  "source-served": "sent the script's source (200)",
+  denied: "denied (403)",
+  "auth-required": "asked for credentials (401)",
+  redirected: "redirected (301)",
+  error: "answered 500",
+};
+
+/** "served (200)", "asked for credentials (401)". */
+export function outcomePhrase(outcome: PredictedOutcome): string {
+  return PHRASES[outcome];
+}
+
+const MOST_WHO = 3;
+const MOST_CHANGES = 3;
+
+/** The changes in words: each pair of outcomes once, with the clients it is predicted for, most urgent first. */
+function changesText(cells: readonly CellOutcome[]): string {
+  const groups = new Map<string, { on22: PredictedOutcome; on24: PredictedOutcome; severity: OutcomeSeverity; who: string[]; path: string }>();
+  for (const cell of cells) {
+    const on22 = cell["2.2"].outcome as PredictedOutcome;
+    const on24 = cell["2.4"].outcome as PredictedOutcome;
+    const key = `${on22}|${on24}`;
+    const group = groups.get(key) ?? { on22, on24, severity: outcomeSeverity(on22, on24) ?? "behaviour", who: [], path: `${cell.probe.method} ${cell.probe.path}` };
+    if (!group.who.includes(cell.who)) group.who.push(cell.who);
+    groups.set(key, group);
+  }
+  const ordered = [...groups.values()].sort((a, b) => (a.severity === b.severity ? b.who.length - a.who.length : a.severity === "security" ? -1 : 1));
+  const parts = ordered.slice(0, MOST_CHANGES).map((group) => {
+    const who = group.who.length > MOST_WHO ? `${group.who.slice(0, MOST_WHO).join(", ")} and ${group.who.length - MOST_WHO} more` : group.who.join(", ");
+    return `2.2 ${outcomePhrase(group.on22)}, 2.4 ${outcomePhrase(group.on24)} for ${who} (${group.path})`;
+  });
+  if (ordered.length > MOST_CHANGES) parts.push(`and ${ordered.length - MOST_CHANGES} more changes`);
+  return parts.join("; ");
+}
+
+function relevant(scope: ClaimScope, cell: CellPrediction, probe: Probe): boolean {
+  if (scope.aspect === "access") return true;
+  const kinds = [cell["2.2"].outcome, cell["2.4"].outcome];
+  return probe.object.kind === "cgi" || probe.object.kind === "ssi" || kinds.includes("executed") || kinds.includes("source-served");
+}
+
+function differs(scope: ClaimScope, on22: PredictedOutcome, on24: PredictedOutcome): boolean {
+  return scope.aspect === "access" ? accessDiffers(on22, on24) : on22 !== on24;
+}
+
+function under(prefix: string, path: string): boolean {
+  const plain = path.split("?")[0]!;
+  return plain === prefix || plain.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`) || `${plain}/` === prefix;
+}
+
+const REQUEST_SECTIONS = new Set(["directory", "directorymatch", "location", "locationmatch", "files", "filesmatch"]);
+const OTHER_SCOPES = new Set(["limit", "limitexcept", "if", "elseif", "else", "proxy", "proxymatch"]);
+
+/** The section a line's requests are told by (the innermost <Directory>, <Location> or <Files> around it; null in
+ * server context), and why the model cannot tell them when a <Limit>, <If> or <Proxy> sits inside it. */
+export function governingSection(sections: readonly EffectiveSection[]): { section: EffectiveSection | null; obstacle: string | null } {
+  for (let index = sections.length - 1; index >= 0; index--) {
+    const section = sections[index]!;
+    if (OTHER_SCOPES.has(section.key)) return { section: null, obstacle: `the lines sit in <${section.name} ${section.args.join(" ")}>, which the model does not tell apart by request` };
+    if (REQUEST_SECTIONS.has(section.key)) return { section, obstacle: null };
+  }
+  return { section: null, obstacle: null };
+}
+
+/** The claim for the cells a finding's lines govern. */
+export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeClaim {
+  if (scope.obstacle) return { kind: "unpredicted", why: scope.obstacle, text: `the outcome is not predicted: ${scope.obstacle}` };
+  const known = predictionsOf(context);
+  const wanted = scope.section === null ? null : place(scope.section);
+  const governed: CellOutcome[] = [];
+  for (const probe of known.set.probes) {
+    if (scope.urlPrefix !== undefined && !under(scope.urlPrefix, probe.path)) continue;
+    if (wanted !== null && !sectionPlaces(context, known, probe, scope.view).has(wanted)) continue;
+    const cell = known.byProbe.get(probe.id);
+    if (cell === undefined || !relevant(scope, cell, probe)) continue;
+    governed.push({ cell: cell.cell, probe, who: `${clientWords(known.clients.get(probe.client))} ${credentialWords(probe)}`, "2.2": cell["2.2"], "2.4": cell["2.4"] });
+  }
+  if (governed.length === 0) {
+    const why = "no probe the plan makes for this tree reaches these lines";
+    return { kind: "unpredicted", why, text: `the outcome is not predicted: ${why}` };
+  }
+  const unpredicted = governed.filter((c) => c["2.2"].outcome === "unpredicted" || c["2.4"].outcome === "unpredicted");
+  const changed = governed.filter((c) => !unpredicted.includes(c) && differs(scope, c["2.2"].outcome as PredictedOutcome, c["2.4"].outcome as PredictedOutcome));
+  if (changed.length > 0) {
+    let severity: OutcomeSeverity | null = null;
+    for (const cell of changed) severity = worse(severity, outcomeSeverity(cell["2.2"].outcome as PredictedOutcome, cell["2.4"].outcome as PredictedOutcome) ?? "behaviour");
+    const rest = unpredicted.length === 0 ? "" : `; ${unpredicted.length} more ${unpredicted.length === 1 ? "request is" : "requests are"} not predicted (${whyOf(unpredicted[0]!)})`;
+    return { kind: "differs", severity: severity!, cells: changed, unpredicted: unpredicted.length, text: `predicted by the access model: ${changesText(changed)}${rest}` };
+  }
+  if (unpredicted.length > 0) {
+    const why = whyOf(unpredicted[0]!);
+    return { kind: "unpredicted", why, text: `the outcome is not predicted: ${why}` };
+  }
+  const outcomes = [...new Set(governed.map((c) => c["2.4"].outcome as PredictedOutcome))].map(outcomePhrase).join(" or ");
+  return { kind: "same", cells: governed, text: `predicted by the access model: the same on 2.2 and 2.4 for every request probed here (${governed.length}: ${outcomes})` };
+}
+
+function whyOf(cell: CellOutcome): string {
+  return cell["2.2"].outcome === "unpredicted" ? `2.2: ${cell["2.2"].why}` : `2.4: ${cell["2.4"].why}`;
+}
