@@ -8,29 +8,17 @@
 // keeps its own words and its own severity.
 import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
 import { requestSections } from "../conf/queries/request-sections.ts";
+import type { WalkedDirective } from "../conf/queries/walk-config.ts";
+import type { Span } from "../conf/syntax-tree.ts";
+import { detection } from "./detection.ts";
+import type { Detection } from "./rule.ts";
+import type { Severity } from "./severity.ts";
 import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
+import type { CellOutcome, OutcomeClaim } from "./outcome-claim.ts";
 import type { LintContext } from "./lint-context.ts";
 import { accessDiffers, outcomeSeverity, type OutcomeSeverity, worse } from "./outcome-severity.ts";
-import { type CellPrediction, type PredictedOutcome, predictCells, type Prediction } from "./predict-cells.ts";
+import { type CellPrediction, type PredictedOutcome, predictCells } from "./predict-cells.ts";
 import { lintProbes, treeDefaultRoot } from "./tree-probes.ts";
-
-/** One governed cell: who asks, and the prediction on each side. */
-export interface CellOutcome {
-  cell: string;
-  probe: Probe;
-  /** "an outsider without credentials", "a client from 10.0.0.0/8 as user alice". */
-  who: string;
-  "2.2": Prediction;
-  "2.4": Prediction;
-}
-
-export type OutcomeClaim =
-  /** Some governed cell's outcome changes: the changes, most urgent first, and the severity they add up to. */
-  | { kind: "differs"; severity: OutcomeSeverity; text: string; cells: CellOutcome[]; unpredicted: number }
-  /** Every governed cell is predicted, and alike on both: no difference to claim. */
-  | { kind: "same"; text: string; cells: CellOutcome[] }
-  /** The model cannot say: why. */
-  | { kind: "unpredicted"; text: string; why: string };
 
 /** Which cells a finding's lines govern. */
 export interface ClaimScope {
@@ -221,4 +209,29 @@ export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeCl
 
 function whyOf(cell: CellOutcome): string {
   return cell["2.2"].outcome === "unpredicted" ? `2.2: ${cell["2.2"].why}` : `2.4: ${cell["2.4"].why}`;
+}
+
+export interface ClaimedFinding {
+  /** What the lines do on 2.4, without a claim of who gets what ("under Satisfy Any 2.4 ORs ..."). */
+  cause: string;
+  /** The rule's own words with its static claim, said where the model cannot predict the outcome. */
+  unpredicted: string;
+  fix: string | null;
+  /** The rule's own rating of the static claim (the rule's severity when absent): kept where not predicted. */
+  severity?: Severity;
+  related?: Span[];
+  /** Which requests the lines govern: by default those meeting the line's own section on the 2.4 view. */
+  scope?: Partial<ClaimScope>;
+}
+
+/** A finding whose point is a change of who gets in: the cause and the predicted change per client, rated by
+ * the change; none where the model predicts the same outcome on both for every request the lines govern; the
+ * rule's own words and rating, and why not, where it cannot predict. */
+export function claimedDetection(context: LintContext, entry: WalkedDirective, finding: ClaimedFinding): Detection | null {
+  const governing = governingSection(entry.sections);
+  const claim = outcomeClaim(context, { section: governing.section, view: "2.4", aspect: "access", obstacle: governing.obstacle, ...finding.scope });
+  const related = finding.related === undefined ? {} : { related: finding.related };
+  if (claim.kind === "same") return null;
+  if (claim.kind === "differs") return detection(entry, `${finding.cause}; ${claim.text}`, finding.fix, { severity: claim.severity, outcome: claim, ...related });
+  return detection(entry, `${finding.unpredicted} (${claim.text})`, finding.fix, { ...(finding.severity === undefined ? {} : { severity: finding.severity }), outcome: claim, ...related });
 }

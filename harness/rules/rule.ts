@@ -4,7 +4,7 @@
 // Rules are data where they can be: most are a table of directives, codes and messages read by the engine.
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import type { Span } from "../conf/syntax-tree.ts";
-import type { OutcomeClaim } from "./access-outcome.ts";
+import type { OutcomeClaim } from "./outcome-claim.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Severity } from "./severity.ts";
