@@ -10,7 +10,6 @@ import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config
 import { requestSections } from "../conf/queries/request-sections.ts";
 import type { WalkedDirective } from "../conf/queries/walk-config.ts";
 import type { Span } from "../conf/syntax-tree.ts";
-import { detection } from "./detection.ts";
 import type { Detection } from "./rule.ts";
 import type { Severity } from "./severity.ts";
 import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
@@ -227,11 +226,11 @@ export interface ClaimedFinding {
 /** A finding whose point is a change of who gets in: the cause and the predicted change per client, rated by
  * the change; none where the model predicts the same outcome on both for every request the lines govern; the
  * rule's own words and rating, and why not, where it cannot predict. */
-export function claimedDetection(context: LintContext, entry: WalkedDirective, finding: ClaimedFinding): Detection | null {
+export function claimedDetection(context: LintContext, entry: Pick<WalkedDirective, "directive" | "sections">, finding: ClaimedFinding): Detection | null {
   const governing = governingSection(entry.sections);
   const claim = outcomeClaim(context, { section: governing.section, view: "2.4", aspect: "access", obstacle: governing.obstacle, ...finding.scope });
-  const related = finding.related === undefined ? {} : { related: finding.related };
+  const base = { node: entry.directive, sections: entry.sections, fix: finding.fix, outcome: claim, ...(finding.related === undefined ? {} : { related: finding.related }) };
   if (claim.kind === "same") return null;
-  if (claim.kind === "differs") return detection(entry, `${finding.cause}; ${claim.text}`, finding.fix, { severity: claim.severity, outcome: claim, ...related });
-  return detection(entry, `${finding.unpredicted} (${claim.text})`, finding.fix, { ...(finding.severity === undefined ? {} : { severity: finding.severity }), outcome: claim, ...related });
+  if (claim.kind === "differs") return { ...base, message: `${finding.cause}; ${claim.text}`, severity: claim.severity };
+  return { ...base, message: `${finding.unpredicted} (${claim.text})`, ...(finding.severity === undefined ? {} : { severity: finding.severity }) };
 }
