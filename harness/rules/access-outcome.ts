@@ -12,7 +12,7 @@ import type { WalkedDirective } from "../conf/queries/walk-config.ts";
 import type { Span } from "../conf/syntax-tree.ts";
 import type { Detection } from "./rule.ts";
 import type { Severity } from "./severity.ts";
-import type { Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
+import type { ObjectKind, Probe, ProbeClient, ProbeSet } from "../plan/probes/probe.ts";
 import type { CellOutcome, OutcomeClaim } from "./outcome-claim.ts";
 import type { LintContext } from "./lint-context.ts";
 import { accessDiffers, outcomeSeverity, type OutcomeSeverity, worse } from "./outcome-severity.ts";
@@ -31,6 +31,9 @@ export interface ClaimScope {
   /** access: a change of who is let in (granted, denied, asked for credentials, 500); handler: a change of what
    * a script or a parsed page does (run, its source sent), on the cells whose object is one. */
   aspect: "access" | "handler";
+  /** For the handler aspect: the objects the handler takes ("cgi" for a CGI mapping, "ssi" for server-side
+   * includes); all scripts and pages when absent. */
+  objects?: readonly ObjectKind[];
   /** Why the model cannot read the lines the finding is about (a RewriteRule, an SSL requirement); null: it can. */
   obstacle?: string | null;
 }
@@ -144,10 +147,9 @@ function changesText(cells: readonly CellOutcome[]): string {
   return parts.join("; ");
 }
 
-function relevant(scope: ClaimScope, cell: CellPrediction, probe: Probe): boolean {
+function relevant(scope: ClaimScope, probe: Probe): boolean {
   if (scope.aspect === "access") return true;
-  const kinds = [cell["2.2"].outcome, cell["2.4"].outcome];
-  return probe.object.kind === "cgi" || probe.object.kind === "ssi" || kinds.includes("executed") || kinds.includes("source-served");
+  return (scope.objects ?? ["cgi", "ssi"]).includes(probe.object.kind);
 }
 
 function differs(scope: ClaimScope, on22: PredictedOutcome, on24: PredictedOutcome): boolean {
@@ -183,7 +185,7 @@ export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeCl
     if (scope.urlPrefix !== undefined && !under(scope.urlPrefix, probe.path)) continue;
     if (wanted !== null && !sectionPlaces(context, known, probe, scope.view).has(wanted)) continue;
     const cell = known.byProbe.get(probe.id);
-    if (cell === undefined || !relevant(scope, cell, probe)) continue;
+    if (cell === undefined || !relevant(scope, probe)) continue;
     governed.push({ cell: cell.cell, probe, who: `${clientWords(known.clients.get(probe.client))} ${credentialWords(probe)}`, "2.2": cell["2.2"], "2.4": cell["2.4"] });
   }
   if (governed.length === 0) {

@@ -104,6 +104,7 @@ function detect(context: LintContext): Detection[] {
       section,
       view: "2.4",
       aspect: "handler",
+      objects: mapping.name === "cgi-script" ? ["cgi"] : ["ssi"],
       ...(scriptAlias && entry.directive.args[0] !== undefined ? { urlPrefix: entry.directive.args[0] } : {}),
       obstacle: obstacle ?? (entry.directive.key === "scriptaliasmatch" ? "a ScriptAliasMatch maps URLs by a regular expression" : mapping.name === "cgi-script" || mapping.name === "server-parsed" || mapping.name === "includes" ? null : `the model runs only CGI and server-side includes, not ${mapping.what}`),
     });
