@@ -77,6 +77,7 @@ function sectionPlaces(context: LintContext, known: Predicted, probe: Probe, vie
   return places;
 }
 
+/** Where a client asks from: "an outsider", "a client from 10.0.0.0/8", "a client on 127.0.0.1". */
 function clientWords(client: ProbeClient | undefined): string {
   switch (client?.kind) {
     case undefined:
@@ -96,16 +97,18 @@ function clientWords(client: ProbeClient | undefined): string {
   }
 }
 
-function credentialWords(probe: Probe): string {
+/** Who asks: "an outsider without credentials", "the authenticated user alice (an outsider)". */
+function whoWords(client: ProbeClient | undefined, probe: Probe): string {
+  const from = clientWords(client);
   switch (probe.credentials) {
     case "none":
-      return "without credentials";
+      return `${from} without credentials`;
     case "valid":
-      return `as the authenticated user ${probe.user ?? "probe-user"}`;
+      return `the authenticated user ${probe.user ?? "probe-user"} (${from})`;
     case "wrong-password":
-      return "with a wrong password";
+      return `${from} with a wrong password`;
     case "other-realm":
-      return "as a user no store holds";
+      return `${from} as a user no store holds`;
   }
 }
 
@@ -186,7 +189,7 @@ export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeCl
     if (wanted !== null && !sectionPlaces(context, known, probe, scope.view).has(wanted)) continue;
     const cell = known.byProbe.get(probe.id);
     if (cell === undefined || !relevant(scope, probe)) continue;
-    governed.push({ cell: cell.cell, probe, who: `${clientWords(known.clients.get(probe.client))} ${credentialWords(probe)}`, "2.2": cell["2.2"], "2.4": cell["2.4"] });
+    governed.push({ cell: cell.cell, probe, who: whoWords(known.clients.get(probe.client), probe), "2.2": cell["2.2"], "2.4": cell["2.4"] });
   }
   if (governed.length === 0) {
     const why = "no probe the plan makes for this tree reaches these lines";

@@ -34,7 +34,7 @@ describe("handler-not-loaded: detect", () => {
     const cgi = "ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    AuthType Basic\n    AuthName tool\n    AuthUserFile /srv/tool/passwd\n    Require valid-user\n    Order allow,deny\n    Allow from all\n</Directory>\n";
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment(cgi));
     expect(findings.map((f) => [f.line, f.severity])).toEqual([[1, "security"]]);
-    expect(findings[0]!.message).toMatch(/2\.2 ran the script \(200\), 2\.4 sent the script's source \(200\) for an outsider as the authenticated user probe-user/);
+    expect(findings[0]!.message).toMatch(/2\.2 ran the script \(200\), 2\.4 sent the script's source \(200\) for the authenticated user probe-user \(an outsider\) \(GET \/tool-cgi\/probe\.cgi\)$/);
   });
 
   it("names the clients a host rule admits, from the same model", async () => {
