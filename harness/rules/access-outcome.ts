@@ -226,16 +226,20 @@ export interface ClaimedFinding {
   related?: Span[];
   /** Which requests the lines govern: by default those meeting the line's own section on the 2.4 view. */
   scope?: Partial<ClaimScope>;
+  /** Where the same outcome on both is still worth saying, what goes wrong later ("once a client is let in, ..."):
+   * then the finding stays, as deprecated. Absent: no finding where nothing changes. */
+  latent?: string;
 }
 
 /** A finding whose point is a change of who gets in: the cause and the predicted change per client, rated by
- * the change; none where the model predicts the same outcome on both for every request the lines govern; the
- * rule's own words and rating, and why not, where it cannot predict. */
+ * the change; where the model predicts the same outcome on both for every request the lines govern, none (or, with
+ * `latent`, a deprecated one saying what breaks later); the rule's own words and rating, and why not, where it
+ * cannot predict. */
 export function claimedDetection(context: LintContext, entry: Pick<WalkedDirective, "directive" | "sections">, finding: ClaimedFinding): Detection | null {
   const governing = governingSection(entry.sections);
   const claim = outcomeClaim(context, { section: governing.section, view: "2.4", aspect: "access", obstacle: governing.obstacle, ...finding.scope });
   const base = { node: entry.directive, sections: entry.sections, fix: finding.fix, outcome: claim, ...(finding.related === undefined ? {} : { related: finding.related }) };
-  if (claim.kind === "same") return null;
+  if (claim.kind === "same") return finding.latent === undefined ? null : { ...base, message: `${finding.cause}; ${claim.text}, but ${finding.latent}`, severity: "deprecated" };
   if (claim.kind === "differs") return { ...base, message: `${finding.cause}; ${claim.text}`, severity: claim.severity };
   return { ...base, message: `${finding.unpredicted} (${claim.text})`, ...(finding.severity === undefined ? {} : { severity: finding.severity }) };
 }

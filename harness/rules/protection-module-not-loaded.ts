@@ -83,6 +83,8 @@ function detect(context: LintContext): Detection[] {
       unpredicted: `${skipped}: ${what}`,
       fix: `Load ${group.module} on 2.4, or take the access rules out of <IfModule ${group.guard.condition}> and write them with Require`,
       related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)],
+      // The module's line is still what migrate loads: the protection is gone on 2.4 even where nothing reaches it.
+      latent: `once 2.4 lets a client reach these requests, the access rules in it are missing`,
       scope: { view: "2.2", ...(unread === undefined ? {} : { obstacle: `the access model does not read ${unread.directive.name}` }) },
     });
     if (claimed !== null) found.push(claimed);

@@ -33,9 +33,11 @@ describe("protection-module-not-loaded: detect", () => {
     expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
   });
 
-  it("claims no difference where the model predicts the same on both: a skipped password under a directory 2.4's stock <Directory /> refuses anyway", async () => {
+  it("claims no difference where the model predicts the same on both (a directory both stock <Directory /> refuse): deprecated, what breaks later", async () => {
     const text = 'Alias /p /srv/p\n<Directory /srv/p>\n    <IfModule mod_auth_digest.c>\n        AuthType Digest\n        AuthName "s"\n        AuthUserFile /etc/d\n        Require valid-user\n    </IfModule>\n</Directory>\n';
-    expect(await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text))).toEqual([]);
+    const findings = await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text));
+    expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[4, "deprecated", false]]);
+    expect(findings[0]!.message).toMatch(/predicted by the access model: the same on 2\.2 and 2\.4 for every request probed here \(\d+: denied \(403\)\), but once 2\.4 lets a client reach/);
   });
 
   it("leaves a protection with a fallback for the module's absence alone", async () => {
