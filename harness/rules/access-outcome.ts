@@ -178,9 +178,8 @@ export function governingSection(sections: readonly EffectiveSection[]): { secti
   return { section: null, obstacle: null };
 }
 
-/** The claim for the cells a finding's lines govern. */
-export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeClaim {
-  if (scope.obstacle) return { kind: "unpredicted", why: scope.obstacle, text: `the outcome is not predicted: ${scope.obstacle}` };
+/** The cells a finding's lines govern, each with its prediction on both sides (either may be "unpredicted"). */
+export function governedCells(context: LintContext, scope: ClaimScope): CellOutcome[] {
   const known = predictionsOf(context);
   const wanted = scope.section === null ? null : place(scope.section);
   const governed: CellOutcome[] = [];
@@ -191,9 +190,17 @@ export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeCl
     if (cell === undefined || !relevant(scope, probe)) continue;
     governed.push({ cell: cell.cell, probe, who: whoWords(known.clients.get(probe.client), probe), "2.2": cell["2.2"], "2.4": cell["2.4"] });
   }
+  return governed;
+}
+
+export const NOT_REACHED = "no probe the plan makes for this tree reaches these lines";
+
+/** The claim for the cells a finding's lines govern. */
+export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeClaim {
+  if (scope.obstacle) return { kind: "unpredicted", why: scope.obstacle, text: `the outcome is not predicted: ${scope.obstacle}` };
+  const governed = governedCells(context, scope);
   if (governed.length === 0) {
-    const why = "no probe the plan makes for this tree reaches these lines";
-    return { kind: "unpredicted", why, text: `the outcome is not predicted: ${why}` };
+    return { kind: "unpredicted", why: NOT_REACHED, text: `the outcome is not predicted: ${NOT_REACHED}` };
   }
   const unpredicted = governed.filter((c) => c["2.2"].outcome === "unpredicted" || c["2.4"].outcome === "unpredicted");
   const changed = governed.filter((c) => !unpredicted.includes(c) && differs(scope, c["2.2"].outcome as PredictedOutcome, c["2.4"].outcome as PredictedOutcome));
@@ -211,7 +218,7 @@ export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeCl
   return { kind: "same", cells: governed, text: `predicted by the access model: the same on 2.2 and 2.4 for every request probed here (${governed.length}: ${outcomes})` };
 }
 
-function whyOf(cell: CellOutcome): string {
+export function whyOf(cell: CellOutcome): string {
   return cell["2.2"].outcome === "unpredicted" ? `2.2: ${cell["2.2"].why}` : `2.4: ${cell["2.4"].why}`;
 }
 
