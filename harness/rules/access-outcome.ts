@@ -6,9 +6,8 @@
 // the outcomes' (rules/outcome-severity.ts). Where the model cannot say (no probe reaches the lines, a cell it
 // marks unpredicted, a line it does not read), the claim is "unpredicted" with the reason, never a guess: the rule
 // keeps its own words and its own severity.
-import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
+import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { requestSections } from "../conf/queries/request-sections.ts";
-import type { WalkedDirective } from "../conf/queries/walk-config.ts";
 import type { Span } from "../conf/syntax-tree.ts";
 import type { Detection } from "./rule.ts";
 import type { Severity } from "./severity.ts";
@@ -242,7 +241,7 @@ export interface ClaimedFinding {
  * the change; where the model predicts the same outcome on both for every request the lines govern, none (or, with
  * `latent`, a deprecated one saying what breaks later); the rule's own words and rating, and why not, where it
  * cannot predict. */
-export function claimedDetection(context: LintContext, entry: Pick<WalkedDirective, "directive" | "sections">, finding: ClaimedFinding): Detection | null {
+export function claimedDetection(context: LintContext, entry: { directive: EffectiveDirective; sections: readonly EffectiveSection[] }, finding: ClaimedFinding): Detection | null {
   const governing = governingSection(entry.sections);
   const claim = outcomeClaim(context, { section: governing.section, view: "2.4", aspect: "access", obstacle: governing.obstacle, ...finding.scope });
   const base = { node: entry.directive, sections: entry.sections, fix: finding.fix, outcome: claim, ...(finding.related === undefined ? {} : { related: finding.related }) };
