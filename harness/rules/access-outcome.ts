@@ -8,6 +8,7 @@
 // keeps its own words and its own severity.
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { requestSections } from "../conf/queries/request-sections.ts";
+import { virtualHosts } from "../conf/queries/virtual-hosts.ts";
 import type { Span } from "../conf/syntax-tree.ts";
 import type { Detection } from "./rule.ts";
 import type { Severity } from "./severity.ts";
@@ -39,26 +40,60 @@ export interface ClaimScope {
 
 interface Predicted {
   set: ProbeSet;
+  /** The predictions made so far, by probe id: a cell is predicted when a finding's lines govern it. */
   byProbe: Map<string, CellPrediction>;
+  /** One probe per distinct path of the set: what predictCells reads of the other probes (whether a path has
+   * probes below it, to tell a directory's redirect) is the same with these as with the whole set. */
+  paths: Probe[];
   clients: Map<string, ProbeClient>;
   defaultRoot: string | null;
   /** Per probe and view, the places of the sections the request meets. */
   sections: Map<string, Set<string>>;
+  /** Why this lint predicts no more cells (the tree is too large, the budget is spent); null while it does. */
+  over: string | null;
 }
 
-// Per lint: the probe set and its predictions, made the first time a rule asks (most trees have no finding that
-// needs them). Keyed by the 2.4 view, which each lint context has of its own.
+/** lint predicts cells for trees of up to this many virtual hosts: the probe set grows with the hosts times the
+ * client addresses they name, and prove is the place for a larger one (where the claims stay unpredicted). */
+export const PREDICTED_VHOSTS = 32;
+/** At most this many cells predicted per lint (each reads the sections, aliases and handlers its request meets). */
+export const PREDICTION_BUDGET = 6_000;
+
+// Per lint: the probe set, made the first time a rule asks (most trees have no finding that needs it), and the
+// predictions of the cells findings govern. Keyed by the 2.4 view, which each lint context has of its own. The
+// whole set is never predicted at once: a tree of 40 virtual hosts has 26,000 probes, and predicting each reads
+// the others.
 const predicted = new WeakMap<EffectiveConfig, Predicted>();
 
 function predictionsOf(context: LintContext): Predicted {
   let known = predicted.get(context.target);
   if (known !== undefined) return known;
+  const hosts = virtualHosts(context.target).length;
+  if (hosts > PREDICTED_VHOSTS) {
+    const over = `lint predicts outcomes for trees of up to ${PREDICTED_VHOSTS} virtual hosts, this one has ${hosts} (prove predicts and checks every cell)`;
+    known = { set: { probes: [], cells: [], clients: [], world: { users: [], objects: [], digestRealms: [] } }, byProbe: new Map(), paths: [], clients: new Map(), defaultRoot: null, sections: new Map(), over };
+    predicted.set(context.target, known);
+    return known;
+  }
   const set = lintProbes(context);
-  const defaultRoot = treeDefaultRoot([context.tree]);
-  const byProbe = new Map(predictCells(context, set, { defaultRoot }).map((p) => [p.probe, p]));
-  known = { set, byProbe, clients: new Map(set.clients.map((c) => [c.id, c])), defaultRoot, sections: new Map() };
+  const byPath = new Map<string, Probe>();
+  for (const probe of set.probes) if (!byPath.has(probe.path)) byPath.set(probe.path, probe);
+  known = { set, byProbe: new Map(), paths: [...byPath.values()], clients: new Map(set.clients.map((c) => [c.id, c])), defaultRoot: treeDefaultRoot([context.tree]), sections: new Map(), over: null };
   predicted.set(context.target, known);
   return known;
+}
+
+/** The predictions of `probes` (each made once per lint). */
+function predict(context: LintContext, known: Predicted, probes: readonly Probe[]): void {
+  const missing = probes.filter((probe) => !known.byProbe.has(probe.id));
+  if (missing.length === 0) return;
+  if (known.byProbe.size + missing.length > PREDICTION_BUDGET) {
+    known.over ??= `lint predicts at most ${PREDICTION_BUDGET} requests per tree, and this tree's findings govern more (prove predicts and checks every cell)`;
+    return;
+  }
+  const asked = new Set(missing.map((probe) => probe.id));
+  const subset: ProbeSet = { ...known.set, probes: [...missing, ...known.paths.filter((probe) => !asked.has(probe.id))] };
+  for (const cell of predictCells(context, subset, { defaultRoot: known.defaultRoot })) if (asked.has(cell.probe)) known.byProbe.set(cell.probe, cell);
 }
 
 function place(section: EffectiveSection): string {
@@ -178,16 +213,23 @@ export function governingSection(sections: readonly EffectiveSection[]): { secti
 }
 
 /** The cells a finding's lines govern, each with its prediction on both sides (either may be "unpredicted"). */
-export function governedCells(context: LintContext, scope: ClaimScope): CellOutcome[] {
+export function governedCells(context: LintContext, scope: ClaimScope): CellOutcome[] | { over: string } {
   const known = predictionsOf(context);
+  if (known.over !== null && known.set.probes.length === 0) return { over: known.over };
   const wanted = scope.section === null ? null : place(scope.section);
-  const governed: CellOutcome[] = [];
+  const probes: Probe[] = [];
   for (const probe of known.set.probes) {
     if (scope.urlPrefix !== undefined && !under(scope.urlPrefix, probe.path)) continue;
+    if (!relevant(scope, probe)) continue;
     if (wanted !== null && !sectionPlaces(context, known, probe, scope.view).has(wanted)) continue;
+    probes.push(probe);
+  }
+  predict(context, known, probes);
+  if (probes.some((probe) => !known.byProbe.has(probe.id))) return { over: known.over ?? "not predicted" };
+  const governed: CellOutcome[] = [];
+  for (const probe of probes) {
     const cell = known.byProbe.get(probe.id);
-    if (cell === undefined || !relevant(scope, probe)) continue;
-    governed.push({ cell: cell.cell, probe, who: whoWords(known.clients.get(probe.client), probe), "2.2": cell["2.2"], "2.4": cell["2.4"] });
+    if (cell !== undefined) governed.push({ cell: cell.cell, probe, who: whoWords(known.clients.get(probe.client), probe), "2.2": cell["2.2"], "2.4": cell["2.4"] });
   }
   return governed;
 }
@@ -198,6 +240,7 @@ export const NOT_REACHED = "no probe the plan makes for this tree reaches these 
 export function outcomeClaim(context: LintContext, scope: ClaimScope): OutcomeClaim {
   if (scope.obstacle) return { kind: "unpredicted", why: scope.obstacle, text: `the outcome is not predicted: ${scope.obstacle}` };
   const governed = governedCells(context, scope);
+  if (!Array.isArray(governed)) return { kind: "unpredicted", why: governed.over, text: `the outcome is not predicted: ${governed.over}` };
   if (governed.length === 0) {
     return { kind: "unpredicted", why: NOT_REACHED, text: `the outcome is not predicted: ${NOT_REACHED}` };
   }

@@ -175,6 +175,7 @@ function twoTwo(context: LintContext, scope: EffectiveSection, holds: (predictio
   const governing = governingSection([scope]);
   if (governing.obstacle !== null) return `not predicted: ${governing.obstacle}`;
   const cells = governedCells(context, { section: governing.section, view: "2.4", aspect: "access" });
+  if (!Array.isArray(cells)) return `not predicted: ${cells.over}`;
   if (cells.length === 0) return `not predicted: ${NOT_REACHED}`;
   const unpredicted = cells.find((cell) => cell["2.2"].outcome === "unpredicted");
   if (unpredicted !== undefined) return `not predicted: ${whyOf(unpredicted)}`;

@@ -7,7 +7,7 @@ import { proofProbes } from "../../../harness/judge/prove/proof-probes.ts";
 import { migrateTree } from "../../../harness/migrate/migrate-tree.ts";
 import { A3 } from "../../../harness/rules/a3-require-host-provider-on-22.ts";
 import { A5 } from "../../../harness/rules/a5-compat-anded-with-require.ts";
-import { governingSection, outcomeClaim } from "../../../harness/rules/access-outcome.ts";
+import { governingSection, outcomeClaim, PREDICTED_VHOSTS } from "../../../harness/rules/access-outcome.ts";
 import { HANDLER_NOT_LOADED } from "../../../harness/rules/handler-not-loaded.ts";
 import { lintContext, type LintContext } from "../../../harness/rules/lint-context.ts";
 import type { CellOutcome } from "../../../harness/rules/outcome-claim.ts";
@@ -100,6 +100,13 @@ describe("outcomeClaim", () => {
     const a = outcomeClaim(context, { section: sections[0]!, view: "2.4", aspect: "access" });
     expect(a.kind).toBe("same");
     if (a.kind === "same") expect(new Set(a.cells.map((c) => c.probe.path.split("/")[1]))).toEqual(new Set(["a"]));
+  });
+
+  it("is unpredicted, with the reason, for a tree of more virtual hosts than lint predicts for (prove's place)", () => {
+    const hosts = Array.from({ length: PREDICTED_VHOSTS + 1 }, (_, i) => `<VirtualHost *:80>\n    ServerName h${i}.example.test\n    DocumentRoot /srv/h${i}\n    <Directory /srv/h${i}>\n        Order deny,allow\n        Deny from all\n    </Directory>\n</VirtualHost>\n`).join("");
+    const context = fragmentContext(hosts);
+    const directory = walkConfig(context.target).sections.find((s) => s.section.key === "directory")!.section;
+    expect(outcomeClaim(context, { section: directory, view: "2.4", aspect: "access" })).toMatchObject({ kind: "unpredicted", why: expect.stringMatching(new RegExp(`up to ${PREDICTED_VHOSTS} virtual hosts, this one has ${PREDICTED_VHOSTS + 1}`)) });
   });
 
   it("is unpredicted, with the reason, where no probe reaches the section, where a line is not read, and inside <Limit>", () => {
