@@ -23,7 +23,7 @@
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
 import { authTypeInScope, governingFindings, HOST_PROVIDERS, ownDirectives, requireLine, widening, innermostScope } from "./access-scope.ts";
-import { detection } from "./detection.ts";
+import { claimedDetection } from "./access-outcome.ts";
 import type { LintContext } from "./lint-context.ts";
 import { writtenFor24 } from "./default-anchor.ts";
 import { type Place, PlaceMap } from "./places.ts";
@@ -65,28 +65,27 @@ function detect(context: LintContext): Detection[] {
     const text = entry.directive.node.raw.trim();
     if (password && !denies) {
       const beside = users.length > 0 ? ` beside ${users[0]!.directive.node.raw.trim()} (an implicit <RequireAny>: either one admits)` : "";
-      found.push(
-        detection(
-          entry,
-          `2.2 reads "${text}" as one more user requirement and asks for a password here; 2.4 grants by it${beside}, without a password`,
-          users.length > 0
-            ? `<RequireAll>\n    ${text}\n    ${users[0]!.directive.node.raw.trim()}\n</RequireAll>  (if both were meant, as Satisfy All did; if only the password was, remove "${text}")`
-            : `Remove "${text}" to keep asking for a password, or keep it if anyone it names may enter without one`,
-          { severity: "security", related: users.map((other) => other.directive.span) },
-        ),
-      );
+      // Who gets what, from the model prove checks: no finding where it predicts the same on both.
+      const claimed = claimedDetection(context, entry, {
+        cause: `2.2 reads "${text}" as one more user requirement; 2.4 grants by it${beside}, without a password`,
+        unpredicted: `2.2 reads "${text}" as one more user requirement and asks for a password here; 2.4 grants by it${beside}, without a password`,
+        fix: users.length > 0
+          ? `<RequireAll>\n    ${text}\n    ${users[0]!.directive.node.raw.trim()}\n</RequireAll>  (if both were meant, as Satisfy All did; if only the password was, remove "${text}")`
+          : `Remove "${text}" to keep asking for a password, or keep it if anyone it names may enter without one`,
+        severity: "security",
+        related: users.map((other) => other.directive.span),
+      });
+      if (claimed !== null) found.push(claimed);
     } else if (!writtenFor24(context)) {
       // A tree written for 2.4 means its Require lines as 2.4 reads them; how 2.2 would have read them is moot.
-      found.push(
-        detection(
-          entry,
-          password
-            ? `2.2 reads "${text}" as a user requirement (a password prompt); 2.4 ${denies ? "refuses by it (403)" : "grants by it"}`
-            : `2.2 cannot evaluate "${text}" without AuthType and answers 500 (AuthType not set!); 2.4 ${denies ? "refuses by it (403)" : "grants by it"}`,
-          null,
-          { severity: "behaviour" },
-        ),
-      );
+      const reading = password ? `2.2 reads "${text}" as a user requirement (a password prompt)` : `2.2 cannot evaluate "${text}" without AuthType (AuthType not set!)`;
+      const claimed = claimedDetection(context, entry, {
+        cause: `${reading}; 2.4 ${denies ? "refuses" : "grants"} by it`,
+        unpredicted: password ? `${reading}; 2.4 ${denies ? "refuses by it (403)" : "grants by it"}` : `2.2 cannot evaluate "${text}" without AuthType and answers 500 (AuthType not set!); 2.4 ${denies ? "refuses by it (403)" : "grants by it"}`,
+        fix: null,
+        severity: "behaviour",
+      });
+      if (claimed !== null) found.push(claimed);
     }
   }
   found.push(...only24BesideUsers(context, read22));
@@ -123,14 +122,14 @@ function only24BesideUsers(context: LintContext, read22: Read22): Detection[] {
     if (users.length === 0) continue;
     const text = entry.directive.node.raw.trim();
     const user = users[0]!.directive.node.raw.trim();
-    found.push(
-      detection(
-        entry,
-        `2.4 reads "${text}" beside "${user}" as an implicit <RequireAny>: anyone it admits gets in without a password. 2.2 never read this line and asked for the password`,
-        `Drop "${text}" here (the user requirement is the 2.4 rule), or write <RequireAll> ${text} / ${user} </RequireAll> if both are meant`,
-        { severity: "security", related: users.map((other) => other.directive.span) },
-      ),
-    );
+    const claimed = claimedDetection(context, entry, {
+      cause: `2.4 reads "${text}" beside "${user}" as an implicit <RequireAny>: anyone it admits gets in without a password. 2.2 never read this line`,
+      unpredicted: `2.4 reads "${text}" beside "${user}" as an implicit <RequireAny>: anyone it admits gets in without a password. 2.2 never read this line and asked for the password`,
+      fix: `Drop "${text}" here (the user requirement is the 2.4 rule), or write <RequireAll> ${text} / ${user} </RequireAll> if both are meant`,
+      severity: "security",
+      related: users.map((other) => other.directive.span),
+    });
+    if (claimed !== null) found.push(claimed);
   }
   return found;
 }

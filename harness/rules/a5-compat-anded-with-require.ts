@@ -16,7 +16,7 @@
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
 import { governingFindings, hasOwn, innermostScope, ownDirectives, requireLine, sectionsAboveWith } from "./access-scope.ts";
-import { detection } from "./detection.ts";
+import { claimedDetection } from "./access-outcome.ts";
 import { recordsWithCode } from "./evidence.ts";
 import { eventFamily, HANDLER_REFUSALS } from "../logs/message-map.ts";
 import type { LintContext } from "./lint-context.ts";
@@ -90,26 +90,23 @@ function detect(context: LintContext): Detection[] {
     if (only24.length > 0 && grantsAll) continue;
     if (only24.length > 0) {
       const require = only24[0]!;
-      found.push(
-        detection(
-          first,
-          `2.4 checks "${first.directive.node.raw.trim()}" (access_compat) and "${require.directive.node.raw.trim()}" (authz_core) separately and needs both (Satisfy All): the Allow lines do not take precedence, a client they admit is still refused by the Require (403, AH01630)`,
-          "Express the whole rule with Require on 2.4 and drop Order/Allow/Deny there (or add Satisfy Any if either check should admit)",
-          { related: [require.directive.span] },
-        ),
-      );
+      const both = `2.4 checks "${first.directive.node.raw.trim()}" (access_compat) and "${require.directive.node.raw.trim()}" (authz_core) separately and needs both (Satisfy All): the Allow lines do not take precedence`;
+      // Who gets what, from the model prove checks: no finding where it predicts the same on both.
+      const claimed = claimedDetection(context, first, {
+        cause: both,
+        unpredicted: `${both}, a client they admit is still refused by the Require (403, AH01630)`,
+        fix: "Express the whole rule with Require on 2.4 and drop Order/Allow/Deny there (or add Satisfy Any if either check should admit)",
+        related: [require.directive.span],
+      });
+      if (claimed !== null) found.push(claimed);
       continue;
     }
     if (requires.length > 0 || scope.key !== "directory") continue;
     const denied = deniedAbove(context, scope);
     if (denied === null) continue;
-    found.push(
-      detection(
-        first,
-        `on 2.4 the "Require all denied" of ${denied} still applies here beside "${first.directive.node.raw.trim()}" (access_compat), and both must pass: 2.4 answers 403 (AH01630) where 2.2 served`,
-        requireForm(config, scope),
-      ),
-    );
+    const inherited = `on 2.4 the "Require all denied" of ${denied} still applies here beside "${first.directive.node.raw.trim()}" (access_compat), and both must pass`;
+    const claimed = claimedDetection(context, first, { cause: inherited, unpredicted: `${inherited}: 2.4 answers 403 (AH01630) where 2.2 served`, fix: requireForm(config, scope) });
+    if (claimed !== null) found.push(claimed);
   }
   return found;
 }

@@ -22,6 +22,7 @@ import { walkConfig } from "../conf/queries/walk-config.ts";
 import { admission24, directoryAccess24, stateAt24, type DirectoryAccess24 } from "../access/directory-state-24.ts";
 import { parseAuthz } from "../access/model-24.ts";
 import { mayGovern } from "./access-scope.ts";
+import { governingSection, outcomeClaim } from "./access-outcome.ts";
 import type { LintFinding } from "./finding.ts";
 import { detection, innermost, named } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
@@ -95,13 +96,36 @@ function detect(context: LintContext): Detection[] {
     if (mapping === null) continue;
     if (!mapping.modules.some((id) => context.loaded.source.has(id))) continue;
     if (mapping.modules.some((id) => context.loaded.target.has(id))) continue;
-    // Who 2.4 lets reach the handler there, by the access model prove checks (model-24): whoever it lets through
-    // gets the source text; where it lets no one through, nothing leaks yet.
-    const where = entry.directive.key.startsWith("scriptalias") ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
-    const admitted = where === undefined ? null : admission24(stateAt24(directories(), where));
     const missing = `the target does not load ${mapping.modules.join(" or ")}, which 2.2 loads`;
+    // What each client gets where the line applies, on 2.2 and on 2.4, from the model prove checks (predictCells
+    // over the tree's probes): the script run, its source sent, or refused first.
+    const scriptAlias = entry.directive.key === "scriptalias";
+    const { section, obstacle } = scriptAlias ? { section: null, obstacle: null } : governingSection(entry.sections);
+    const claim = outcomeClaim(context, {
+      section,
+      view: "2.4",
+      aspect: "handler",
+      objects: mapping.name === "cgi-script" ? ["cgi"] : ["ssi"],
+      ...(scriptAlias && entry.directive.args[0] !== undefined ? { urlPrefix: entry.directive.args[0] } : {}),
+      obstacle: obstacle ?? (entry.directive.key === "scriptaliasmatch" ? "a ScriptAliasMatch maps URLs by a regular expression" : mapping.name === "cgi-script" || mapping.name === "server-parsed" || mapping.name === "includes" ? null : `the model runs only CGI and server-side includes, not ${mapping.what}`),
+    });
+    if (claim.kind === "differs") {
+      const exposed = claim.cells.some((cell) => cell["2.4"].outcome === "source-served");
+      const then = exposed ? "so the default handler sends the file itself" : "and once 2.4 lets a client in, the default handler sends the script's source text";
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}, ${then}; ${claim.text}`, mapping.fix, { severity: claim.severity, outcome: claim }));
+      continue;
+    }
+    if (claim.kind === "same") {
+      // Nothing changes for any client today (2.4 refuses them first, as 2.2 does): the source goes out once 2.4
+      // lets a client in.
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}; ${claim.text}, but once a client is let in, the default handler sends the script's source text`, mapping.fix, { severity: "deprecated", outcome: claim }));
+      continue;
+    }
+    // Not predicted: who 2.4 lets reach the directory, from the 2.4 model's state at the path alone.
+    const where = scriptAlias || entry.directive.key === "scriptaliasmatch" ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
+    const admitted = where === undefined ? null : admission24(stateAt24(directories(), where));
     if (admitted !== null && !admitted.anyone && admitted.clients.length === 0 && !admitted.users) {
-      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}. 2.4 refuses the directory today (403); once it is granted, the default handler sends the script's source text`, mapping.fix, { severity: "behaviour" }));
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}. 2.4 refuses the directory (403); once it is granted, the default handler sends the script's source text (${claim.text})`, mapping.fix, { severity: "behaviour", outcome: claim }));
       continue;
     }
     const who =
@@ -110,7 +134,7 @@ function detect(context: LintContext): Detection[] {
         : admitted.clients.length > 0
           ? ` to clients from ${admitted.clients.join(", ")}${admitted.users ? " and to authenticated users" : ""}`
           : " to every user the directory admits once authenticated (2.4 asks for credentials first)";
-    found.push(detection(entry, `2.4 serves ${mapping.what} here as plain files: ${missing}, so the default handler sends the script's source text${who}`, mapping.fix));
+    found.push(detection(entry, `2.4 serves ${mapping.what} here as plain files: ${missing}, so the default handler sends the script's source text${who} (${claim.text})`, mapping.fix, { outcome: claim }));
   }
   return found;
 }

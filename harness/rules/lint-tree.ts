@@ -212,7 +212,8 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
   return {
     rule: rule.id,
     severity: detection.severity ?? rule.severity,
-    security: rule.security ?? false,
+    // A detection rated on its own (from the outcome it predicts) is security only when rated so.
+    security: detection.severity === undefined ? (rule.security ?? false) : detection.severity === "security",
     seed: shared.seed(rule),
     file: span.file,
     line: span.line,

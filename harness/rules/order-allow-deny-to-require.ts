@@ -15,7 +15,9 @@
 // Where the target does not load mod_access_compat the lines are refused at start (the invalid-command pass).
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
+import type { Probe } from "../plan/probes/probe.ts";
 import { HOST_PROVIDERS, innermostScope, ownDirectives, requireLine } from "./access-scope.ts";
+import { governedCells, governingSection, NOT_REACHED, whyOf } from "./access-outcome.ts";
 import { detection } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
@@ -146,8 +148,15 @@ function detect(context: LintContext): Detection[] {
     const host = hostPolicy(order, allows, denies);
     const policy = combined(host, users, satisfy);
     const notes: string[] = [];
-    if (users.length > 0 && satisfy === "all" && host.kind === "denied") notes.push("2.2 refuses every client here, even with a password (the guide's Q4 advice to drop the host lines would open it to users)");
-    if (users.length > 0 && satisfy === "any" && host.kind === "denied") notes.push("these host lines admit no one on 2.2, so only the password does (not Require ip beside Require valid-user, as the guide's Q6 row has it)");
+    // What 2.2 does here, from the model prove checks over the requests the section governs: said where it agrees.
+    if (users.length > 0 && satisfy === "all" && host.kind === "denied") {
+      const on22 = twoTwo(context, scope, (cell) => cell.outcome === "denied");
+      if (on22 !== null) notes.push(`2.2 refuses every client here, even with a password (${on22}; the guide's Q4 advice to drop the host lines would open it to users)`);
+    }
+    if (users.length > 0 && satisfy === "any" && host.kind === "denied") {
+      const on22 = twoTwo(context, scope, (cell, probe) => (probe.credentials === "valid") === (cell.outcome === "served" || cell.outcome === "redirected"));
+      if (on22 !== null) notes.push(`these host lines admit no one on 2.2, so only the password does (${on22}; not Require ip beside Require valid-user, as the guide's Q6 row has it)`);
+    }
     const first = ownLines(mine, scope, "order")[0] ?? mine.find((entry) => entry.directive.key !== "satisfy")!;
     found.push(
       detection(
@@ -159,6 +168,20 @@ function detect(context: LintContext): Detection[] {
     );
   }
   return found;
+}
+
+/** Whether every request the section governs gets on 2.2 what `holds` asks, by the model prove checks: the words
+ * that say so ("predicted for the 12 requests probed here"), null where the model says otherwise, and where it
+ * cannot tell, the reason (the note is the rule's own reading then). */
+function twoTwo(context: LintContext, scope: EffectiveSection, holds: (prediction: { outcome: string }, probe: Probe) => boolean): string | null {
+  const governing = governingSection([scope]);
+  if (governing.obstacle !== null) return `not predicted: ${governing.obstacle}`;
+  const cells = governedCells(context, { section: governing.section, view: "2.4", aspect: "access" });
+  if (!Array.isArray(cells)) return `not predicted: ${cells.over}`;
+  if (cells.length === 0) return `not predicted: ${NOT_REACHED}`;
+  const unpredicted = cells.find((cell) => cell["2.2"].outcome === "unpredicted");
+  if (unpredicted !== undefined) return `not predicted: ${whyOf(unpredicted)}`;
+  return cells.every((cell) => holds(cell["2.2"], cell.probe)) ? `predicted by the access model for the ${cells.length} requests probed here` : null;
 }
 
 export const ORDER_ALLOW_DENY_TO_REQUIRE: Rule = {

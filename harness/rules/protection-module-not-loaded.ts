@@ -11,8 +11,13 @@ import type { EffectiveDirective, Guard } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { authTypeInScope, moduleOfCondition, credentialHeaderClaim, protects, wideningClaim } from "./access-scope.ts";
 import type { LintFinding } from "./finding.ts";
+import { claimedDetection } from "./access-outcome.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Detection, Rule } from "./rule.ts";
+
+/** The protecting lines the access models read (the probe world holds users in every store the Auth*File lines
+ * name); a RewriteRule, an SSL requirement or an LDAP URL they do not. */
+const MODELLED = new Set(["order", "allow", "deny", "satisfy", "require", "authtype", "authuserfile", "authgroupfile", "authdbmuserfile", "authdbmgroupfile", "authbasicprovider", "authdigestprovider"]);
 
 /** The module an `<IfModule X>` condition names when 2.2 loads it and the 2.4 target does not; null otherwise
  * (and for `!X`). */
@@ -64,17 +69,27 @@ function detect(context: LintContext): Detection[] {
       fallbacks.add(moduleOfCondition(guard.condition.trim().slice(1).trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1")));
     }
   }
-  return [...byGuard.values()].filter((group) => !fallbacks.has(group.module)).map((group) => {
+  const found: Detection[] = [];
+  for (const group of byGuard.values()) {
+    if (fallbacks.has(group.module)) continue;
     const first = group.entries[0]!;
     const what = group.password ? "2.2 asks for a password here; 2.4 answers without one" : "2.2 refuses or restricts here; 2.4 lets every client in";
-    return {
-      node: first.directive,
-      sections: first.sections,
-      message: `the 2.4 target does not load ${group.module}, so <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and the access rules in it are skipped: ${what}`,
+    const skipped = `the 2.4 target does not load ${group.module}, so <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and the access rules in it are skipped`;
+    // Who gets what, from the model prove checks (the 2.4 view has no lines of the skipped section): the requests
+    // the section's lines govern on 2.2. Lines the model does not read make the outcome unpredicted.
+    const unread = group.entries.find((entry) => !MODELLED.has(entry.directive.key));
+    const claimed = claimedDetection(context, first, {
+      cause: skipped,
+      unpredicted: `${skipped}: ${what}`,
       fix: `Load ${group.module} on 2.4, or take the access rules out of <IfModule ${group.guard.condition}> and write them with Require`,
       related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)],
-    };
-  });
+      // The module's line is still what migrate loads: the protection is gone on 2.4 even where nothing reaches it.
+      latent: `once 2.4 lets a client reach these requests, the access rules in it are missing`,
+      scope: { view: "2.2", ...(unread === undefined ? {} : { obstacle: `the access model does not read ${unread.directive.name}` }) },
+    });
+    if (claimed !== null) found.push(claimed);
+  }
+  return found;
 }
 
 /** The module a finding of this rule names as missing ("the 2.4 target does not load auth_digest_module, so"). */

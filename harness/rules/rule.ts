@@ -4,6 +4,7 @@
 // Rules are data where they can be: most are a table of directives, codes and messages read by the engine.
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import type { Span } from "../conf/syntax-tree.ts";
+import type { OutcomeClaim } from "./outcome-claim.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintContext } from "./lint-context.ts";
 import type { Severity } from "./severity.ts";
@@ -24,6 +25,9 @@ export interface Detection {
   severity?: Severity;
   /** Lines that take part in the finding besides `node` (the Order line of an Allow finding). */
   related?: Span[];
+  /** What the access model predicts for the requests the lines govern (rules/access-outcome.ts), for a finding
+   * whose message and severity come from it. Not part of the lint's JSON: its message says it. */
+  outcome?: OutcomeClaim;
 }
 
 /** A claim on one piece of evidence: the rule explains it. */

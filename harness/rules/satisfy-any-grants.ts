@@ -15,7 +15,7 @@
 import type { EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { inEffect, innermostScope, ownDirectives, requireLine, sectionsAboveWith, wideningClaim } from "./access-scope.ts";
-import { detection } from "./detection.ts";
+import { claimedDetection } from "./access-outcome.ts";
 import type { LintContext } from "./lint-context.ts";
 import { hostPolicy, render } from "./order-allow-deny-to-require.ts";
 import { PlaceMap } from "./places.ts";
@@ -77,13 +77,14 @@ function detect(context: LintContext): Detection[] {
     if (host.kind === "granted") continue;
     const grant = grantingRequire(context, scope);
     if (grant === null) continue;
-    found.push(
-      detection(
-        entry,
-        `2.4 admits a client that either check admits under Satisfy Any: the Order/Allow/Deny lines here, or ${grant}, which admits everyone. 2.2 had no user requirement here, so its host lines decided (403 for other clients); 2.4 answers them 200`,
-        `Remove "Satisfy Any" and write the host rule for 2.4:\n${render(host)}`,
-      ),
-    );
+    const fix = `Remove "Satisfy Any" and write the host rule for 2.4:\n${render(host)}`;
+    // Who gets what there, from the model prove checks: no finding where it predicts the same on both.
+    const claimed = claimedDetection(context, entry, {
+      cause: `under Satisfy Any 2.4 admits a client that either check admits: the Order/Allow/Deny lines here, or ${grant}, which admits everyone; 2.2 had no user requirement here, so its host lines decided`,
+      unpredicted: `2.4 admits a client that either check admits under Satisfy Any: the Order/Allow/Deny lines here, or ${grant}, which admits everyone. 2.2 had no user requirement here, so its host lines decided (403 for other clients); 2.4 answers them 200`,
+      fix,
+    });
+    if (claimed !== null) found.push(claimed);
   }
   return found;
 }

@@ -8,6 +8,14 @@ describe("A5: detect", () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ line: 3, severity: "behaviour", directive: "Allow from all" });
     expect(findings[0]!.message).toMatch(/<Directory \/> of the 2.4 stock httpd.conf/);
+    // No URL maps /usr/share/tool: the rule's own words, and why the outcome is not predicted.
+    expect(findings[0]!.message).toMatch(/2\.4 answers 403 \(AH01630\) where 2\.2 served \(the outcome is not predicted: no probe the plan makes for this tree reaches these lines\)$/);
+  });
+
+  it("says what the access model predicts where a URL maps to the directory", async () => {
+    const findings = await findingsOf(A5, fragment("Alias /tool /usr/share/tool\n<Directory /usr/share/tool>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
+    expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[4, "behaviour", false]]);
+    expect(findings[0]!.message).toMatch(/both must pass; predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/tool\/\)$/);
   });
 
   it("takes the target's stock grants into account: /usr/share is granted on Debian, and the official htdocs", async () => {
@@ -20,7 +28,13 @@ describe("A5: detect", () => {
       `<Directory /usr/local/apache2/htdocs/l>\n    Order allow,deny\n    Allow from all\n${satisfy}    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`;
     const findings = await findingsOf(A5, fragment(text("")));
     expect(findings.map((f) => [f.line, f.related.map((r) => r.line)])).toEqual([[3, [5]]]);
+    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/l\/\)$/);
     expect(await findingsOf(A5, fragment(text("    Satisfy Any\n")))).toEqual([]);
+  });
+
+  it("claims no difference where the model predicts the same for every client: the 2.4-only Require names the address the Allow line admits", async () => {
+    const text = "<Directory /usr/local/apache2/htdocs/l>\n    Order allow,deny\n    Allow from 10.0.0.1\n    <IfModule mod_authz_core.c>\n        Require ip 10.0.0.1\n    </IfModule>\n</Directory>\n";
+    expect(await findingsOf(A5, fragment(text))).toEqual([]);
   });
 
   it("leaves the usual dual-syntax port alone: Allow lines beside a 2.4-only Require all granted", async () => {
