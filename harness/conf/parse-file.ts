@@ -19,6 +19,7 @@
 import { decodeFile, logicalLineAt, splitLines, type DecodedFile, type LogicalLine, type PhysicalLine, type SplitText } from "./lex-lines.ts";
 import { isConfSpaceCode, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
+  BlankNode,
   CommentNode,
   ConfProblem,
   DirectiveNode,
@@ -61,23 +62,71 @@ interface AsParsed {
   words: readonly Word[];
 }
 
-class ParsedDirective implements DirectiveNode {
+/** A node's span kept as numbers in the node itself, the Span made when asked: a Span object per node was a third of
+ * the objects a 10,000-vhost tree keeps (361,000 of them, 22 MiB), and most are never asked for (lint asks the
+ * spans of the lines it reports). Each ask makes a new Span, which nothing keeps: spans are values (nothing
+ * compares them by identity or changes one in place), and setting `span` keeps its numbers. A getter on the
+ * prototype, so a spread of a node (`{ ...node }`) does not copy `span`: give it explicitly (`{ ...node, span:
+ * node.span }`). */
+class Placed {
+  #file: string;
+  #line: number;
+  #column: number;
+  #endLine: number;
+  #endColumn: number;
+
+  constructor(file: string, line: number, column: number, endLine: number, endColumn: number) {
+    this.#file = file;
+    this.#line = line;
+    this.#column = column;
+    this.#endLine = endLine;
+    this.#endColumn = endColumn;
+  }
+
+  get span(): Span {
+    return { file: this.#file, line: this.#line, column: this.#column, endLine: this.#endLine, endColumn: this.#endColumn };
+  }
+
+  set span(span: Span) {
+    this.#file = span.file;
+    this.#line = span.line;
+    this.#column = span.column;
+    this.#endLine = span.endLine;
+    this.#endColumn = span.endColumn;
+  }
+
+  /** The column of the node's first character and of its last, without a Span made. */
+  static columnsOf(node: Placed): { column: number; endColumn: number } {
+    return { column: node.#column, endColumn: node.#endColumn };
+  }
+}
+
+class ParsedBlank extends Placed implements BlankNode {
+  kind = "blank" as const;
+  raw: string;
+
+  constructor(raw: string, span: Span) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
+    this.raw = raw;
+  }
+}
+
+class ParsedDirective extends Placed implements DirectiveNode {
   kind = "directive" as const;
   name: string;
   key: string;
   args: readonly Word[];
   argsText: string;
-  span: Span;
   raw: string;
   readonly #parsed: AsParsed;
   #evaluated: object | undefined = undefined;
 
   constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.name = name;
     this.key = key;
     this.args = args;
     this.argsText = argsText;
-    this.span = span;
     this.raw = raw;
     this.#parsed = parsed;
   }
@@ -97,14 +146,13 @@ class ParsedDirective implements DirectiveNode {
   }
 }
 
-class ParsedSection implements SectionNode {
+class ParsedSection extends Placed implements SectionNode {
   kind = "section" as const;
   name: string;
   key: string;
   args: readonly Word[];
   argsText: string;
   children: SyntaxNode[] = [];
-  span: Span;
   openRaw: string;
   closeRaw: string | null = null;
   closeSpan: Span | null = null;
@@ -112,11 +160,11 @@ class ParsedSection implements SectionNode {
   #evaluated: object | undefined = undefined;
 
   constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.name = name;
     this.key = key;
     this.args = args;
     this.argsText = argsText;
-    this.span = span;
     this.openRaw = openRaw;
     this.#parsed = parsed;
   }
@@ -136,17 +184,16 @@ class ParsedSection implements SectionNode {
   }
 }
 
-class ParsedComment implements CommentNode {
+class ParsedComment extends Placed implements CommentNode {
   kind = "comment" as const;
   text: string;
   raw: string;
-  span: Span;
   readonly #parsed: AsParsed;
 
   constructor(text: string, raw: string, span: Span, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.text = text;
     this.raw = raw;
-    this.span = span;
     this.#parsed = parsed;
   }
 
@@ -443,7 +490,7 @@ class FileParse {
   #placeReading(reading: LineReading, line: number): void {
     const span: Span = { file: this.#path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
-    if (reading.kind === "blank") this.#siblings().push({ kind: "blank", raw: parsed.raw, span });
+    if (reading.kind === "blank") this.#siblings().push(new ParsedBlank(parsed.raw, span));
     else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
     else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
     else if (reading.kind === "close") this.#finish(this.#popSection(), span, parsed.raw);
@@ -502,7 +549,7 @@ class FileParse {
   #readNewLine(logical: LogicalLine): void {
     const { text, trimStart, trimEnd } = logical;
     if (trimStart >= trimEnd) {
-      this.#siblings().push({ kind: "blank", raw: logical.raw, span: this.#wholeSpan(logical) });
+      this.#siblings().push(new ParsedBlank(logical.raw, this.#wholeSpan(logical)));
       return;
     }
     const line = text.slice(0, trimEnd);

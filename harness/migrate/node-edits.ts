@@ -37,7 +37,8 @@ export function applyNodeEdits(file: ParsedFile, edits: readonly NodeEdit[]): Pa
       if (node.kind === "section") {
         const children = rewrite(node.children);
         if (children.some((child, i) => child !== node.children[i]) || children.length !== node.children.length) {
-          self = [{ ...node, children } satisfies SectionNode];
+          // A parsed node's span is a getter (parse-file.ts Placed), which a spread does not copy.
+          self = [{ ...node, span: node.span, children } satisfies SectionNode];
         }
       }
       if (own === undefined) {
