@@ -510,21 +510,38 @@ function guardOf(node: SectionNode): Guard {
   return guard;
 }
 
-/** A node parsed from a macro body, moved to the lines the body was written at. */
+/** A node parsed from a macro body, moved to the lines the body was written at. Copied field by field: a parsed
+ * node's span, name, words and raw text are getters (parse-file.ts), which a spread does not copy. */
 function shiftNode<T extends SyntaxNode>(node: T, shift: number): T {
+  return shiftedNode(node, shift) as T;
+}
+
+function shiftedNode(node: SyntaxNode, shift: number): SyntaxNode {
   const span = shiftSpan(node.span, shift);
   // Words are placed relative to their node: they move with it.
-  // A parsed node's span is a getter (parse-file.ts Placed), which a spread does not copy: given each time.
-  if (node.kind === "directive") return { ...node, span };
-  if (node.kind === "section") {
-    return {
-      ...node,
-      span,
-      children: node.children.map((child) => shiftNode(child, shift)),
-      closeSpan: node.closeSpan === null ? null : shiftSpan(node.closeSpan, shift),
-    };
+  switch (node.kind) {
+    case "directive":
+      return { kind: "directive", name: node.name, key: node.key, args: node.args, argsText: node.argsText, span, raw: node.raw };
+    case "section":
+      return {
+        kind: "section",
+        name: node.name,
+        key: node.key,
+        args: node.args,
+        argsText: node.argsText,
+        children: node.children.map((child) => shiftedNode(child, shift)),
+        span,
+        openRaw: node.openRaw,
+        closeRaw: node.closeRaw,
+        closeSpan: node.closeSpan === null ? null : shiftSpan(node.closeSpan, shift),
+      };
+    case "comment":
+      return { kind: "comment", text: node.text, raw: node.raw, span };
+    case "blank":
+      return { kind: "blank", raw: node.raw, span };
+    case "opaque":
+      return { kind: "opaque", raw: node.raw, span, reason: node.reason };
   }
-  return { ...node, span };
 }
 
 function shiftSpan(span: Span, shift: number): Span {

@@ -111,24 +111,53 @@ class ParsedBlank extends Placed implements BlankNode {
   }
 }
 
+/** A field a rewrite set on a parsed node: from then on the node's own, in front of the reading's (the printer
+ * tells the change by comparing with `#parsed`). Rare: a node so changed costs more than one left as read. */
+function changed(node: object, field: string, value: unknown): void {
+  Object.defineProperty(node, field, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A directive as parsed. Its name, words and raw text are its reading's (`#parsed`, shared by every line that
+ * reads the same), not fields of its own: three fewer per node of a tree of hundreds of thousands; one set by a
+ * rewrite becomes the node's own (changed). Getters on the prototype, as `span`: a spread does not copy them
+ * (copy a node field by field, as shiftNode does). */
 class ParsedDirective extends Placed implements DirectiveNode {
   kind = "directive" as const;
-  name: string;
   key: string;
-  args: readonly Word[];
   argsText: string;
-  raw: string;
   readonly #parsed: AsParsed;
   #evaluated: object | undefined = undefined;
 
-  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
+  /** `parsed` holds the name (head), the words and the raw text. */
+  constructor(key: string, argsText: string, span: Span, parsed: AsParsed) {
     super(span.file, span.line, span.column, span.endLine, span.endColumn);
-    this.name = name;
     this.key = key;
-    this.args = args;
     this.argsText = argsText;
-    this.raw = raw;
     this.#parsed = parsed;
+  }
+
+  get name(): string {
+    return this.#parsed.head;
+  }
+
+  set name(value: string) {
+    changed(this, "name", value);
+  }
+
+  get args(): readonly Word[] {
+    return this.#parsed.words;
+  }
+
+  set args(value: readonly Word[]) {
+    changed(this, "args", value);
+  }
+
+  get raw(): string {
+    return this.#parsed.raw;
+  }
+
+  set raw(value: string) {
+    changed(this, "raw", value);
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -146,27 +175,46 @@ class ParsedDirective extends Placed implements DirectiveNode {
   }
 }
 
+/** As ParsedDirective: the name, words and opening line are the reading's. */
 class ParsedSection extends Placed implements SectionNode {
   kind = "section" as const;
-  name: string;
   key: string;
-  args: readonly Word[];
   argsText: string;
   children: SyntaxNode[] = [];
-  openRaw: string;
   closeRaw: string | null = null;
   closeSpan: Span | null = null;
   readonly #parsed: AsParsed;
   #evaluated: object | undefined = undefined;
 
-  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
+  constructor(key: string, argsText: string, span: Span, parsed: AsParsed) {
     super(span.file, span.line, span.column, span.endLine, span.endColumn);
-    this.name = name;
     this.key = key;
-    this.args = args;
     this.argsText = argsText;
-    this.openRaw = openRaw;
     this.#parsed = parsed;
+  }
+
+  get name(): string {
+    return this.#parsed.head;
+  }
+
+  set name(value: string) {
+    changed(this, "name", value);
+  }
+
+  get args(): readonly Word[] {
+    return this.#parsed.words;
+  }
+
+  set args(value: readonly Word[]) {
+    changed(this, "args", value);
+  }
+
+  get openRaw(): string {
+    return this.#parsed.raw;
+  }
+
+  set openRaw(value: string) {
+    changed(this, "openRaw", value);
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -184,17 +232,30 @@ class ParsedSection extends Placed implements SectionNode {
   }
 }
 
+/** As ParsedDirective: the text and the raw line are the reading's. */
 class ParsedComment extends Placed implements CommentNode {
   kind = "comment" as const;
-  text: string;
-  raw: string;
   readonly #parsed: AsParsed;
 
-  constructor(text: string, raw: string, span: Span, parsed: AsParsed) {
+  constructor(span: Span, parsed: AsParsed) {
     super(span.file, span.line, span.column, span.endLine, span.endColumn);
-    this.text = text;
-    this.raw = raw;
     this.#parsed = parsed;
+  }
+
+  get text(): string {
+    return this.#parsed.head;
+  }
+
+  set text(value: string) {
+    changed(this, "text", value);
+  }
+
+  get raw(): string {
+    return this.#parsed.raw;
+  }
+
+  set raw(value: string) {
+    changed(this, "raw", value);
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -491,11 +552,11 @@ class FileParse {
     const span: Span = { file: this.#path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
     if (reading.kind === "blank") this.#siblings().push(new ParsedBlank(parsed.raw, span));
-    else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
-    else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
+    else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(span, parsed));
+    else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(reading.key, reading.argsText, span, parsed));
     else if (reading.kind === "close") this.#finish(this.#popSection(), span, parsed.raw);
     else {
-      const section = new ParsedSection(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed);
+      const section = new ParsedSection(reading.key, reading.argsText, span, parsed);
       this.#siblings().push(section);
       this.#stack.push({ node: section, line, column: reading.column });
     }
@@ -555,7 +616,7 @@ class FileParse {
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
       const commentText = line.slice(trimStart + 1);
-      const comment = new ParsedComment(commentText, logical.raw, this.#spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
+      const comment = new ParsedComment(this.#spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
       this.#siblings().push(comment);
       // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
       // a multi-line SSLRequire line by line, backslashes kept).
@@ -605,7 +666,7 @@ class FileParse {
     if (first.unterminated) this.#toWords(logical, [first], nodeLine);
     const args = this.#toWords(logical, readWords(line, argsStart), nodeLine);
     const parsed = asParsed(logical.raw, name, args);
-    const directive = new ParsedDirective(name, this.#keyOf(name), parsed.words, rest, this.#spanOf(logical, trimStart, trimEnd), logical.raw, parsed);
+    const directive = new ParsedDirective(this.#keyOf(name), rest, this.#spanOf(logical, trimStart, trimEnd), parsed);
     this.#siblings().push(directive);
   }
 
@@ -647,7 +708,7 @@ class FileParse {
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
     const args = this.#toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
     const parsed = asParsed(logical.raw, name, args);
-    const section = new ParsedSection(name, this.#keyOf(name), parsed.words, argsText, this.#spanOf(logical, first.start, logical.trimEnd), logical.raw, parsed);
+    const section = new ParsedSection(this.#keyOf(name), argsText, this.#spanOf(logical, first.start, logical.trimEnd), parsed);
     this.#siblings().push(section);
     this.#stack.push({ node: section, line: at.line, column: at.column });
   }
