@@ -58,9 +58,30 @@ interface AsParsed {
   raw: string;
   head: string;
   values: string[];
-  /** The words the parser gave the node: a node still holding this very array holds what was read. */
-  words: readonly Word[];
+  /** The words the parser gave the node; null until asked for (wordsOf), for a line of one physical line: read
+   * again from `raw` then. Lint reads the values, not the words: 100,000 words and their 80,000 arrays (8 MiB
+   * of a 10,000-vhost tree) were made for lines no rule asked the words of. */
+  words: readonly Word[] | null;
+  /** Where the words are read from when made: `raw.slice(0, argsEnd)` from `argsStart`. */
+  argsStart: number;
+  argsEnd: number;
 }
+
+/** The reading's words, made on the first ask for a line read without them (one physical line: each word's
+ * column is its index plus one, its line the node's own). */
+function wordsOf(parsed: AsParsed): readonly Word[] {
+  if (parsed.words !== null) return parsed.words;
+  const read = readWords(parsed.raw.slice(0, parsed.argsEnd), parsed.argsStart);
+  const words = new Array<Word>(read.length);
+  for (let at = 0; at < read.length; at++) {
+    const word = read[at]!;
+    words[at] = { value: word.value, raw: word.raw, quote: word.quote, lineOffset: 0, column: word.start + 1 };
+  }
+  return (parsed.words = Object.freeze(words));
+}
+
+/** Parsed nodes a rewrite changed a field of (changed): rare, so a set, not a field in every node. */
+const changedNodes = new WeakSet<object>();
 
 /** A node's span kept as numbers in the node itself, the Span made when asked: a Span object per node was a third of
  * the objects a 10,000-vhost tree keeps (361,000 of them, 22 MiB), and most are never asked for (lint asks the
@@ -114,6 +135,7 @@ class ParsedBlank extends Placed implements BlankNode {
 /** A field a rewrite set on a parsed node: from then on the node's own, in front of the reading's (the printer
  * tells the change by comparing with `#parsed`). Rare: a node so changed costs more than one left as read. */
 function changed(node: object, field: string, value: unknown): void {
+  changedNodes.add(node);
   Object.defineProperty(node, field, { value, writable: true, enumerable: true, configurable: true });
 }
 
@@ -145,7 +167,7 @@ class ParsedDirective extends Placed implements DirectiveNode {
   }
 
   get args(): readonly Word[] {
-    return this.#parsed.words;
+    return wordsOf(this.#parsed);
   }
 
   set args(value: readonly Word[]) {
@@ -202,7 +224,7 @@ class ParsedSection extends Placed implements SectionNode {
   }
 
   get args(): readonly Word[] {
-    return this.#parsed.words;
+    return wordsOf(this.#parsed);
   }
 
   set args(value: readonly Word[]) {
@@ -273,8 +295,25 @@ const NO_WORDS: readonly Word[] = Object.freeze([]);
 /** What a node reads as, `args` frozen: parsedValues hands the values out, and every node that reads the same
  * (LineReadings) shares the record, its words and its values. */
 function asParsed(raw: string, head: string, args: Word[]): AsParsed {
-  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
-  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args) };
+  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args), argsStart: 0, argsEnd: 0 };
+}
+
+/** As asParsed, for a line of one physical line whose words are all terminated: the values now, the words
+ * (`raw.slice(0, argsEnd)` read from `argsStart`) when asked. */
+function asParsedLater(raw: string, head: string, read: readonly ReadWord[], argsStart: number, argsEnd: number): AsParsed {
+  if (read.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+  const values = new Array<string>(read.length);
+  for (let at = 0; at < read.length; at++) values[at] = read[at]!.value;
+  return { raw, head, values: Object.freeze(values) as string[], words: null, argsStart, argsEnd };
+}
+
+/** Whether a line's words can be read again from its raw text alone, later: one physical line, no word left
+ * open (which is a problem, given as the line is read). */
+function wordsLater(logical: LogicalLine, read: readonly ReadWord[]): boolean {
+  if (logical.lastLine !== logical.firstLine) return false;
+  for (let at = 0; at < read.length; at++) if (read[at]!.unterminated) return false;
+  return true;
 }
 
 function sameValues(args: readonly Word[], values: readonly string[]): boolean {
@@ -288,6 +327,8 @@ function sameValues(args: readonly Word[], values: readonly string[]): boolean {
 export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
   const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
+  // A node no rewrite changed holds its reading's name, words and raw text (their getters): nothing to compare.
+  if (!changedNodes.has(node)) return seen.values;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
   return raw === seen.raw && node.name === seen.head && (node.args === seen.words || sameValues(node.args, seen.values)) ? seen.values : undefined;
 }
@@ -310,6 +351,7 @@ export function keepEvaluated(node: DirectiveNode | SectionNode, value: object):
 export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
   const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
+  if (!changedNodes.has(node)) return true;
   const [raw, head, args] =
     node.kind === "section"
       ? [node.openRaw, node.name, node.args]
@@ -571,7 +613,7 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
+      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 }, next: undefined });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
@@ -603,7 +645,7 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const span = section.closeSpan;
     if (span === null || section.closeRaw !== logical.raw) return;
-    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS };
+    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
     this.#readings.keep(logical.raw, { kind: "close", key: section.key, argsText: "", column: span.column, endColumn: span.endColumn, parsed, next: undefined });
   }
 
@@ -664,8 +706,8 @@ class FileParse {
     }
     const nodeLine = logical.lineAt(trimStart);
     if (first.unterminated) this.#toWords(logical, [first], nodeLine);
-    const args = this.#toWords(logical, readWords(line, argsStart), nodeLine);
-    const parsed = asParsed(logical.raw, name, args);
+    const read = readWords(line, argsStart);
+    const parsed = wordsLater(logical, read) ? asParsedLater(logical.raw, name, read, argsStart, line.length) : asParsed(logical.raw, name, this.#toWords(logical, read, nodeLine));
     const directive = new ParsedDirective(this.#keyOf(name), rest, this.#spanOf(logical, trimStart, trimEnd), parsed);
     this.#siblings().push(directive);
   }
@@ -706,8 +748,8 @@ class FileParse {
     let trimmedEnd = argsEnd;
     while (trimmedEnd > argsStart && isConfSpaceCode(line.charCodeAt(trimmedEnd - 1))) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const args = this.#toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
-    const parsed = asParsed(logical.raw, name, args);
+    const read = readWords(line.slice(0, argsEnd), argsStart);
+    const parsed = wordsLater(logical, read) ? asParsedLater(logical.raw, name, read, argsStart, argsEnd) : asParsed(logical.raw, name, this.#toWords(logical, read, logical.lineAt(first.start)));
     const section = new ParsedSection(this.#keyOf(name), argsText, this.#spanOf(logical, first.start, logical.trimEnd), parsed);
     this.#siblings().push(section);
     this.#stack.push({ node: section, line: at.line, column: at.column });
