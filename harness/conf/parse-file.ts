@@ -86,41 +86,59 @@ const changedNodes = new WeakSet<object>();
 /** A node's span kept as numbers in the node itself, the Span made when asked: a Span object per node was a third of
  * the objects a 10,000-vhost tree keeps (361,000 of them, 22 MiB), and most are never asked for (lint asks the
  * spans of the lines it reports). Each ask makes a new Span, which nothing keeps: spans are values (nothing
- * compares them by identity or changes one in place), and setting `span` keeps its numbers. A getter on the
- * prototype, so a spread of a node (`{ ...node }`) does not copy `span`: give it explicitly (`{ ...node, span:
- * node.span }`). */
+ * compares them by identity or changes one in place), and setting `span` keeps its numbers, packed two by two.
+ * A getter on the prototype, so a spread of a node (`{ ...node }`) does not copy `span`: give it explicitly. */
 class Placed {
   #file: string;
-  #line: number;
-  #column: number;
-  #endLine: number;
-  #endColumn: number;
+  /** The first line and how many more the node spans, as one small integer (LINES_SHIFT); -1: see `#wide`. */
+  #lines: number;
+  /** The first and the last column, as one small integer (COLUMNS_SHIFT); -1: see `#wide`. */
+  #columns: number;
 
   constructor(file: string, line: number, column: number, endLine: number, endColumn: number) {
     this.#file = file;
-    this.#line = line;
-    this.#column = column;
-    this.#endLine = endLine;
-    this.#endColumn = endColumn;
+    this.#lines = 0;
+    this.#columns = 0;
+    this.#place(line, column, endLine, endColumn);
+  }
+
+  #place(line: number, column: number, endLine: number, endColumn: number): void {
+    const more = endLine - line;
+    if (line >= 0 && line < MAX_PACKED_LINE && more >= 0 && more <= LINES_MASK && column >= 0 && column <= COLUMNS_MASK && endColumn >= 0 && endColumn <= COLUMNS_MASK) {
+      if (this.#lines < 0) wideSpans.delete(this);
+      // Bit operations: integers V8 keeps unboxed in the node (a multiplication by 2 ** n gave a boxed number).
+      this.#lines = (line << LINES_SHIFT) | more;
+      this.#columns = (column << COLUMNS_SHIFT) | endColumn;
+    } else {
+      this.#lines = -1;
+      this.#columns = -1;
+      wideSpans.set(this, { line, column, endLine, endColumn });
+    }
   }
 
   get span(): Span {
-    return { file: this.#file, line: this.#line, column: this.#column, endLine: this.#endLine, endColumn: this.#endColumn };
+    const lines = this.#lines;
+    if (lines < 0) return { file: this.#file, ...wideSpans.get(this)! };
+    const line = lines >> LINES_SHIFT;
+    const columns = this.#columns;
+    return { file: this.#file, line, column: columns >> COLUMNS_SHIFT, endLine: line + (lines & LINES_MASK), endColumn: columns & COLUMNS_MASK };
   }
 
   set span(span: Span) {
     this.#file = span.file;
-    this.#line = span.line;
-    this.#column = span.column;
-    this.#endLine = span.endLine;
-    this.#endColumn = span.endColumn;
-  }
-
-  /** The column of the node's first character and of its last, without a Span made. */
-  static columnsOf(node: Placed): { column: number; endColumn: number } {
-    return { column: node.#column, endColumn: node.#endColumn };
+    this.#place(span.line, span.column, span.endLine, span.endColumn);
   }
 }
+
+/** A span's numbers packed two by two into small integers (below 2^30, kept unboxed by V8): lines to 2^20 with up
+ * to 2^10 more lines, columns to 2^15. A node beyond (a line of 40,000 characters, a section of 2,000 lines)
+ * keeps its numbers here instead. */
+const LINES_SHIFT = 10;
+const LINES_MASK = 1023;
+const COLUMNS_SHIFT = 15;
+const COLUMNS_MASK = 32767;
+const MAX_PACKED_LINE = 1048576;
+const wideSpans = new WeakMap<Placed, { line: number; column: number; endLine: number; endColumn: number }>();
 
 class ParsedBlank extends Placed implements BlankNode {
   kind = "blank" as const;
