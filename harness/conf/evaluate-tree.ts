@@ -109,6 +109,12 @@ class EvaluatedDirective implements EffectiveDirective {
   get span(): Span {
     return this.node.span;
   }
+
+  /** JSON.stringify gives it as it gives a plain effective directive (`span` is a getter, not its own field). */
+  toJSON(): EffectiveDirective {
+    const { kind, name, key, args, span, node, guards, viaMacro } = this;
+    return viaMacro === undefined ? { kind, name, key, args, span, node, guards } : { kind, name, key, args, span, node, guards, viaMacro };
+  }
 }
 
 /** As EvaluatedDirective, for a section. */
@@ -133,6 +139,11 @@ class EvaluatedSection implements EffectiveSection {
 
   get span(): Span {
     return this.node.span;
+  }
+
+  toJSON(): EffectiveSection {
+    const { kind, name, key, args, span, node, guards, children, viaMacro } = this;
+    return viaMacro === undefined ? { kind, name, key, args, span, node, guards, children } : { kind, name, key, args, span, node, guards, children, viaMacro };
   }
 }
 

@@ -148,6 +148,11 @@ class ParsedBlank extends Placed implements BlankNode {
     super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.raw = raw;
   }
+
+  /** JSON.stringify gives a parsed node as it gives a plain one: getters are not its own fields. */
+  toJSON(): BlankNode {
+    return { kind: this.kind, raw: this.raw, span: this.span };
+  }
 }
 
 /** A field a rewrite set on a parsed node: from then on the node's own, in front of the reading's (the printer
@@ -198,6 +203,10 @@ class ParsedDirective extends Placed implements DirectiveNode {
 
   set raw(value: string) {
     changed(this, "raw", value);
+  }
+
+  toJSON(): DirectiveNode {
+    return { kind: this.kind, name: this.name, key: this.key, args: this.args, argsText: this.argsText, span: this.span, raw: this.raw };
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -257,6 +266,11 @@ class ParsedSection extends Placed implements SectionNode {
     changed(this, "openRaw", value);
   }
 
+  toJSON(): SectionNode {
+    const { kind, name, key, args, argsText, children, span, openRaw, closeRaw, closeSpan } = this;
+    return { kind, name, key, args, argsText, children, span, openRaw, closeRaw, closeSpan };
+  }
+
   static parsedOf(node: object): AsParsed | undefined {
     return #parsed in node ? (node as ParsedSection).#parsed : undefined;
   }
@@ -296,6 +310,10 @@ class ParsedComment extends Placed implements CommentNode {
 
   set raw(value: string) {
     changed(this, "raw", value);
+  }
+
+  toJSON(): CommentNode {
+    return { kind: this.kind, text: this.text, raw: this.raw, span: this.span };
   }
 
   static parsedOf(node: object): AsParsed | undefined {
