@@ -19,6 +19,7 @@
 import { decodeFile, logicalLineAt, splitLines, type DecodedFile, type LogicalLine, type PhysicalLine, type SplitText } from "./lex-lines.ts";
 import { isConfSpaceCode, readWord, readWords, type ReadWord } from "./read-words.ts";
 import type {
+  BlankNode,
   CommentNode,
   ConfProblem,
   DirectiveNode,
@@ -57,29 +58,155 @@ interface AsParsed {
   raw: string;
   head: string;
   values: string[];
-  /** The words the parser gave the node: a node still holding this very array holds what was read. */
-  words: readonly Word[];
+  /** The words the parser gave the node; null until asked for (wordsOf), for a line of one physical line: read
+   * again from `raw` then. Lint reads the values, not the words: 100,000 words and their 80,000 arrays (8 MiB
+   * of a 10,000-vhost tree) were made for lines no rule asked the words of. */
+  words: readonly Word[] | null;
+  /** Where the words are read from when made: `raw.slice(0, argsEnd)` from `argsStart`. */
+  argsStart: number;
+  argsEnd: number;
 }
 
-class ParsedDirective implements DirectiveNode {
-  kind = "directive" as const;
-  name: string;
-  key: string;
-  args: readonly Word[];
-  argsText: string;
-  span: Span;
+/** The reading's words, made on the first ask for a line read without them (one physical line: each word's
+ * column is its index plus one, its line the node's own). */
+function wordsOf(parsed: AsParsed): readonly Word[] {
+  if (parsed.words !== null) return parsed.words;
+  const read = readWords(parsed.raw.slice(0, parsed.argsEnd), parsed.argsStart);
+  const words = new Array<Word>(read.length);
+  for (let at = 0; at < read.length; at++) {
+    const word = read[at]!;
+    words[at] = { value: word.value, raw: word.raw, quote: word.quote, lineOffset: 0, column: word.start + 1 };
+  }
+  return (parsed.words = Object.freeze(words));
+}
+
+/** Parsed nodes a rewrite changed a field of (changed): rare, so a set, not a field in every node. */
+const changedNodes = new WeakSet<object>();
+
+/** A node's span kept as numbers in the node itself, the Span made when asked: a Span object per node was a third of
+ * the objects a 10,000-vhost tree keeps (361,000 of them, 22 MiB), and most are never asked for (lint asks the
+ * spans of the lines it reports). Each ask makes a new Span, which nothing keeps: spans are values (nothing
+ * compares them by identity or changes one in place), and setting `span` keeps its numbers, packed two by two.
+ * A getter on the prototype, so a spread of a node (`{ ...node }`) does not copy `span`: give it explicitly. */
+class Placed {
+  #file: string;
+  /** The first line and how many more the node spans, as one small integer (LINES_SHIFT); -1: see `#wide`. */
+  #lines: number;
+  /** The first and the last column, as one small integer (COLUMNS_SHIFT); -1: see `#wide`. */
+  #columns: number;
+
+  constructor(file: string, line: number, column: number, endLine: number, endColumn: number) {
+    this.#file = file;
+    this.#lines = 0;
+    this.#columns = 0;
+    this.#place(line, column, endLine, endColumn);
+  }
+
+  #place(line: number, column: number, endLine: number, endColumn: number): void {
+    const more = endLine - line;
+    if (line >= 0 && line < MAX_PACKED_LINE && more >= 0 && more <= LINES_MASK && column >= 0 && column <= COLUMNS_MASK && endColumn >= 0 && endColumn <= COLUMNS_MASK) {
+      if (this.#lines < 0) wideSpans.delete(this);
+      // Bit operations: integers V8 keeps unboxed in the node (a multiplication by 2 ** n gave a boxed number).
+      this.#lines = (line << LINES_SHIFT) | more;
+      this.#columns = (column << COLUMNS_SHIFT) | endColumn;
+    } else {
+      this.#lines = -1;
+      this.#columns = -1;
+      wideSpans.set(this, { line, column, endLine, endColumn });
+    }
+  }
+
+  get span(): Span {
+    const lines = this.#lines;
+    if (lines < 0) return { file: this.#file, ...wideSpans.get(this)! };
+    const line = lines >> LINES_SHIFT;
+    const columns = this.#columns;
+    return { file: this.#file, line, column: columns >> COLUMNS_SHIFT, endLine: line + (lines & LINES_MASK), endColumn: columns & COLUMNS_MASK };
+  }
+
+  set span(span: Span) {
+    this.#file = span.file;
+    this.#place(span.line, span.column, span.endLine, span.endColumn);
+  }
+}
+
+/** A span's numbers packed two by two into small integers (below 2^30, kept unboxed by V8): lines to 2^20 with up
+ * to 2^10 more lines, columns to 2^15. A node beyond (a line of 40,000 characters, a section of 2,000 lines)
+ * keeps its numbers here instead. */
+const LINES_SHIFT = 10;
+const LINES_MASK = 1023;
+const COLUMNS_SHIFT = 15;
+const COLUMNS_MASK = 32767;
+const MAX_PACKED_LINE = 1048576;
+const wideSpans = new WeakMap<Placed, { line: number; column: number; endLine: number; endColumn: number }>();
+
+class ParsedBlank extends Placed implements BlankNode {
+  kind = "blank" as const;
   raw: string;
+
+  constructor(raw: string, span: Span) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
+    this.raw = raw;
+  }
+
+  /** JSON.stringify gives a parsed node as it gives a plain one: getters are not its own fields. */
+  toJSON(): BlankNode {
+    return { kind: this.kind, raw: this.raw, span: this.span };
+  }
+}
+
+/** A field a rewrite set on a parsed node: from then on the node's own, in front of the reading's (the printer
+ * tells the change by comparing with `#parsed`). Rare: a node so changed costs more than one left as read. */
+function changed(node: object, field: string, value: unknown): void {
+  changedNodes.add(node);
+  Object.defineProperty(node, field, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A directive as parsed. Its name, words and raw text are its reading's (`#parsed`, shared by every line that
+ * reads the same), not fields of its own: three fewer per node of a tree of hundreds of thousands; one set by a
+ * rewrite becomes the node's own (changed). Getters on the prototype, as `span`: a spread does not copy them
+ * (copy a node field by field, as shiftNode does). */
+class ParsedDirective extends Placed implements DirectiveNode {
+  kind = "directive" as const;
+  key: string;
+  argsText: string;
   readonly #parsed: AsParsed;
   #evaluated: object | undefined = undefined;
 
-  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, raw: string, parsed: AsParsed) {
-    this.name = name;
+  /** `parsed` holds the name (head), the words and the raw text. */
+  constructor(key: string, argsText: string, span: Span, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.key = key;
-    this.args = args;
     this.argsText = argsText;
-    this.span = span;
-    this.raw = raw;
     this.#parsed = parsed;
+  }
+
+  get name(): string {
+    return this.#parsed.head;
+  }
+
+  set name(value: string) {
+    changed(this, "name", value);
+  }
+
+  get args(): readonly Word[] {
+    return wordsOf(this.#parsed);
+  }
+
+  set args(value: readonly Word[]) {
+    changed(this, "args", value);
+  }
+
+  get raw(): string {
+    return this.#parsed.raw;
+  }
+
+  set raw(value: string) {
+    changed(this, "raw", value);
+  }
+
+  toJSON(): DirectiveNode {
+    return { kind: this.kind, name: this.name, key: this.key, args: this.args, argsText: this.argsText, span: this.span, raw: this.raw };
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -97,28 +224,51 @@ class ParsedDirective implements DirectiveNode {
   }
 }
 
-class ParsedSection implements SectionNode {
+/** As ParsedDirective: the name, words and opening line are the reading's. */
+class ParsedSection extends Placed implements SectionNode {
   kind = "section" as const;
-  name: string;
   key: string;
-  args: readonly Word[];
   argsText: string;
   children: SyntaxNode[] = [];
-  span: Span;
-  openRaw: string;
   closeRaw: string | null = null;
   closeSpan: Span | null = null;
   readonly #parsed: AsParsed;
   #evaluated: object | undefined = undefined;
 
-  constructor(name: string, key: string, args: readonly Word[], argsText: string, span: Span, openRaw: string, parsed: AsParsed) {
-    this.name = name;
+  constructor(key: string, argsText: string, span: Span, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.key = key;
-    this.args = args;
     this.argsText = argsText;
-    this.span = span;
-    this.openRaw = openRaw;
     this.#parsed = parsed;
+  }
+
+  get name(): string {
+    return this.#parsed.head;
+  }
+
+  set name(value: string) {
+    changed(this, "name", value);
+  }
+
+  get args(): readonly Word[] {
+    return wordsOf(this.#parsed);
+  }
+
+  set args(value: readonly Word[]) {
+    changed(this, "args", value);
+  }
+
+  get openRaw(): string {
+    return this.#parsed.raw;
+  }
+
+  set openRaw(value: string) {
+    changed(this, "openRaw", value);
+  }
+
+  toJSON(): SectionNode {
+    const { kind, name, key, args, argsText, children, span, openRaw, closeRaw, closeSpan } = this;
+    return { kind, name, key, args, argsText, children, span, openRaw, closeRaw, closeSpan };
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -136,18 +286,34 @@ class ParsedSection implements SectionNode {
   }
 }
 
-class ParsedComment implements CommentNode {
+/** As ParsedDirective: the text and the raw line are the reading's. */
+class ParsedComment extends Placed implements CommentNode {
   kind = "comment" as const;
-  text: string;
-  raw: string;
-  span: Span;
   readonly #parsed: AsParsed;
 
-  constructor(text: string, raw: string, span: Span, parsed: AsParsed) {
-    this.text = text;
-    this.raw = raw;
-    this.span = span;
+  constructor(span: Span, parsed: AsParsed) {
+    super(span.file, span.line, span.column, span.endLine, span.endColumn);
     this.#parsed = parsed;
+  }
+
+  get text(): string {
+    return this.#parsed.head;
+  }
+
+  set text(value: string) {
+    changed(this, "text", value);
+  }
+
+  get raw(): string {
+    return this.#parsed.raw;
+  }
+
+  set raw(value: string) {
+    changed(this, "raw", value);
+  }
+
+  toJSON(): CommentNode {
+    return { kind: this.kind, text: this.text, raw: this.raw, span: this.span };
   }
 
   static parsedOf(node: object): AsParsed | undefined {
@@ -165,8 +331,25 @@ const NO_WORDS: readonly Word[] = Object.freeze([]);
 /** What a node reads as, `args` frozen: parsedValues hands the values out, and every node that reads the same
  * (LineReadings) shares the record, its words and its values. */
 function asParsed(raw: string, head: string, args: Word[]): AsParsed {
-  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
-  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args) };
+  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args), argsStart: 0, argsEnd: 0 };
+}
+
+/** As asParsed, for a line of one physical line whose words are all terminated: the values now, the words
+ * (`raw.slice(0, argsEnd)` read from `argsStart`) when asked. */
+function asParsedLater(raw: string, head: string, read: readonly ReadWord[], argsStart: number, argsEnd: number): AsParsed {
+  if (read.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+  const values = new Array<string>(read.length);
+  for (let at = 0; at < read.length; at++) values[at] = read[at]!.value;
+  return { raw, head, values: Object.freeze(values) as string[], words: null, argsStart, argsEnd };
+}
+
+/** Whether a line's words can be read again from its raw text alone, later: one physical line, no word left
+ * open (which is a problem, given as the line is read). */
+function wordsLater(logical: LogicalLine, read: readonly ReadWord[]): boolean {
+  if (logical.lastLine !== logical.firstLine) return false;
+  for (let at = 0; at < read.length; at++) if (read[at]!.unterminated) return false;
+  return true;
 }
 
 function sameValues(args: readonly Word[], values: readonly string[]): boolean {
@@ -180,6 +363,8 @@ function sameValues(args: readonly Word[], values: readonly string[]): boolean {
 export function parsedValues(node: DirectiveNode | SectionNode): string[] | undefined {
   const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
+  // A node no rewrite changed holds its reading's name, words and raw text (their getters): nothing to compare.
+  if (!changedNodes.has(node)) return seen.values;
   const raw = node.kind === "section" ? node.openRaw : node.raw;
   return raw === seen.raw && node.name === seen.head && (node.args === seen.words || sameValues(node.args, seen.values)) ? seen.values : undefined;
 }
@@ -202,6 +387,7 @@ export function keepEvaluated(node: DirectiveNode | SectionNode, value: object):
 export function unchangedSinceParse(node: DirectiveNode | SectionNode | CommentNode): boolean | undefined {
   const seen = asParsedOf(node);
   if (seen === undefined) return undefined;
+  if (!changedNodes.has(node)) return true;
   const [raw, head, args] =
     node.kind === "section"
       ? [node.openRaw, node.name, node.args]
@@ -443,12 +629,12 @@ class FileParse {
   #placeReading(reading: LineReading, line: number): void {
     const span: Span = { file: this.#path, line, column: reading.column, endLine: line, endColumn: reading.endColumn };
     const { parsed } = reading;
-    if (reading.kind === "blank") this.#siblings().push({ kind: "blank", raw: parsed.raw, span });
-    else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(parsed.head, parsed.raw, span, parsed));
-    else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed));
+    if (reading.kind === "blank") this.#siblings().push(new ParsedBlank(parsed.raw, span));
+    else if (reading.kind === "comment") this.#siblings().push(new ParsedComment(span, parsed));
+    else if (reading.kind === "directive") this.#siblings().push(new ParsedDirective(reading.key, reading.argsText, span, parsed));
     else if (reading.kind === "close") this.#finish(this.#popSection(), span, parsed.raw);
     else {
-      const section = new ParsedSection(parsed.head, reading.key, parsed.words, reading.argsText, span, parsed.raw, parsed);
+      const section = new ParsedSection(reading.key, reading.argsText, span, parsed);
       this.#siblings().push(section);
       this.#stack.push({ node: section, line, column: reading.column });
     }
@@ -463,7 +649,7 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
+      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 }, next: undefined });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
@@ -495,20 +681,20 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const span = section.closeSpan;
     if (span === null || section.closeRaw !== logical.raw) return;
-    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS };
+    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
     this.#readings.keep(logical.raw, { kind: "close", key: section.key, argsText: "", column: span.column, endColumn: span.endColumn, parsed, next: undefined });
   }
 
   #readNewLine(logical: LogicalLine): void {
     const { text, trimStart, trimEnd } = logical;
     if (trimStart >= trimEnd) {
-      this.#siblings().push({ kind: "blank", raw: logical.raw, span: this.#wholeSpan(logical) });
+      this.#siblings().push(new ParsedBlank(logical.raw, this.#wholeSpan(logical)));
       return;
     }
     const line = text.slice(0, trimEnd);
     if (line[trimStart] === "#") {
       const commentText = line.slice(trimStart + 1);
-      const comment = new ParsedComment(commentText, logical.raw, this.#spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
+      const comment = new ParsedComment(this.#spanOf(logical, trimStart, trimEnd), asParsed(logical.raw, commentText, []));
       this.#siblings().push(comment);
       // Only a swallowed line that is not a comment itself loses something (Debian's default-ssl comments out
       // a multi-line SSLRequire line by line, backslashes kept).
@@ -556,9 +742,9 @@ class FileParse {
     }
     const nodeLine = logical.lineAt(trimStart);
     if (first.unterminated) this.#toWords(logical, [first], nodeLine);
-    const args = this.#toWords(logical, readWords(line, argsStart), nodeLine);
-    const parsed = asParsed(logical.raw, name, args);
-    const directive = new ParsedDirective(name, this.#keyOf(name), parsed.words, rest, this.#spanOf(logical, trimStart, trimEnd), logical.raw, parsed);
+    const read = readWords(line, argsStart);
+    const parsed = wordsLater(logical, read) ? asParsedLater(logical.raw, name, read, argsStart, line.length) : asParsed(logical.raw, name, this.#toWords(logical, read, nodeLine));
+    const directive = new ParsedDirective(this.#keyOf(name), rest, this.#spanOf(logical, trimStart, trimEnd), parsed);
     this.#siblings().push(directive);
   }
 
@@ -598,9 +784,9 @@ class FileParse {
     let trimmedEnd = argsEnd;
     while (trimmedEnd > argsStart && isConfSpaceCode(line.charCodeAt(trimmedEnd - 1))) trimmedEnd--;
     const argsText = argsStart < trimmedEnd ? line.slice(argsStart, trimmedEnd) : "";
-    const args = this.#toWords(logical, readWords(line.slice(0, argsEnd), argsStart), logical.lineAt(first.start));
-    const parsed = asParsed(logical.raw, name, args);
-    const section = new ParsedSection(name, this.#keyOf(name), parsed.words, argsText, this.#spanOf(logical, first.start, logical.trimEnd), logical.raw, parsed);
+    const read = readWords(line.slice(0, argsEnd), argsStart);
+    const parsed = wordsLater(logical, read) ? asParsedLater(logical.raw, name, read, argsStart, argsEnd) : asParsed(logical.raw, name, this.#toWords(logical, read, logical.lineAt(first.start)));
+    const section = new ParsedSection(this.#keyOf(name), argsText, this.#spanOf(logical, first.start, logical.trimEnd), parsed);
     this.#siblings().push(section);
     this.#stack.push({ node: section, line: at.line, column: at.column });
   }

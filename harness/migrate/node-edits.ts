@@ -37,7 +37,10 @@ export function applyNodeEdits(file: ParsedFile, edits: readonly NodeEdit[]): Pa
       if (node.kind === "section") {
         const children = rewrite(node.children);
         if (children.some((child, i) => child !== node.children[i]) || children.length !== node.children.length) {
-          self = [{ ...node, children } satisfies SectionNode];
+          // Field by field: a parsed node's span, name, words and opening line are getters (parse-file.ts), which a
+          // spread does not copy.
+          const { kind, name, key, args, argsText, span, openRaw, closeRaw, closeSpan } = node;
+          self = [{ kind, name, key, args, argsText, children, span, openRaw, closeRaw, closeSpan } satisfies SectionNode];
         }
       }
       if (own === undefined) {

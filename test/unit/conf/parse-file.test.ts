@@ -298,4 +298,23 @@ describe("LineReadings shared by the files of a tree", () => {
       }
     }
   });
+
+  it("makes a line's words when asked just as it reads a continued line's words as it goes", () => {
+    // One physical line keeps only where its words are (read when asked); a continued one reads them at once.
+    const line = `  Foo a "b c" 'd e' f\\"g <h> \t"i\\"j"`;
+    const alone = parse(`${line}\n`).nodes[0] as DirectiveNode;
+    const continued = parse(`${line} \\\n  k\n`).nodes[0] as DirectiveNode;
+    const words = (node: DirectiveNode) => node.args.map(({ value, raw, quote, lineOffset, column }) => ({ value, raw, quote, lineOffset, column }));
+    expect(words(alone)).toEqual(words(continued).slice(0, -1));
+    expect(words(alone).map((word) => word.column)).toEqual([7, 9, 15, 21, 26, 31]);
+  });
+
+  it("keeps a node's place beyond the numbers it packs: a line of 40,000 columns, a section of 2,000 lines", () => {
+    const long = parse(`Foo ${"x".repeat(40_000)}\n`).nodes[0] as DirectiveNode;
+    expect(long.span).toEqual({ file: "t.conf", line: 1, column: 1, endLine: 1, endColumn: 40_004 });
+    const body = Array.from({ length: 2_000 }, () => "  Bar").join("\n");
+    const section = parse(`<Location />\n${body}\n</Location>\n`).nodes[0] as SectionNode;
+    expect(section.span).toEqual({ file: "t.conf", line: 1, column: 1, endLine: 2_002, endColumn: 11 });
+    expect(section.children.at(-1)!.span).toEqual({ file: "t.conf", line: 2_001, column: 3, endLine: 2_001, endColumn: 5 });
+  });
 });
