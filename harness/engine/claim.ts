@@ -7,7 +7,7 @@
 // unprobed instead of failing the run.
 import { HarnessError } from "../errors.ts";
 import type { Engine } from "./engine.ts";
-import { LABEL_RUN_ID } from "./labels.ts";
+import { LABEL_RUN_ID, LABEL_SCENARIO } from "./labels.ts";
 import { engineNow, listLeases } from "./lease.ts";
 import { log } from "./log.ts";
 import { isAbandoned, sweepAbandoned } from "./sweep.ts";
@@ -29,6 +29,29 @@ export interface ClaimOptions {
   /** How long to wait for a live run's hold at most; default 10 minutes. */
   waitMs?: number;
   pollMs?: number;
+  /** Told each time the claim waits for another run (the first time and on every look after), so that what waits
+   * can say what it waits for: a scenario's pending step, the run's notes. */
+  onWait?: (wait: ClaimWait) => void;
+}
+
+/** A claim waiting for a live harness run's hold. */
+export interface ClaimWait {
+  subject: string;
+  /** What holds it, as the engine lists it ("network harness-run-…-s1a2b3c4"). */
+  holder: string;
+  /** The holding run's id, and the scenario its resource is labelled with ("shared-clients", a lane's name). */
+  runId: string;
+  scenario: string | null;
+  /** When this claim first waited (epoch ms). */
+  since: number;
+}
+
+/** Pure: one line saying what a claim waits for, by whom it is held and since when: the pending step of a scenario
+ * stopped by its time limit, and the run's note. */
+export function describeClaimWait(wait: ClaimWait, now: number): string {
+  const by = `run ${wait.runId}${wait.scenario ? ` (${wait.scenario})` : ""}`;
+  const at = new Date(wait.since).toISOString().slice(11, 19);
+  return `waiting for ${wait.subject}, held by ${wait.holder} of ${by}, since ${at} UTC (${Math.max(0, Math.round((now - wait.since) / 1000))} s)`;
 }
 
 /** Pure: what to do about a holder: wait for a live run, sweep an abandoned one, give up on anything else. */
@@ -49,6 +72,7 @@ export async function claim<T>(
   options: ClaimOptions,
 ): Promise<T> {
   const started = Date.now();
+  let waitingSince: number | null = null;
   const waitMs = options.waitMs ?? 600_000;
   const pollMs = options.pollMs ?? 500;
   for (;;) {
@@ -76,6 +100,16 @@ export async function claim<T>(
           throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: another harness run holds it (${holder.kind === "harness" ? holder.what : "?"}) and did not free it in time.`, { cause: error });
         }
         log("claim %s: waiting for %s", options.subject, holder.kind === "harness" ? holder.what : "?");
+        if (holder.kind === "harness") {
+          waitingSince ??= Date.now();
+          options.onWait?.({
+            subject: options.subject,
+            holder: holder.what,
+            runId: holder.labels[LABEL_RUN_ID]!,
+            scenario: holder.labels[LABEL_SCENARIO] ?? null,
+            since: waitingSince,
+          });
+        }
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     }

@@ -54,17 +54,29 @@ async function allStarted<T>(starts: Array<Promise<T>>): Promise<T[]> {
   return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
 
-/** What each side is doing, for the message of a scenario stopped by its time limit. */
-class PendingSteps {
-  readonly #steps = new Map<string, { what: string; since: number }>();
+/** What each side is doing, for the message of a scenario stopped by its time limit. A step may say more when
+ * asked (`detail`): what it waits for at that moment, such as another run holding a subnet. */
+export class PendingSteps {
+  readonly #steps = new Map<string, { what: string; since: number; detail?: (() => string | null) | undefined }>();
 
-  note(side: string, what: string): void {
-    this.#steps.set(side, { what, since: Date.now() });
+  constructor(private readonly now: () => number = Date.now) {}
+
+  note(side: string, what: string, detail?: () => string | null): void {
+    this.#steps.set(side, { what, since: this.now(), detail });
+  }
+
+  done(side: string): void {
+    this.#steps.delete(side);
   }
 
   describe(): string {
     if (this.#steps.size === 0) return "setting up the network, clients and backends";
-    return [...this.#steps].map(([side, step]) => `${side}: ${step.what} (for ${((Date.now() - step.since) / 1000).toFixed(0)} s)`).join("; ");
+    return [...this.#steps]
+      .map(([side, step]) => {
+        const detail = step.detail?.() ?? null;
+        return `${side}: ${step.what} (for ${((this.now() - step.since) / 1000).toFixed(0)} s)${detail === null ? "" : `, ${detail}`}`;
+      })
+      .join("; ");
   }
 }
 
@@ -114,7 +126,11 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     for (const placed of sharedFirst) {
       // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
       if (placed.shareable && context.sharedClients) {
-        const use = await context.sharedClients.join(placed, wanted);
+        const sharedClients = context.sharedClients;
+        // Named in the time limit's message with what it waits for: another run may hold the subnet.
+        pending.note("clients", `joining the run's shared network of ${placed.subnet!.subnet}`, () => sharedClients.waiting(placed));
+        const use = await sharedClients.join(placed, wanted);
+        pending.done("clients");
         // Past the time limit, the clean-up below has run already: give it back at once, or it is held for good.
         if (stop.signal.aborted) {
           await use.leave();

@@ -344,6 +344,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         sharedClients: new SharedClientNetworks(station.scope, tools, {
           ...(options.sharedNetworkWindowMs === undefined ? {} : { windowMs: options.sharedNetworkWindowMs }),
           turnsAlone: options.sharedNetworkTurnsAlone ?? false,
+          note,
         }),
       };
     }
