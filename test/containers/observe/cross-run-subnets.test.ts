@@ -1,0 +1,87 @@
+// Two harness runs on one engine that probe from the same fixed client subnets (engine/claim.ts makes a run wait
+// for another live run's network of a subnet). A fresh-clone CI run had two of them stall together for 300 s, each
+// in "setting up the network, clients and backends" (issue 33): run B's lane stayed on its network of subnet Q
+// between scenarios (observe/scenario-lane.ts) while B's next scenario waited for subnet P, which a scenario of run
+// A held while it waited for Q. Driven here at the level of the runs' shared networks and a lane, against the real
+// engine, in the order that deadlocked; nothing is timed: the test ends when both runs got their subnets.
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { planClientNetworks } from "../../../harness/clients/client-networks.ts";
+import { connectEngine } from "../../../harness/engine/engine.ts";
+import { clientNetworkPrefix } from "../../../harness/engine/network.ts";
+import { RunScope } from "../../../harness/engine/run-scope.ts";
+import { ScenarioLane } from "../../../harness/observe/scenario-lane.ts";
+import { SharedClientNetworks } from "../../../harness/observe/shared-client-networks.ts";
+
+// Subnets no scenario, config or other test asks for, so that no third run holds them. P sorts before Q, as a
+// scenario joins its shared networks (observe-scenario.ts).
+const P = "10.203.48.9";
+const Q = "10.203.49.9";
+
+/** The containers on a network by id, or null once the engine no longer has it. */
+async function onNetwork(scope: RunScope, id: string): Promise<string[] | null> {
+  const info = (await scope.engine.docker
+    .getNetwork(id)
+    .inspect()
+    .catch(() => null)) as { Containers?: Record<string, unknown> } | null;
+  return info === null ? null : Object.keys(info.Containers ?? {});
+}
+
+describe("two runs that wait for each other's client subnets", { timeout: 300_000 }, () => {
+  const scopes: RunScope[] = [];
+  const lanes: ScenarioLane[] = [];
+
+  afterEach(async () => {
+    await Promise.all(lanes.splice(0).map((lane) => lane.retire()));
+    await Promise.all(scopes.splice(0).map((scope) => scope[Symbol.asyncDispose]()));
+  });
+
+  it("both get them: a lane's stay lets go of a network past its window while its run's scenario waits for another subnet", async () => {
+    const tools = inject("images").tools;
+    const runA = new RunScope(await connectEngine());
+    const runB = new RunScope(await connectEngine());
+    scopes.push(runA, runB);
+    const notesA: string[] = [];
+    // Each run sees the other's lease, so its networks close to new scenarios once their window has passed. The
+    // window is long enough for the steps below to happen inside it (it is what lets B's stay on Q stand while A
+    // asks for Q), and short enough that the test does not wait for the default minute.
+    const sharedA = new SharedClientNetworks(runA, tools, { windowMs: 20_000, note: (message) => notesA.push(message) });
+    const sharedB = new SharedClientNetworks(runB, tools, { windowMs: 20_000 });
+    const laneB = new ScenarioLane(runB, "lane-b", tools);
+    lanes.push(laneB);
+    const placed = (scope: RunScope, address: string, scenario: string) =>
+      planClientNetworks([{ name: "outsider", address, domain: null }], clientNetworkPrefix(scope.runId, scenario))[0]!;
+    const wanted = new Set(["outsider"]);
+
+    // Run B, a scenario probing from Q only on lane B: its seat stays on B's network of Q once it has ended.
+    const seat = await laneB.seat("baseline", false, false);
+    const bOnQ = await sharedB.join(placed(runB, Q, "b-1"), wanted);
+    laneB.using(bOnQ.network.id);
+    await laneB.stayOn([seat], [bOnQ]);
+    await bOnQ.leave();
+    laneB.scenarioEnded();
+    expect(await onNetwork(runB, bOnQ.network.id)).toContain(seat.containerId);
+
+    // Run A, a scenario probing from P and Q: on P, then waiting for Q, which only B's stay holds.
+    const aOnP = await sharedA.join(placed(runA, P, "a-1"), wanted);
+    // Run B's next scenario on lane B probes from P and Q too (it left the closed stays when it began: Q's was
+    // open then): it waits for P, which A's scenario holds. No scenario of B asks for Q before it has P.
+    const bWantsP = sharedB.join(placed(runB, P, "b-2"), wanted);
+    bWantsP.catch(() => undefined);
+    const aOnQ = await sharedA.join(placed(runA, Q, "a-1"), wanted);
+
+    // A got Q once B's network of Q had passed its window: closed, B's stay let go, and the network went.
+    expect(aOnQ.network.id).not.toBe(bOnQ.network.id);
+    expect(await onNetwork(runB, bOnQ.network.id)).toBeNull();
+    // A's notes say what it waited for and whose it was.
+    expect(notesA.join("\n")).toContain(`waiting for subnet 10.203.49.0/24, held by network harness-${runB.runId}-s`);
+    expect(notesA.join("\n")).toMatch(new RegExp(`subnet 10\\.203\\.49\\.0/24: waited \\d+ s for network harness-${runB.runId}-s\\w+ of run ${runB.runId}`));
+
+    // A's scenario ends: its networks go, and B's scenario gets P.
+    await aOnQ.leave();
+    await aOnP.leave();
+    const bOnP = await bWantsP;
+    expect(bOnP.clients.map((client) => client.name)).toEqual(["outsider"]);
+    expect(await onNetwork(runA, aOnP.network.id)).toBeNull();
+    await bOnP.leave();
+  });
+});
