@@ -126,10 +126,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     for (const placed of sharedFirst) {
       // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
       if (placed.shareable && context.sharedClients) {
-        const sharedClients = context.sharedClients;
+        const runNetworks = context.sharedClients;
         // Named in the time limit's message with what it waits for: another run may hold the subnet.
-        pending.note("clients", `joining the run's shared network of ${placed.subnet!.subnet}`, () => sharedClients.waiting(placed));
-        const use = await sharedClients.join(placed, wanted);
+        pending.note("clients", `joining the run's shared network of ${placed.subnet!.subnet}`, () => runNetworks.waiting(placed));
+        const use = await runNetworks.join(placed, wanted);
         pending.done("clients");
         // Past the time limit, the clean-up below has run already: give it back at once, or it is held for good.
         if (stop.signal.aborted) {

@@ -16,9 +16,9 @@ export interface EngineEvent {
  * is, without a fixed pause. */
 export async function recordEngineEvents(filters: { type: string[]; event?: string[] }): Promise<{ stop: () => Promise<EngineEvent[]> }> {
   const engine = await connectEngine();
-  const stream = (await engine.docker.getEvents({
-    filters: { type: [...filters.type, "volume"], ...(filters.event ? { event: [...new Set([...filters.event, "create"])] } : {}) },
-  })) as NodeJS.ReadableStream & { destroy: () => void };
+  // The fence's volume events besides the asked-for ones (dropped again in `stop`); as the engine's JSON.
+  const asked = { type: [...filters.type, "volume"], ...(filters.event ? { event: [...new Set([...filters.event, "create"])] } : {}) };
+  const stream = (await engine.docker.getEvents({ filters: JSON.stringify(asked) })) as NodeJS.ReadableStream & { destroy: () => void };
   const events: EngineEvent[] = [];
   let pending = "";
   let seen = (_event: EngineEvent): void => {};
