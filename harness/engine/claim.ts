@@ -10,6 +10,7 @@ import type { Engine } from "./engine.ts";
 import { LABEL_RUN_ID, LABEL_SCENARIO } from "./labels.ts";
 import { engineNow, listLeases } from "./lease.ts";
 import { log } from "./log.ts";
+import { ClaimQueue } from "./claim-queue.ts";
 import { isAbandoned, sweepAbandoned } from "./sweep.ts";
 
 /** Who holds what a claim asked for, as the engine's lists show it after a refusal. */
@@ -32,6 +33,9 @@ export interface ClaimOptions {
   /** Told each time the claim waits for another run (the first time and on every look after), so that what waits
    * can say what it waits for: a scenario's pending step, the run's notes. */
   onWait?: (wait: ClaimWait) => void;
+  /** Waits in line with other runs claiming the same `key` (a subnet), in the order they began to wait
+   * (engine/claim-queue.ts); `scenario` labels this claim's place. */
+  queue?: { runId: string; key: string; scenario: string };
 }
 
 /** A claim waiting for a live harness run's hold. */
@@ -75,43 +79,55 @@ export async function claim<T>(
   let waitingSince: number | null = null;
   const waitMs = options.waitMs ?? 600_000;
   const pollMs = options.pollMs ?? 500;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (error instanceof HarnessError && error.code !== "HARNESS_CONTAINER") throw error;
-      const holder = await holderOf(error);
-      const [leases, now] = await Promise.all([listLeases(engine), engineNow(engine)]);
-      const action = claimAction(holder, leases, now);
-      if (action === "refuse") {
-        const reason = holder.kind === "foreign" ? holder.reason : (error as Error).message;
-        throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: ${reason}`, {
-          cause: error,
-          hint: "Free it on the engine, or leave the cells that need it unprobed.",
-        });
-      }
-      if (action === "sweep") {
-        log("claim %s: holder's run is gone, sweeping", options.subject);
-        await sweepAbandoned(engine);
+  const queue = options.queue ? new ClaimQueue(engine, options.queue.runId, options.queue.key, options.queue.scenario) : null;
+  const wait = async (holder: { what: string; runId: string; scenario: string | null } | null, cause?: unknown): Promise<void> => {
+    if (options.signal?.aborted || Date.now() - started > waitMs) {
+      throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: another harness run holds it (${holder?.what ?? "?"}) and did not free it in time.`, { cause });
+    }
+    log("claim %s: waiting for %s", options.subject, holder?.what ?? "?");
+    if (holder !== null) {
+      waitingSince ??= Date.now();
+      options.onWait?.({ subject: options.subject, holder: holder.what, runId: holder.runId, scenario: holder.scenario, since: waitingSince });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  };
+  try {
+    for (;;) {
+      // Another live run that began to wait before this claim goes first (engine/claim-queue.ts): this claim waits
+      // in line, also when what it claims is free for a moment.
+      const ahead = (await queue?.ahead()) ?? [];
+      if (ahead.length > 0) {
+        await queue!.join();
+        const first = ahead[0]!;
+        await wait({ what: `the turn of run ${first.runId}, in line for it since ${new Date(first.since).toISOString().slice(11, 19)} UTC`, runId: first.runId, scenario: first.labels[LABEL_SCENARIO] ?? null });
         continue;
       }
-      if (action === "wait") {
-        if (options.signal?.aborted || Date.now() - started > waitMs) {
-          throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: another harness run holds it (${holder.kind === "harness" ? holder.what : "?"}) and did not free it in time.`, { cause: error });
-        }
-        log("claim %s: waiting for %s", options.subject, holder.kind === "harness" ? holder.what : "?");
-        if (holder.kind === "harness") {
-          waitingSince ??= Date.now();
-          options.onWait?.({
-            subject: options.subject,
-            holder: holder.what,
-            runId: holder.labels[LABEL_RUN_ID]!,
-            scenario: holder.labels[LABEL_SCENARIO] ?? null,
-            since: waitingSince,
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof HarnessError && error.code !== "HARNESS_CONTAINER") throw error;
+        const holder = await holderOf(error);
+        const [leases, now] = await Promise.all([listLeases(engine), engineNow(engine)]);
+        const action = claimAction(holder, leases, now);
+        if (action === "refuse") {
+          const reason = holder.kind === "foreign" ? holder.reason : (error as Error).message;
+          throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: ${reason}`, {
+            cause: error,
+            hint: "Free it on the engine, or leave the cells that need it unprobed.",
           });
         }
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        if (action === "sweep") {
+          log("claim %s: holder's run is gone, sweeping", options.subject);
+          await sweepAbandoned(engine);
+          continue;
+        }
+        if (action === "wait") {
+          await queue?.join();
+          await wait(holder.kind === "harness" ? { what: holder.what, runId: holder.labels[LABEL_RUN_ID]!, scenario: holder.labels[LABEL_SCENARIO] ?? null } : null, error);
+        }
       }
     }
+  } finally {
+    await queue?.leave();
   }
 }

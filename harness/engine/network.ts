@@ -89,6 +89,8 @@ export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSp
     subject: `${spec.subject} (network ${spec.name}${spec.subnet === null ? "" : `, subnet ${spec.subnet.subnet}`})`,
     ...(spec.signal ? { signal: spec.signal } : {}),
     ...(spec.onWait ? { onWait: spec.onWait } : {}),
+    // Runs waiting for one subnet take it in turns, in the order they began to wait.
+    ...(spec.subnet === null ? {} : { queue: { runId: scope.runId, key: spec.subnet.subnet, scenario: spec.scenario } }),
   });
   const info = await limitEngineCall(scope.engine, `inspecting the network ${spec.name}`, () => network.inspect());
   const configs: Array<{ Subnet?: string; Gateway?: string }> = info.IPAM?.Config ?? [];

@@ -4,18 +4,22 @@
 // between scenarios (observe/scenario-lane.ts) while B's next scenario waited for subnet P, which a scenario of run
 // A held while it waited for Q. Driven here at the level of the runs' shared networks and a lane, against the real
 // engine, in the order that deadlocked; nothing is timed: the test ends when both runs got their subnets.
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { planClientNetworks } from "../../../harness/clients/client-networks.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
-import { clientNetworkPrefix } from "../../../harness/engine/network.ts";
+import type { ClaimWait } from "../../../harness/engine/claim.ts";
+import { LABEL_CLAIM_KEY, LABEL_ROLE, LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
+import { clientNetworkPrefix, createClientNetwork } from "../../../harness/engine/network.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { ScenarioLane } from "../../../harness/observe/scenario-lane.ts";
 import { SharedClientNetworks } from "../../../harness/observe/shared-client-networks.ts";
+import { type ClientSubnet, clientSubnet } from "../../../harness/scenario/client-address.ts";
 
 // Subnets no scenario, config or other test asks for, so that no third run holds them. P sorts before Q, as a
 // scenario joins its shared networks (observe-scenario.ts).
 const P = "10.203.48.9";
 const Q = "10.203.49.9";
+const R = "10.203.50.9";
 
 /** The containers on a network by id, or null once the engine no longer has it. */
 async function onNetwork(scope: RunScope, id: string): Promise<string[] | null> {
@@ -83,5 +87,38 @@ describe("two runs that wait for each other's client subnets", { timeout: 300_00
     expect(bOnP.clients.map((client) => client.name)).toEqual(["outsider"]);
     expect(await onNetwork(runA, aOnP.network.id)).toBeNull();
     await bOnP.leave();
+  });
+
+  it("take a subnet in the order they began to wait: the run that gave it up waits behind the run that waited for it", async () => {
+    const runA = new RunScope(await connectEngine());
+    const runB = new RunScope(await connectEngine());
+    scopes.push(runA, runB);
+    const subnet = clientSubnet(R) as ClientSubnet;
+    const placesOf = async (scope: RunScope): Promise<number> =>
+      ((await scope.engine.docker.listVolumes({ filters: { label: [`${LABEL_ROLE}=claim`, `${LABEL_CLAIM_KEY}=${subnet.subnet}`, `${LABEL_RUN_ID}=${scope.runId}`] } })).Volumes ?? []).length;
+    const waitsOfA: ClaimWait[] = [];
+    const network = (scope: RunScope, name: string, onWait?: (wait: ClaimWait) => void) =>
+      createClientNetwork(scope, { name: `harness-${scope.runId}-${name}`, scenario: "cross-run", subnet, subject: `client outsider at ${R}`, ...(onWait ? { onWait } : {}) });
+
+    // A holds the subnet; B waits for it, in line.
+    const held = await network(runA, "first");
+    const order: string[] = [];
+    const bWaits = network(runB, "b").then((made) => (order.push("B"), made));
+    await vi.waitFor(async () => expect(await placesOf(runB)).toBe(1), { timeout: 60_000, interval: 200 });
+    // A asks for it again (as a run does for the next window's network): behind B, though A began before B's turn.
+    const aWaits = network(runA, "again", (wait) => waitsOfA.push(wait)).then((made) => (order.push("A"), made));
+    await vi.waitFor(async () => expect(await placesOf(runA)).toBe(1), { timeout: 60_000, interval: 200 });
+    expect(waitsOfA.at(-1)?.holder).toMatch(new RegExp(`^the turn of run ${runB.runId}, in line for it since \\d\\d:\\d\\d:\\d\\d UTC$`));
+
+    // A lets go: B's turn, whoever looks first.
+    await runA.removeNetwork(held.id);
+    const gotB = await bWaits;
+    expect(order).toEqual(["B"]);
+    expect(await placesOf(runB)).toBe(0);
+    await runB.removeNetwork(gotB.id);
+    const gotA = await aWaits;
+    expect(order).toEqual(["B", "A"]);
+    expect(await placesOf(runA)).toBe(0);
+    await runA.removeNetwork(gotA.id);
   });
 });
