@@ -128,6 +128,11 @@ export class SharedClientNetworks {
     return { network: made, clients: starts.map((start) => (start as PromiseFulfilledResult<StartedClientContainer>).value), leave, stay };
   }
 
+  /** The run is over: no network closes any more (its clean-up removes them). */
+  close(): void {
+    this.#holds.stop();
+  }
+
   /** What joining the network of `placed` waits for now, when another run holds its subnet: "waiting for …, held by
    * network … of run …, since 18:02:11 UTC (42 s)"; null when it waits for nothing of another run. */
   waiting(placed: ClientNetworkPlan, now = Date.now()): string | null {

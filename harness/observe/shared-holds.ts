@@ -37,6 +37,7 @@ export class SharedHolds {
   /** The pending look of each value with a window (#watch), cancelled when it goes. */
   readonly #watches = new Map<Held<unknown>, () => void>();
   #generation = 0;
+  #stopped = false;
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -133,6 +134,7 @@ export class SharedHolds {
    * for subnet P, which a scenario of run A held while waiting for Q. No scenario of B asked for Q again (they all
    * waited for P first), so B's network of Q never closed, and both waited until their time limits (issue 33). */
   #watch(held: Held<unknown>, windowMs: number): void {
+    if (this.#stopped) return;
     const look = (): void => {
       this.#watches.delete(held);
       if (this.#held.get(held.key) !== held) return;
@@ -146,6 +148,13 @@ export class SharedHolds {
       this.#watches.set(held, this.schedule(look, Math.max(windowMs - (this.now() - held.since), 0) + WATCH_AGAIN_MS));
     };
     this.#watches.set(held, this.schedule(look, Math.max(windowMs - (this.now() - held.since), 0) + 1));
+  }
+
+  /** Ends every look at a window (#watch): the values' owner is done with them. */
+  stop(): void {
+    for (const cancel of this.#watches.values()) cancel();
+    this.#watches.clear();
+    this.#stopped = true;
   }
 
   #unwatch(held: Held<unknown>): void {

@@ -290,4 +290,16 @@ describe("SharedHolds", () => {
     time.advance(600_000);
     expect(book.removed).toEqual(["first", "second"]);
   });
+
+  it("looks at no window once stopped (the run is over; its clean-up removes what is left)", async () => {
+    const time = clock();
+    const holds = new SharedHolds(time.now, () => true, time.schedule);
+    const book = ledger();
+    const held = await holds.take("net", 60_000, book.make("first"));
+    const told: string[] = [];
+    holds.whenFollowed(held, () => told.push("followed"));
+    holds.stop();
+    time.advance(120_000);
+    expect(told).toEqual([]);
+  });
 });
