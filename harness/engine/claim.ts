@@ -38,11 +38,13 @@ export interface ClaimOptions {
   queue?: { runId: string; key: string; scenario: string };
 }
 
-/** A claim waiting for a live harness run's hold. */
+/** A claim waiting for a live harness run's hold, or for its turn behind another run in line (claim-queue.ts). */
 export interface ClaimWait {
   subject: string;
-  /** What holds it, as the engine lists it ("network harness-run-…-s1a2b3c4"). */
-  holder: string;
+  /** What holds it, as the engine lists it ("network harness-run-…-s1a2b3c4"); null: the other run is in line
+   * ahead of this claim, since `aheadSince` (epoch ms). */
+  holder: string | null;
+  aheadSince?: number;
   /** The holding run's id, and the scenario its resource is labelled with ("shared-clients", a lane's name). */
   runId: string;
   scenario: string | null;
@@ -53,9 +55,16 @@ export interface ClaimWait {
 /** Pure: one line saying what a claim waits for, by whom it is held and since when: the pending step of a scenario
  * stopped by its time limit, and the run's note. */
 export function describeClaimWait(wait: ClaimWait, now: number): string {
-  const by = `run ${wait.runId}${wait.scenario ? ` (${wait.scenario})` : ""}`;
-  const at = new Date(wait.since).toISOString().slice(11, 19);
-  return `waiting for ${wait.subject}, held by ${wait.holder} of ${by}, since ${at} UTC (${Math.max(0, Math.round((now - wait.since) / 1000))} s)`;
+  const clock = (ms: number): string => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+  const run = `run ${wait.runId}${wait.scenario ? ` (${wait.scenario})` : ""}`;
+  const whose = wait.holder !== null ? `held by ${wait.holder} of ${run}` : `in line after ${run}, which waits for it since ${clock(wait.aheadSince ?? wait.since)}`;
+  return `waiting for ${wait.subject}, ${whose}, since ${clock(wait.since)} (${Math.max(0, Math.round((now - wait.since) / 1000))} s)`;
+}
+
+/** Pure: the end of a wait, for the run's notes. */
+export function describeClaimWaited(wait: ClaimWait, now: number): string {
+  const run = `run ${wait.runId}`;
+  return `${wait.subject}: waited ${Math.max(0, Math.round((now - wait.since) / 1000))} s, last for ${wait.holder !== null ? `${wait.holder} of ${run}` : `the turn of ${run}`}`;
 }
 
 /** Pure: what to do about a holder: wait for a live run, sweep an abandoned one, give up on anything else. */
@@ -80,14 +89,15 @@ export async function claim<T>(
   const waitMs = options.waitMs ?? 600_000;
   const pollMs = options.pollMs ?? 500;
   const queue = options.queue ? new ClaimQueue(engine, options.queue.runId, options.queue.key, options.queue.scenario) : null;
-  const wait = async (holder: { what: string; runId: string; scenario: string | null } | null, cause?: unknown): Promise<void> => {
+  const wait = async (other: Omit<ClaimWait, "subject" | "since"> | null, cause?: unknown): Promise<void> => {
+    const what = other === null ? "?" : (other.holder ?? `the turn of run ${other.runId}`);
     if (options.signal?.aborted || Date.now() - started > waitMs) {
-      throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: another harness run holds it (${holder?.what ?? "?"}) and did not free it in time.`, { cause });
+      throw new HarnessError("HARNESS_CLIENT_ADDRESS", `Cannot give ${options.subject}: another harness run holds it (${what}) and did not free it in time.`, { cause });
     }
-    log("claim %s: waiting for %s", options.subject, holder?.what ?? "?");
-    if (holder !== null) {
+    log("claim %s: waiting for %s", options.subject, what);
+    if (other !== null) {
       waitingSince ??= Date.now();
-      options.onWait?.({ subject: options.subject, holder: holder.what, runId: holder.runId, scenario: holder.scenario, since: waitingSince });
+      options.onWait?.({ ...other, subject: options.subject, since: waitingSince });
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   };
@@ -99,7 +109,7 @@ export async function claim<T>(
       if (ahead.length > 0) {
         await queue!.join();
         const first = ahead[0]!;
-        await wait({ what: `the turn of run ${first.runId}, in line for it since ${new Date(first.since).toISOString().slice(11, 19)} UTC`, runId: first.runId, scenario: first.labels[LABEL_SCENARIO] ?? null });
+        await wait({ holder: null, aheadSince: first.since, runId: first.runId, scenario: first.labels[LABEL_SCENARIO] ?? null });
         continue;
       }
       try {
@@ -123,7 +133,7 @@ export async function claim<T>(
         }
         if (action === "wait") {
           await queue?.join();
-          await wait(holder.kind === "harness" ? { what: holder.what, runId: holder.labels[LABEL_RUN_ID]!, scenario: holder.labels[LABEL_SCENARIO] ?? null } : null, error);
+          await wait(holder.kind === "harness" ? { holder: holder.what, runId: holder.labels[LABEL_RUN_ID]!, scenario: holder.labels[LABEL_SCENARIO] ?? null } : null, error);
         }
       }
     }

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
 import type { ClientNetworkPlan } from "../clients/client-networks.ts";
-import { type ClaimWait, describeClaimWait } from "../engine/claim.ts";
+import { type ClaimWait, describeClaimWait, describeClaimWaited } from "../engine/claim.ts";
 import { createClientNetwork, type HarnessNetwork, removeNetworkWithEndpoints } from "../engine/network.ts";
 import { OtherRuns } from "../engine/other-runs.ts";
 import type { RunScope } from "../engine/run-scope.ts";
@@ -161,7 +161,7 @@ export class SharedClientNetworks {
     } finally {
       const wait = this.#waits.get(networkKey);
       this.#waits.delete(networkKey);
-      if (wait !== undefined) this.#note(`subnet ${subnet.subnet}: waited ${((Date.now() - wait.since) / 1000).toFixed(0)} s for ${wait.holder} of run ${wait.runId}`);
+      if (wait !== undefined) this.#note(describeClaimWaited(wait, Date.now()));
     }
   }
 }
