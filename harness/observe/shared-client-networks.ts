@@ -55,6 +55,8 @@ export class SharedClientNetworks {
   #made = 0;
   /** The subnets waited for now (another run holds them), by network key: what a scenario waits for says so. */
   readonly #waits = new Map<string, ClaimWait>();
+  /** The waits for other runs that ended, by network key: [from, to] in epoch ms (waitedBetween). */
+  readonly #waited = new Map<string, Array<[number, number]>>();
   readonly #note: (message: string) => void;
 
   constructor(
@@ -140,6 +142,15 @@ export class SharedClientNetworks {
     return wait === undefined ? null : describeClaimWait(wait, now);
   }
 
+  /** How long, between `from` and `to`, the run waited for another run to let it have the subnet of `placed`:
+   * what a scenario joining it then does not count against its time limit (observe-scenario.ts). */
+  waitedBetween(placed: ClientNetworkPlan, from: number, to: number): number {
+    if (!placed.subnet) return 0;
+    const key = keyOf(placed);
+    const ongoing = this.#waits.get(key);
+    return overlapMs([...(this.#waited.get(key) ?? []), ...(ongoing ? [[ongoing.since, to] as [number, number]] : [])], from, to);
+  }
+
   /** Makes the network of a subnet; while another run holds the subnet, the wait is recorded (waiting) and the run
    * notes when it began and when it ended. */
   async #make(placed: ClientNetworkPlan, networkKey: string): Promise<HarnessNetwork> {
@@ -161,9 +172,23 @@ export class SharedClientNetworks {
     } finally {
       const wait = this.#waits.get(networkKey);
       this.#waits.delete(networkKey);
-      if (wait !== undefined) this.#note(describeClaimWaited(wait, Date.now()));
+      if (wait !== undefined) {
+        const now = Date.now();
+        this.#note(describeClaimWaited(wait, now));
+        // Kept while a scenario that joined during the wait may still ask (its time limit at most).
+        const kept = (this.#waited.get(networkKey) ?? []).filter(([, to]) => now - to < KEEP_WAITS_MS);
+        this.#waited.set(networkKey, [...kept, [wait.since, now]]);
+      }
     }
   }
+}
+
+/** How long an ended wait is remembered for waitedBetween: past any scenario's time limit. */
+const KEEP_WAITS_MS = 60 * 60_000;
+
+/** Pure: how much of [from, to] the intervals cover (they do not overlap one another: one wait per key at a time). */
+export function overlapMs(intervals: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+  return intervals.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0);
 }
 
 function keyOf(placed: ClientNetworkPlan): string {

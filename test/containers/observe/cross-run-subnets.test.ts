@@ -13,6 +13,7 @@ import { clientNetworkPrefix, createClientNetwork } from "../../../harness/engin
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { ScenarioLane } from "../../../harness/observe/scenario-lane.ts";
 import { SharedClientNetworks } from "../../../harness/observe/shared-client-networks.ts";
+import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 import { type ClientSubnet, clientSubnet } from "../../../harness/scenario/client-address.ts";
 
 // Subnets no scenario, config or other test asks for, so that no third run holds them. P sorts before Q, as a
@@ -20,6 +21,7 @@ import { type ClientSubnet, clientSubnet } from "../../../harness/scenario/clien
 const P = "10.203.48.9";
 const Q = "10.203.49.9";
 const R = "10.203.50.9";
+const S = "10.203.51.9";
 
 /** The containers on a network by id, or null once the engine no longer has it. */
 async function onNetwork(scope: RunScope, id: string): Promise<string[] | null> {
@@ -120,5 +122,37 @@ describe("two runs that wait for each other's client subnets", { timeout: 300_00
     expect(order).toEqual(["B", "A"]);
     expect(await placesOf(runA)).toBe(0);
     await runA.removeNetwork(gotA.id);
+  });
+
+  it("does not count a scenario's wait in line for another run's subnet against its time limit", async () => {
+    const other = new RunScope(await connectEngine());
+    scopes.push(other);
+    const subnet = clientSubnet(S) as ClientSubnet;
+    // Another live run holds the subnet before the scenario asks for it.
+    const held = await createClientNetwork(other, { name: `harness-${other.runId}-held`, scenario: "cross-run", subnet, subject: `client office at ${S}` });
+    const scenario = `
+id: cross-run-time-limit
+title: a client at a fixed address whose subnet another run holds for longer than the time limit
+timeLimit: 30
+server:
+  files: { htdocs/index.html: "hello\\n" }
+clients: [{ name: office, address: ${S} }]
+requests:
+  - { name: from-office, client: office, path: /, expect: { both: { status: 200 } } }
+`;
+    const running = runYamlScenarios([scenario], { concurrency: 1 });
+    // The scenario is in line for the subnet; it is let have it only well past its 30 s.
+    await vi.waitFor(
+      async () => {
+        const places = await other.engine.docker.listVolumes({ filters: { label: [`${LABEL_ROLE}=claim`, `${LABEL_CLAIM_KEY}=${subnet.subnet}`] } });
+        expect((places.Volumes ?? []).length).toBeGreaterThan(0);
+      },
+      { timeout: 120_000, interval: 500 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 40_000));
+    await other.removeNetwork(held.id);
+    const { runs } = await running;
+    expect(runs[0]!.error).toBeNull();
+    for (const side of runs[0]!.observations) expect(side.requests.find((request) => request.name === "from-office")?.outcome).toMatchObject({ kind: "response", status: 200 });
   });
 });
