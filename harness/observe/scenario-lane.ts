@@ -233,9 +233,16 @@ export class ScenarioLane {
     this.#inUse.add(networkId);
   }
 
-  /** The lane's scenario is over: the shared networks it was on are left once followed, as any other. */
+  /** The lane's scenario is over: the shared networks it was on are left once followed, as any other; one that
+   * closed while the scenario was on it (its window's timer, shared-holds.ts) is left now, in the background, as
+   * its follower's call came while it was in use. */
   scenarioEnded(): void {
+    const were = [...this.#inUse];
     this.#inUse.clear();
+    for (const id of were) {
+      const kept = this.#stays.get(id);
+      if (kept !== undefined && !kept.stay.open()) this.#leaveFollowed(id);
+    }
   }
 
   /** Leaves, in the background, the stay on a network that a new one follows, unless the lane's scenario is on it
