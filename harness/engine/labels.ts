@@ -17,6 +17,10 @@ export const LABEL_LEASE_SECONDS = "io.httpd-upgrade-harness.lease-seconds";
 /** On a run's lease volume only: when the lease ends, in the engine's clock (ISO 8601). */
 export const LABEL_LEASE_EXPIRES = "io.httpd-upgrade-harness.lease-expires";
 export const LABEL_ROLE = "io.httpd-upgrade-harness.role";
+/** On a claim's place in line only (engine/claim-queue.ts): what it waits for (a subnet), and since when in the
+ * engine's clock (epoch ms). */
+export const LABEL_CLAIM_KEY = "io.httpd-upgrade-harness.claim-key";
+export const LABEL_CLAIM_SINCE = "io.httpd-upgrade-harness.claim-since";
 export const LABEL_SCENARIO = "io.httpd-upgrade-harness.scenario";
 /** On images only. */
 export const LABEL_IMAGE = "io.httpd-upgrade-harness.image";
@@ -26,7 +30,7 @@ export const LABEL_RECIPE_HASH = "io.httpd-upgrade-harness.recipe-hash";
 export const LABEL_OWNER_PID = "io.httpd-upgrade-harness.owner-pid";
 export const LABEL_OWNER_HOST = "io.httpd-upgrade-harness.owner-host";
 
-export type ResourceRole = "server" | "seat" | "backend" | "client" | "probe" | "lease";
+export type ResourceRole = "server" | "seat" | "backend" | "client" | "probe" | "lease" | "claim";
 
 /** The default lease, in seconds; HARNESS_LEASE_SECONDS changes it. */
 export const DEFAULT_LEASE_SECONDS = 60;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { type ClientSubnet, subnetsOverlap } from "../scenario/client-address.ts";
-import { claim, type ClaimHolder } from "./claim.ts";
+import { claim, type ClaimHolder, type ClaimWait } from "./claim.ts";
 import { changeEndpoints, engineStuck, limitEngineCall } from "./endpoint-changes.ts";
 import { LABEL_RUN_ID, resourceLabels } from "./labels.ts";
 import { log } from "./log.ts";
@@ -61,6 +61,8 @@ export interface ClientNetworkSpec {
   /** For errors: the clients it is made for and what they asked ("client office at 10.77.1.5"). */
   subject: string;
   signal?: AbortSignal;
+  /** Told while the subnet or name is waited for (another live run holds it). */
+  onWait?: (wait: ClaimWait) => void;
 }
 
 /** A network for clients with fixed addresses or DNS names: the subnet and name are claimed (engine/claim.ts):
@@ -86,6 +88,9 @@ export async function createClientNetwork(scope: RunScope, spec: ClientNetworkSp
   const network = await claim(scope.engine, create, (error) => networkHolder(scope, spec, error), {
     subject: `${spec.subject} (network ${spec.name}${spec.subnet === null ? "" : `, subnet ${spec.subnet.subnet}`})`,
     ...(spec.signal ? { signal: spec.signal } : {}),
+    ...(spec.onWait ? { onWait: spec.onWait } : {}),
+    // Runs waiting for one subnet take it in turns, in the order they began to wait.
+    ...(spec.subnet === null ? {} : { queue: { runId: scope.runId, key: spec.subnet.subnet, scenario: spec.scenario } }),
   });
   const info = await limitEngineCall(scope.engine, `inspecting the network ${spec.name}`, () => network.inspect());
   const configs: Array<{ Subnet?: string; Gateway?: string }> = info.IPAM?.Config ?? [];

@@ -1,5 +1,5 @@
 import type { Engine } from "./engine.ts";
-import { harnessResourceFilters, LABEL_LEASE_SECONDS, LABEL_RUN_ID } from "./labels.ts";
+import { harnessResourceFilters, LABEL_CLAIM_SINCE, LABEL_LEASE_SECONDS, LABEL_ROLE, LABEL_RUN_ID } from "./labels.ts";
 import { engineNow, leaseGraceMs, type LeaseRecord, listLeases, removeVolumeQuietly } from "./lease.ts";
 import { removeContainerQuietly, removeNetworkQuietly } from "./run-scope.ts";
 
@@ -62,6 +62,9 @@ export async function sweepAbandoned(engine: Engine, options: { runId?: string }
     return options.runId === lease.runId || now > last.expires + leaseGraceMs(last.seconds);
   });
   await Promise.all(expired.map((lease) => removeVolumeQuietly(engine, lease.volume)));
+  // Places in line for a subnet (engine/claim-queue.ts) of runs that died waiting.
+  const places = await engine.docker.listVolumes({ filters: { label: [`${LABEL_ROLE}=claim`, ...filters.label] } }).then((answer) => answer.Volumes ?? [], () => []);
+  await Promise.all(places.filter((volume) => gone(volume.Labels ?? undefined, Number(volume.Labels?.[LABEL_CLAIM_SINCE]) || 0)).map((volume) => removeVolumeQuietly(engine, volume.Name)));
   const runs = [...new Set([...containers.map((c) => c.Labels[LABEL_RUN_ID]!), ...networks.map((n) => n.Labels?.[LABEL_RUN_ID] ?? "")])].filter(Boolean);
   return { containers: containers.length, networks: networks.length, runs };
 }

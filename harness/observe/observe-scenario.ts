@@ -54,23 +54,49 @@ async function allStarted<T>(starts: Array<Promise<T>>): Promise<T[]> {
   return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
 
-/** What each side is doing, for the message of a scenario stopped by its time limit. */
-class PendingSteps {
-  readonly #steps = new Map<string, { what: string; since: number }>();
+/** What each side is doing, for the message of a scenario stopped by its time limit. A step may say more when
+ * asked (`detail`): what it waits for at that moment, such as another run holding a subnet. */
+export class PendingSteps {
+  readonly #steps = new Map<string, { what: string; since: number; detail?: (() => string | null) | undefined }>();
 
-  note(side: string, what: string): void {
-    this.#steps.set(side, { what, since: Date.now() });
+  constructor(private readonly now: () => number = Date.now) {}
+
+  note(side: string, what: string, detail?: () => string | null): void {
+    this.#steps.set(side, { what, since: this.now(), detail });
+  }
+
+  done(side: string): void {
+    this.#steps.delete(side);
   }
 
   describe(): string {
     if (this.#steps.size === 0) return "setting up the network, clients and backends";
-    return [...this.#steps].map(([side, step]) => `${side}: ${step.what} (for ${((Date.now() - step.since) / 1000).toFixed(0)} s)`).join("; ");
+    return [...this.#steps]
+      .map(([side, step]) => {
+        const detail = step.detail?.() ?? null;
+        return `${side}: ${step.what} (for ${((this.now() - step.since) / 1000).toFixed(0)} s)${detail === null ? "" : `, ${detail}`}`;
+      })
+      .join("; ");
   }
+}
+
+function waitedNote(waitedMs: number): string {
+  return waitedMs >= 1000 ? ` (not counting ${(waitedMs / 1000).toFixed(0)} s in line for other runs' client subnets)` : "";
 }
 
 /** Whether servers on a lane's seats run in its hosts: the run's word, else HARNESS_REUSE (0 turns it off). */
 export function reuseServers(context: Pick<ObserveContext, "reuseServers">, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   return context.reuseServers ?? env.HARNESS_REUSE !== "0";
+}
+
+/** Pure: when a scenario that started at `started` passes its time limit, not counting `excludedMs` spent waiting for
+ * other runs to let it have a client subnet, and never past the run's deadline. A scenario in line for a subnet
+ * (engine/claim-queue.ts) is not stuck: the run before it in line uses it, and the claim gives up after its own
+ * wait (10 minutes). Counted, three runs of a suite on one engine that probe from the same three subnets made
+ * scenarios pass 300 s waiting their turns. */
+export function scenarioDue(started: number, limitMs: number, excludedMs: number, runDeadline: number | null): number {
+  const due = started + limitMs + excludedMs;
+  return runDeadline === null ? due : Math.min(due, runDeadline);
 }
 
 /** The scenario's time limit: its own, or the run's default, cut to what is left of the run. */
@@ -95,6 +121,10 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   const originSeats: OriginSeat[] = [];
   const observations: SideObservation[] = [];
   const pending = new PendingSteps();
+  /** The scenario's joins of shared networks: the time they waited for other runs is not counted (scenarioDue). */
+  const joins: Array<{ placed: ClientNetworkPlan; from: number; to: number | null }> = [];
+  const waitedForOthers = (now: number): number =>
+    context.sharedClients ? joins.reduce((sum, join) => sum + context.sharedClients!.waitedBetween(join.placed, join.from, join.to ?? now), 0) : 0;
   const stop = new AbortController();
   const result = (error: ScenarioRun["error"]): ScenarioRun => ({ scenario, plan, observations: [...observations], skipped: context.skipped, error, durationMs: 0 });
 
@@ -114,7 +144,14 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     for (const placed of sharedFirst) {
       // A network of addresses only is the run's, shared with other scenarios asking for the same subnet.
       if (placed.shareable && context.sharedClients) {
-        const use = await context.sharedClients.join(placed, wanted);
+        const runNetworks = context.sharedClients;
+        // Named in the time limit's message with what it waits for: another run may hold the subnet.
+        pending.note("clients", `joining the run's shared network of ${placed.subnet!.subnet}`, () => runNetworks.waiting(placed));
+        const joining = { placed, from: Date.now(), to: null as number | null };
+        joins.push(joining);
+        const use = await runNetworks.join(placed, wanted);
+        joining.to = Date.now();
+        pending.done("clients");
         // Past the time limit, the clean-up below has run already: give it back at once, or it is held for good.
         if (stop.signal.aborted) {
           await use.leave();
@@ -203,9 +240,16 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
   };
 
   const limitMs = scenarioTimeLimit(plan, context);
+  const clockStarted = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"deadline">((resolve) => {
-    timer = setTimeout(() => resolve("deadline"), limitMs);
+    // Looked at when the limit is due, and again for as long as the scenario waited for other runs meanwhile.
+    const look = (): void => {
+      const left = scenarioDue(clockStarted, limitMs, waitedForOthers(Date.now()), context.runDeadline) - Date.now();
+      if (left <= 0) resolve("deadline");
+      else timer = setTimeout(look, left);
+    };
+    timer = setTimeout(look, limitMs);
   });
   const running = work();
   // Once the deadline wins, the work is abandoned: its containers are removed below, which ends what hangs.
@@ -217,7 +261,7 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
       stop.abort();
       return result({
         code: "HARNESS_DEADLINE",
-        message: `The scenario passed its time limit of ${(limitMs / 1000).toFixed(0)} s; pending: ${pending.describe()}. Its containers were removed.`,
+        message: `The scenario passed its time limit of ${(limitMs / 1000).toFixed(0)} s${waitedNote(waitedForOthers(Date.now()))}; pending: ${pending.describe()}. Its containers were removed.`,
       });
     }
     clean = true;

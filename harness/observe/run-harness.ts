@@ -344,6 +344,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
         sharedClients: new SharedClientNetworks(station.scope, tools, {
           ...(options.sharedNetworkWindowMs === undefined ? {} : { windowMs: options.sharedNetworkWindowMs }),
           turnsAlone: options.sharedNetworkTurnsAlone ?? false,
+          note,
         }),
       };
     }
@@ -477,6 +478,8 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     };
   } finally {
     options.signal?.removeEventListener("abort", abort);
+    // The shared networks' window timers end with the run (the clean-up removes the networks themselves).
+    for (const station of stations) station.context?.sharedClients?.close();
     await Promise.all(networksMade);
     await disposeAll();
     // A clean-up the engine stopped answering in is no finished run, whatever the scenarios said.

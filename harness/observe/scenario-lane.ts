@@ -53,6 +53,9 @@ export class ScenarioLane {
   readonly #inUse = new Set<string>();
   /** Stays on networks followed by new ones, being left in the background; retire() waits for them. */
   readonly #leavingFollowed = new Set<Promise<void>>();
+  /** The same, by network id: a scenario that joined such a network just before it closed stays on it again only
+   * once the seats are off it (stayOn). */
+  readonly #leavingById = new Map<string, Promise<void>>();
   /** The server hosts on the seats (server/server-host.ts), by seat and image: each runs the servers of the lane's
    * configs on its seat one after another. */
   readonly #hosts = new Map<string, Promise<ServerHost | null>>();
@@ -207,6 +210,9 @@ export class ScenarioLane {
   async stayOn(seats: readonly ServerSeat[], uses: readonly SharedNetworkUse[]): Promise<void> {
     for (const use of uses) {
       const id = use.network.id;
+      // A network closes when its window passes, also while a scenario of this lane is joining it (before it is
+      // marked in use): its stay is then being left in the background, and a connect now would race the disconnect.
+      await this.#leavingById.get(id);
       let kept = this.#stays.get(id);
       if (kept === undefined) {
         // Recorded before the connects: a failed one is left with the rest.
@@ -227,9 +233,16 @@ export class ScenarioLane {
     this.#inUse.add(networkId);
   }
 
-  /** The lane's scenario is over: the shared networks it was on are left once followed, as any other. */
+  /** The lane's scenario is over: the shared networks it was on are left once followed, as any other; one that
+   * closed while the scenario was on it (its window's timer, shared-holds.ts) is left now, in the background, as
+   * its follower's call came while it was in use. */
   scenarioEnded(): void {
+    const were = [...this.#inUse];
     this.#inUse.clear();
+    for (const id of were) {
+      const kept = this.#stays.get(id);
+      if (kept !== undefined && !kept.stay.open()) this.#leaveFollowed(id);
+    }
   }
 
   /** Leaves, in the background, the stay on a network that a new one follows, unless the lane's scenario is on it
@@ -244,8 +257,12 @@ export class ScenarioLane {
       await kept.stay.leave();
     })()
       .catch((error: unknown) => log("lane %s: leaving the shared network %s: %s", this.name, id.slice(0, 12), error))
-      .finally(() => this.#leavingFollowed.delete(leaving));
+      .finally(() => {
+        this.#leavingFollowed.delete(leaving);
+        if (this.#leavingById.get(id) === leaving) this.#leavingById.delete(id);
+      });
     this.#leavingFollowed.add(leaving);
+    this.#leavingById.set(id, leaving);
   }
 
   /** Leaves the stays on networks closed to new scenarios: between scenarios, and before joining networks. */

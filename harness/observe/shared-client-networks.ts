@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { type StartedClientContainer, startClientContainer } from "../clients/client-container.ts";
 import type { ClientNetworkPlan } from "../clients/client-networks.ts";
+import { type ClaimWait, describeClaimWait, describeClaimWaited } from "../engine/claim.ts";
 import { createClientNetwork, type HarnessNetwork, removeNetworkWithEndpoints } from "../engine/network.ts";
 import { OtherRuns } from "../engine/other-runs.ts";
 import type { RunScope } from "../engine/run-scope.ts";
@@ -52,13 +53,19 @@ export class SharedClientNetworks {
   private readonly windowMs: number;
   /** Makes each container name new: a client that failed to start keeps its name until the run's clean-up. */
   #made = 0;
+  /** The subnets waited for now (another run holds them), by network key: what a scenario waits for says so. */
+  readonly #waits = new Map<string, ClaimWait>();
+  /** The waits for other runs that ended, by network key: [from, to] in epoch ms (waitedBetween). */
+  readonly #waited = new Map<string, Array<[number, number]>>();
+  readonly #note: (message: string) => void;
 
   constructor(
     private readonly scope: RunScope,
     private readonly toolsImage: string,
-    options: { windowMs?: number; turnsAlone?: boolean } = {},
+    options: { windowMs?: number; turnsAlone?: boolean; note?: (message: string) => void } = {},
   ) {
     this.windowMs = options.windowMs ?? SHARE_WINDOW_MS;
+    this.#note = options.note ?? (() => {});
     // A run alone on the engine keeps its networks past their window: a turn makes every scenario that needs the
     // network wait for the old one to drain (a fleet of 100 configs: 1.39 configs/s without turns, 1.10 with).
     const others = options.turnsAlone ? null : new OtherRuns(scope.engine, scope.runId);
@@ -69,18 +76,8 @@ export class SharedClientNetworks {
    * there yet. */
   async join(placed: ClientNetworkPlan, wanted: ReadonlySet<string>): Promise<SharedNetworkUse> {
     const subnet = placed.subnet!;
-    // A network's gateway is part of it: a client asking for .1 gets a network whose gateway is .254.
-    const networkKey = `network ${subnet.subnet} gw ${subnet.gateway}`;
-    const network = await this.#holds.take(networkKey, this.windowMs, () =>
-      createClientNetwork(this.scope, {
-        name: `harness-${this.scope.runId}-s${digest(networkKey)}`.toLowerCase(),
-        scenario: LABEL,
-        subnet,
-        engineRange: engineAssignedRange(subnet),
-        // Claim errors name the clients of the scenario that made it (the one that meets them).
-        subject: placed.subject,
-      }),
-    );
+    const networkKey = keyOf(placed);
+    const network = await this.#holds.take(networkKey, this.windowMs, () => this.#make(placed, networkKey));
     const made = await network.value;
     const clientKeys = ` on ${networkKey} #${network.generation}`;
     const removeNetwork = async (gone: HarnessNetwork): Promise<void> => {
@@ -132,6 +129,71 @@ export class SharedClientNetworks {
     }
     return { network: made, clients: starts.map((start) => (start as PromiseFulfilledResult<StartedClientContainer>).value), leave, stay };
   }
+
+  /** The run is over: no network closes any more (its clean-up removes them). */
+  close(): void {
+    this.#holds.stop();
+  }
+
+  /** What joining the network of `placed` waits for now, when another run holds its subnet: "waiting for …, held by
+   * network … of run …, since 18:02:11 UTC (42 s)"; null when it waits for nothing of another run. */
+  waiting(placed: ClientNetworkPlan, now = Date.now()): string | null {
+    const wait = placed.subnet ? this.#waits.get(keyOf(placed)) : undefined;
+    return wait === undefined ? null : describeClaimWait(wait, now);
+  }
+
+  /** How long, between `from` and `to`, the run waited for another run to let it have the subnet of `placed`:
+   * what a scenario joining it then does not count against its time limit (observe-scenario.ts). */
+  waitedBetween(placed: ClientNetworkPlan, from: number, to: number): number {
+    if (!placed.subnet) return 0;
+    const key = keyOf(placed);
+    const ongoing = this.#waits.get(key);
+    return overlapMs([...(this.#waited.get(key) ?? []), ...(ongoing ? [[ongoing.since, to] as [number, number]] : [])], from, to);
+  }
+
+  /** Makes the network of a subnet; while another run holds the subnet, the wait is recorded (waiting) and the run
+   * notes when it began and when it ended. */
+  async #make(placed: ClientNetworkPlan, networkKey: string): Promise<HarnessNetwork> {
+    const subnet = placed.subnet!;
+    try {
+      return await createClientNetwork(this.scope, {
+        name: `harness-${this.scope.runId}-s${digest(networkKey)}`.toLowerCase(),
+        scenario: LABEL,
+        subnet,
+        engineRange: engineAssignedRange(subnet),
+        // Claim errors name the clients of the scenario that made it (the one that meets them).
+        subject: placed.subject,
+        onWait: (wait) => {
+          const first = !this.#waits.has(networkKey);
+          this.#waits.set(networkKey, { ...wait, subject: `subnet ${subnet.subnet}` });
+          if (first) this.#note(describeClaimWait(this.#waits.get(networkKey)!, Date.now()));
+        },
+      });
+    } finally {
+      const wait = this.#waits.get(networkKey);
+      this.#waits.delete(networkKey);
+      if (wait !== undefined) {
+        const now = Date.now();
+        this.#note(describeClaimWaited(wait, now));
+        // Kept while a scenario that joined during the wait may still ask (its time limit at most).
+        const kept = (this.#waited.get(networkKey) ?? []).filter(([, to]) => now - to < KEEP_WAITS_MS);
+        this.#waited.set(networkKey, [...kept, [wait.since, now]]);
+      }
+    }
+  }
+}
+
+/** How long an ended wait is remembered for waitedBetween: past any scenario's time limit. */
+const KEEP_WAITS_MS = 60 * 60_000;
+
+/** Pure: how much of [from, to] the intervals cover (they do not overlap one another: one wait per key at a time). */
+export function overlapMs(intervals: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+  return intervals.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0);
+}
+
+function keyOf(placed: ClientNetworkPlan): string {
+  // A network's gateway is part of it: a client asking for .1 gets a network whose gateway is .254.
+  return `network ${placed.subnet!.subnet} gw ${placed.subnet!.gateway}`;
 }
 
 function digest(text: string): string {

@@ -2,7 +2,7 @@
 // attach stream, and each gives what `docker exec` gives for it in a container of the same image (stdout, stderr,
 // the exit status, stdin), while no exec reaches the engine. A command that outlives its time is killed with its
 // children, which an engine exec cannot do.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { HarnessContainer } from "../../../harness/engine/container.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
@@ -16,6 +16,15 @@ const COMMANDS: Array<{ name: string; command: string[]; stdin?: Buffer }> = [
   { name: "ended by a signal", command: ["sh", "-c", "kill -9 $$"] },
   { name: "empty output", command: ["true"] },
 ];
+
+/** The command lines of a container's processes, one a line, as the engine lists them (docker top): not through
+ * the agent, whose own commands would be in the list. */
+async function processes(container: HarnessContainer): Promise<string> {
+  const engine = await connectEngine();
+  const top = (await engine.docker.getContainer(container.id).top({ ps_args: "-o pid,args" })) as { Processes?: string[][] };
+  // Each row: the pid, then the command line.
+  return (top.Processes ?? []).map((row) => row.slice(1).join(" ")).join("\n");
+}
 
 describe("exec agent", () => {
   let scope: RunScope;
@@ -66,12 +75,16 @@ describe("exec agent", () => {
 
   it("kills a command that outlives its time, with its children", async () => {
     await expect(agent.exec(["sh", "-c", "sleep 30 & sleep 31; wait"], { timeoutMs: 500 })).rejects.toThrow(/timed out/);
-    // The kill is sent at the timeout; the processes are gone right after.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // The tools image has no ps: the processes' command lines from /proc.
-    const listing = await agent.exec(["sh", "-c", "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done"]);
-    expect(listing.stdout).toContain("exec-agent.py");
-    expect(listing.stdout).not.toMatch(/^sleep 3[01]/m);
+    // The kill is sent at the timeout; the processes go once the kernel has delivered it: looked for until they are
+    // gone (well before the sleeps' own 30 s would end them), not after a fixed pause.
+    await vi.waitFor(
+      async () => {
+        const listing = await processes(agent);
+        expect(listing).toContain("exec-agent.py");
+        expect(listing).not.toMatch(/^sleep 3[01]/m);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   });
 
   it("fails a command once the container is gone, naming the agent", async () => {
@@ -82,7 +95,8 @@ describe("exec agent", () => {
       () => null,
       (error: Error) => error,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Removed while the command runs: once its process is there.
+    await vi.waitFor(async () => expect(await processes(doomed)).toMatch(/^sleep 30$/m), { timeout: 20_000, interval: 50 });
     await doomed.remove();
     expect((await running)?.message).toMatch(/exec agent .* is gone/);
     await expect(doomed.exec(["true"])).rejects.toThrow(/exec agent .* is gone/);

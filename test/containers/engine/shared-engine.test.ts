@@ -8,6 +8,7 @@ import { connectEngine } from "../../../harness/engine/engine.ts";
 import { pack } from "tar-stream";
 import type { Engine } from "../../../harness/engine/engine.ts";
 import { imageLabels, LABEL_APP, LABEL_IMAGE, LABEL_RUN_ID, LABEL_SESSION } from "../../../harness/engine/labels.ts";
+import { engineNow, leaseGraceMs, listLeases } from "../../../harness/engine/lease.ts";
 import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { scenarioDir, statusScenario } from "../../helpers/scenario-files.ts";
@@ -21,7 +22,7 @@ function scenarios(count: number): string {
 }
 
 interface Child {
-  done: Promise<CliResult & { endedAt: number }>;
+  done: Promise<CliResult>;
   kill: (signal: NodeJS.Signals) => void;
   stderrSoFar: () => string;
 }
@@ -34,9 +35,9 @@ function startCli(args: string[], env: Record<string, string>, prefix: string[] 
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<CliResult & { endedAt: number }>((resolve, reject) => {
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, endedAt: Date.now() }));
+    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
   return { done, kill: (signal) => child.kill(signal), stderrSoFar: () => stderr };
 }
@@ -78,19 +79,29 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     const engine = await connectEngine();
     const [sessionA, sessionB] = [sessionName("ns-a"), sessionName("ns-b")];
     const args = ["run", scenarios(4), "--baseline", image(), "--candidate", image(), "--concurrency", "1"];
-    const a = startCli(args, { HARNESS_SESSION: sessionA });
-    // B starts (and sweeps) once A has containers on the engine, from a pid namespace of its own.
+    // A's lease outlasts its pause below by far: what B may not sweep is a live run's, not one whose lease expired.
+    const a = startCli(args, { HARNESS_SESSION: sessionA, HARNESS_LEASE_SECONDS: "600" });
+    // B starts (and sweeps) once A has containers on the engine, from a pid namespace of its own. A is paused
+    // meanwhile, so that it cannot finish (or remove anything) before B's sweep, however fast or slow the machine:
+    // the two runs overlap by construction, not by luck.
     await waitFor("run A's first container", async () => (await listHarnessResources(engine, { session: sessionA })).containers.length > 0);
-    const bStartedAt = Date.now();
+    a.kill("SIGSTOP");
+    const beforeB = await listHarnessResources(engine, { session: sessionA });
     const b = startCli(args, { HARNESS_SESSION: sessionB }, ["unshare", "--pid", "--fork", "--mount-proc"]);
+    try {
+      // A run sweeps before it makes its first container.
+      await waitFor("run B's first container", async () => (await listHarnessResources(engine, { session: sessionB })).containers.length > 0, 120_000);
+      // B's sweep left every one of A's containers and networks.
+      expect(await listHarnessResources(engine, { session: sessionA })).toEqual(beforeB);
+    } finally {
+      a.kill("SIGCONT");
+    }
     const [resultA, resultB] = await Promise.all([a.done, b.done]);
     for (const result of [resultA, resultB]) {
       expect(result.stderr).not.toMatch(/error|removed \d+ containers/i);
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/4 scenarios in .*: 0 regression, 0 error/);
     }
-    // They overlapped: A was still running when B had swept.
-    expect(resultA.endedAt).toBeGreaterThan(bStartedAt);
     for (const session of [sessionA, sessionB]) expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
   });
 
@@ -120,7 +131,9 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     const killed = sessionName("killed");
     const victim = startCli(["run", scenarios(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"], {
       HARNESS_SESSION: killed,
-      HARNESS_LEASE_SECONDS: "2",
+      // Long enough that the sweep below, a moment after the kill, meets a live lease on any machine (10 s + 5 s of
+      // grace, for two engine calls); the wait for its expiry after that is a state, not a sleep.
+      HARNESS_LEASE_SECONDS: "10",
       DEBUG: "harness:docker",
     });
     await waitFor("the victim's first server", () => /created from .* \(server\)/.test(victim.stderrSoFar()));
@@ -131,11 +144,15 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     const leases = async (): Promise<number> => ((await engine.docker.listVolumes({ filters: { label: [`${LABEL_SESSION}=${killed}`] } })).Volumes ?? []).length;
     expect(await leases()).toBeGreaterThan(0);
 
-    // While the lease holds (2 s + 2 s grace), a sweep leaves the victim's resources alone.
+    // While the lease holds, a sweep leaves the victim's resources alone.
     await sweepAbandoned(engine);
     expect(await listHarnessResources(engine, { session: killed })).toEqual(left);
 
-    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    // Until the lease has expired past its grace on the engine's clock: a state, however long the machine takes.
+    await waitFor("the victim's lease to expire", async () => {
+      const [all, now] = await Promise.all([listLeases(engine), engineNow(engine)]);
+      return all.filter((lease) => lease.session === killed).every((lease) => now > lease.expires + leaseGraceMs(lease.seconds));
+    });
     // Other test files run the harness at the same time, and any run's start sweeps expired leases, so the
     // victim's resources may be reaped by one of them rather than by this next run. Whoever reaps them, they go,
     // and a run that reaps says so in its own words.

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { sweepAbandoned } from "../../../harness/engine/sweep.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
@@ -104,8 +104,14 @@ requests:
     expect(existsSync(`${out}/r.json`)).toBe(false);
     // What the lost run left on the real engine is the next sweep's to remove, once its lease has expired.
     const engine = await connectEngine();
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    await sweepAbandoned(engine);
-    expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
+    // Swept again until they are gone: the lease expires on the engine's clock, however long this machine takes
+    // to get there (a fixed sleep raced it).
+    await vi.waitFor(
+      async () => {
+        await sweepAbandoned(engine);
+        expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
+      },
+      { timeout: 60_000, interval: 1_000 },
+    );
   });
 });

@@ -17,7 +17,6 @@ requests:
 
 describe("deadlines", { timeout: 120_000 }, () => {
   it("sends a request that timed out once, not again to learn noise", async () => {
-    const started = Date.now();
     const { runs } = await runYamlScenarios([hanging(2_000, "")], { learnNoise: true });
     const run = runs[0]!;
     expect(run.error).toBeNull();
@@ -27,19 +26,14 @@ describe("deadlines", { timeout: 120_000 }, () => {
       expect(hang.repeat).toBeNull();
       expect(observation.requests.find((r) => r.name === "quick")!.repeat).not.toBeNull();
     }
-    // Two sides side by side, one 2 s timeout each: far from the 8 s two sends in a row would cost.
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it("stops a scenario at its time limit, says what was pending, and removes its containers", async () => {
-    const started = Date.now();
-    const { runs, reports } = await runYamlScenarios([hanging(100_000, "timeLimit: 8")], { learnNoise: true });
-    const elapsed = Date.now() - started;
+    // The request would hang for 10 minutes, far past this test's own limit: only the scenario's 8 s let the run end.
+    const { runs, reports } = await runYamlScenarios([hanging(600_000, "timeLimit: 8")], { learnNoise: true });
     const run = runs[0]!;
     expect(run.error).toMatchObject({ code: "HARNESS_DEADLINE", message: expect.stringContaining("time limit of 8 s") });
     expect(run.error!.message).toMatch(/pending: .*request hang/);
     expect(reports[0]!.verdict).toBe("error");
-    // Not the request's own 100 s.
-    expect(elapsed).toBeLessThan(60_000);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
+import { recordEngineEvents } from "../../helpers/engine-events.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
 function withBackend(id: string, kind: "http-origin" | "https-origin"): string {
@@ -45,25 +46,16 @@ function answer(side: SideObservation): { status: number; body: string } {
   return { status: outcome.status, body: outcome.body };
 }
 
-interface EngineEvent {
-  Type: string;
-  Action: string;
-  Actor: { ID: string; Attributes: Record<string, string> };
-}
-
 describe("backends on origin seats", { timeout: 300_000 }, () => {
   it("answer through the seat under their name for their scenario only, one seat serving every scenario in turn", async () => {
     const engine = await connectEngine();
-    const stream = (await engine.docker.getEvents({ filters: { type: ["container"] } })) as NodeJS.ReadableStream & { destroy: () => void };
-    let text = "";
-    stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const recording = await recordEngineEvents({ type: ["container"] });
     // One lane: the scenarios run in this order on its network.
     const { runs } = await runYamlScenarios(
       [withBackend("origin-seats-a", "https-origin"), withoutBackend("origin-seats-b"), withBackend("origin-seats-c", "http-origin")],
       { concurrency: 1 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    stream.destroy();
+    const events = await recording.stop();
     const [first, nameless, again] = runs;
     for (const run of runs) expect(run?.error ?? null).toBeNull();
     for (const side of first!.observations) expect(answer(side)).toEqual({ status: 200, body: "hello from the shop\n" });
@@ -75,10 +67,6 @@ describe("backends on origin seats", { timeout: 300_000 }, () => {
       expect(lines.map((line) => line.raw).join("\n")).toMatch(/AH00898: DNS lookup failure for: shop-backend/);
       expect(answer(side).status).toBe(500);
     }
-    const events = text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as EngineEvent);
     const ours = events.filter((event) => event.Action === "create" && (event.Actor.Attributes[LABEL_SCENARIO] ?? "").startsWith("origin-seats-"));
     const runIds = new Set(ours.map((event) => event.Actor.Attributes[LABEL_RUN_ID]));
     expect(runIds.size).toBe(1);

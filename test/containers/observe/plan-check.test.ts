@@ -6,6 +6,7 @@ import { connectEngine } from "../../../harness/engine/engine.ts";
 import { LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { isHarnessError } from "../../../harness/errors.ts";
+import { recordEngineEvents } from "../../helpers/engine-events.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
 function scenario(id: string, modules: string[]): string {
@@ -22,18 +23,10 @@ requests:
 `;
 }
 
-interface EngineEvent {
-  Type: string;
-  Action: string;
-  Actor: { ID: string; Attributes: Record<string, string> };
-}
-
 describe("the check before a run", { timeout: 120_000 }, () => {
   it("stops the run on a scenario that cannot be planned before any container exists, and removes the lanes' networks", async () => {
     const engine = await connectEngine();
-    const stream = (await engine.docker.getEvents({ filters: { type: ["container", "network"] } })) as NodeJS.ReadableStream & { destroy: () => void };
-    let text = "";
-    stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const recording = await recordEngineEvents({ type: ["container", "network"] });
     const tracked = vi.spyOn(RunScope.prototype, "trackNetwork");
     // The last of many: the lanes have their networks on the way while the others are planned.
     const yamls = [...Array.from({ length: 6 }, (_, index) => scenario(`plan-check-ok-${index}`, ["headers"])), scenario("plan-check-bad", ["no_such_module_anywhere"])];
@@ -48,12 +41,7 @@ describe("the check before a run", { timeout: 120_000 }, () => {
     const [runId] = [...runIds];
     const left = await engine.docker.listNetworks({ filters: { label: [`${LABEL_RUN_ID}=${runId}`] } });
     expect(left.map((network) => network.Name)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    stream.destroy();
-    const events = text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as EngineEvent);
+    const events = await recording.stop();
     // The lanes made their networks during the check: three lanes, three networks.
     expect(tracked.mock.calls).toHaveLength(3);
     // No container of the run was made.

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
 import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
+import { type EngineEvent, recordEngineEvents } from "../../helpers/engine-events.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
 function scenario(id: string, fromHost = true): string {
@@ -43,31 +44,9 @@ function seen(side: SideObservation, name: string): { status: number; remote: st
   return { status: outcome.status, remote: outcome.headers.find(([header]) => header.toLowerCase() === "x-remote")?.[1] };
 }
 
-interface EngineEvent {
-  Type: string;
-  Action: string;
-  timeNano: number;
-  Actor: { ID: string; Attributes: Record<string, string> };
-}
-
-/** Records the engine's container and network events as they happen, until `stop` (the engine keeps only its
- * last 256 for a later query, which other test files on the engine fill within seconds). */
-async function recordEvents(): Promise<{ stop: () => Promise<EngineEvent[]> }> {
-  const engine = await connectEngine();
-  const stream = (await engine.docker.getEvents({ filters: { type: ["container", "network"] } })) as NodeJS.ReadableStream & { destroy: () => void };
-  let text = "";
-  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-  return {
-    stop: async () => {
-      // The engine sends an event a moment after it happened.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      stream.destroy();
-      return text
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as EngineEvent);
-    },
-  };
+/** Records the engine's container and network events until `stop` (test/helpers/engine-events.ts). */
+function recordEvents(): Promise<{ stop: () => Promise<EngineEvent[]> }> {
+  return recordEngineEvents({ type: ["container", "network"] });
 }
 
 function expectAnswered(side: SideObservation, fromHost = true): void {

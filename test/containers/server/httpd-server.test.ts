@@ -6,6 +6,7 @@ import { connectEngine, type Engine } from "../../../harness/engine/engine.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { createScenarioNetwork } from "../../../harness/engine/network.ts";
 import { LABEL_ROLE, LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
+import { recordEngineEvents } from "../../helpers/engine-events.ts";
 import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { startHttpd } from "../../../harness/server/httpd-server.ts";
 import { type ImageInspection, inspectImage, probeImage } from "../../../harness/server/inspect-image.ts";
@@ -60,19 +61,11 @@ describe("one httpd under test", { timeout: 120_000 }, () => {
   it("probes an image id once: a later probe of the same image reads the first one's output, with the same facts", async () => {
     vi.stubEnv("HARNESS_CACHE_DIR", mkdtempSync(join(tmpdir(), "probe-cache-")));
     const engine = await connectEngine();
-    const events = (await engine.docker.getEvents({ filters: { type: ["container"], event: ["create"] } })) as NodeJS.ReadableStream & { destroy: () => void };
-    let text = "";
-    events.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const recording = await recordEngineEvents({ type: ["container"], event: ["create"] });
     await using scope = new RunScope(engine);
     const first = await probeImage(scope, inject("images").candidate);
     const second = await probeImage(scope, inject("images").candidate);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    events.destroy();
-    const probes = text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { Actor: { Attributes: Record<string, string> } })
-      .filter((event) => event.Actor.Attributes[LABEL_RUN_ID] === scope.runId && event.Actor.Attributes[LABEL_ROLE] === "probe");
+    const probes = (await recording.stop()).filter((event) => event.Actor.Attributes[LABEL_RUN_ID] === scope.runId && event.Actor.Attributes[LABEL_ROLE] === "probe");
     expect(probes).toHaveLength(1);
     expect({ ...second, modules: [...second.modules].sort() }).toEqual({ ...first, modules: [...first.modules].sort() });
   });

@@ -1,6 +1,63 @@
 import { describe, expect, it } from "vitest";
 import { SharedHolds } from "../../../harness/observe/shared-holds.ts";
 
+/** A hand-stepped clock and timer for SharedHolds' looks at its windows. */
+function clock() {
+  let now = 0;
+  const looks: Array<{ at: number; look: () => void }> = [];
+  return {
+    now: () => now,
+    schedule: (look: () => void, ms: number) => {
+      const entry = { at: now + ms, look };
+      looks.push(entry);
+      return () => {
+        const at = looks.indexOf(entry);
+        if (at >= 0) looks.splice(at, 1);
+      };
+    },
+    /** Moves the clock on, running every look that falls due on the way. */
+    advance(ms: number) {
+      now += ms;
+      for (;;) {
+        const due = looks.filter((entry) => entry.at <= now).sort((a, b) => a.at - b.at)[0];
+        if (due === undefined) return;
+        looks.splice(looks.indexOf(due), 1);
+        due.look();
+      }
+    },
+  };
+}
+
+/** An engine's subnets: one holder each, as Docker refuses an overlapping network; a claim waits until it is free
+ * (engine/claim.ts waits so for another live run's hold). */
+function subnets() {
+  const holders = new Map<string, string>();
+  const waiting: Array<() => void> = [];
+  return {
+    holders,
+    claim: (subnet: string, holder: string) => async () => {
+      while (holders.has(subnet)) await new Promise<void>((resolve) => waiting.push(resolve));
+      holders.set(subnet, holder);
+      return `${holder}'s ${subnet}`;
+    },
+    release: (subnet: string) => async () => {
+      holders.delete(subnet);
+      for (const wake of waiting.splice(0)) wake();
+    },
+  };
+}
+
+/** Whether a promise has settled once pending callbacks have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
 /** A maker that counts what it made and a remover that records what it removed. */
 function ledger() {
   const made: string[] = [];
@@ -175,5 +232,74 @@ describe("SharedHolds", () => {
     });
     await expect(failing).rejects.toThrow("engine said no");
     expect(await (await holds.take("net", null, async () => "made")).value).toBe("made");
+  });
+
+  it("closes a value past its window on its own, so that a stay on it lets go while its run waits for another key", async () => {
+    // Two runs on one engine, each with its own holds (another run is alive: mayClose). Run B's lane stays on its
+    // network of subnet Q after its scenario left; B's next scenario waits for subnet P, which a scenario of run A
+    // holds while it waits for Q. A fresh-clone CI run stalled so for 300 s (issue 33): B's Q was closed only when a
+    // scenario of B asked for Q again, and all of them waited for P first.
+    const time = clock();
+    const engine = subnets();
+    const runA = new SharedHolds(time.now, () => true, time.schedule);
+    const runB = new SharedHolds(time.now, () => true, time.schedule);
+
+    const bOnQ = await runB.take("Q", 60_000, engine.claim("Q", "B"));
+    const stay = runB.again(bOnQ);
+    const stayLeft = new Promise<void>((resolve) => runB.whenFollowed(stay, () => void runB.give(stay, engine.release("Q")).then(resolve)));
+    await runB.give(bOnQ, engine.release("Q"));
+    expect(engine.holders.get("Q")).toBe("B");
+
+    const aOnP = await runA.take("P", 60_000, engine.claim("P", "A"));
+    const bWantsP = runB.take("P", 60_000, engine.claim("P", "B"));
+    const aWantsQ = runA.take("Q", 60_000, engine.claim("Q", "A"));
+    time.advance(30_000);
+    expect(await settled(aWantsQ)).toBe(false);
+    expect(await settled(bWantsP)).toBe(false);
+
+    // B's Q passes its window: closed with no one of B asking for it, the stay lets go, and A gets Q.
+    time.advance(31_000);
+    expect(await settled(aWantsQ)).toBe(true);
+    await stayLeft;
+    expect(engine.holders.get("Q")).toBe("A");
+    // A's scenario ends: P goes, and B's scenario gets it.
+    await runA.give(aOnP, engine.release("P"));
+    await runA.give(await aWantsQ, engine.release("Q"));
+    expect(await settled(bWantsP)).toBe(true);
+    expect(engine.holders.get("P")).toBe("B");
+  });
+
+  it("keeps looking at a value past its window until someone else may want its key, and stops once it is gone", async () => {
+    const time = clock();
+    let othersAlive = false;
+    const holds = new SharedHolds(time.now, () => othersAlive, time.schedule);
+    const book = ledger();
+    const first = await holds.take("net", 60_000, book.make("first"));
+    const told: string[] = [];
+    holds.whenFollowed(first, () => told.push("followed"));
+    time.advance(120_000);
+    expect(told).toEqual([]);
+    othersAlive = true;
+    time.advance(5_000);
+    expect(told).toEqual(["followed"]);
+    expect(holds.isOpen(first, 60_000)).toBe(false);
+    // Removed by its last user: nothing is looked at any more.
+    await holds.give(first, book.remove);
+    const second = await holds.take("net", 60_000, book.make("second"));
+    await holds.give(second, book.remove);
+    time.advance(600_000);
+    expect(book.removed).toEqual(["first", "second"]);
+  });
+
+  it("looks at no window once stopped (the run is over; its clean-up removes what is left)", async () => {
+    const time = clock();
+    const holds = new SharedHolds(time.now, () => true, time.schedule);
+    const book = ledger();
+    const held = await holds.take("net", 60_000, book.make("first"));
+    const told: string[] = [];
+    holds.whenFollowed(held, () => told.push("followed"));
+    holds.stop();
+    time.advance(120_000);
+    expect(told).toEqual([]);
   });
 });
