@@ -123,6 +123,8 @@ export function wipeScript(): string {
     "}",
   ].join("\n");
   return [
+    // When each step ended (ms since the wipe began), for the log: GNU date's %N, else whole seconds.
+    'harness_t0=$(date +%s%N); harness_ms() { echo $(( ($(date +%s%N) - harness_t0) / 1000000 )); }',
     // Every process but the host's reaper (1) and this shell; then wait for them to be gone (zombies are the
     // reaper's to take).
     // The processes there are now (the reaper's own sleep is made again as soon as it is killed: not waited for).
@@ -130,12 +132,14 @@ export function wipeScript(): string {
     "kill -KILL -1 2>/dev/null",
     'i=0; while [ $i -lt 250 ]; do alive=0; for n in $before; do { read -r s < "/proc/$n/stat"; } 2>/dev/null || continue; s=${s##*) }; [ "${s%% *}" = Z ] || alive=1; done; [ $alive = 0 ] && break; sleep 0.02; i=$((i+1)); done',
     `[ $alive = 0 ] || { echo "${HOST_TAINTED}processes"; exit 1; }`,
+    "harness_killed=$(harness_ms)",
     "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
     "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
     "cd /",
     listing(`${h}/now`, true),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
     `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `harness_listed=$(harness_ms); harness_actions=$(wc -l < ${h}/actions)`,
     "tainted=''",
     // Sorted by path: a directory before what is in it.
     `tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do case "$what" in`,
@@ -147,6 +151,7 @@ export function wipeScript(): string {
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
     `rm -f ${h}/now ${h}/kept ${h}/actions ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
+    `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(harness_ms) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
   ].join("\n");
 }
@@ -262,7 +267,7 @@ export class ServerHost {
       const result = await this.container.exec(["/bin/sh", "-c", wipeScript()], { timeoutMs: 60_000 });
       const last = result.stdout.trim().split("\n").at(-1) ?? "";
       if (last === HOST_CLEAN) {
-        log("[%s] host wiped in %d ms", this.container.shortId, Date.now() - started);
+        log("[%s] host wiped in %d ms (%s)", this.container.shortId, Date.now() - started, result.stdout.split("\n").find((line) => line.startsWith(`${MARKER} wipe-ms`))?.slice(MARKER.length + 1) ?? "");
         this.#busy = false;
         return true;
       }
