@@ -118,14 +118,21 @@ export class ScenarioLane {
     const key = `${seat.containerId} ${inspection.image}`;
     const kept = this.#hosts.get(key);
     const idle = kept === undefined ? null : await kept.catch(() => null);
-    if (idle !== null && !idle.gone) return idle.busy ? null : idle;
+    // The last config's wipe may still run (server-host.ts release): taken once it is done.
+    if (idle !== null && !idle.gone) {
+      if (await idle.take()) return idle;
+      if (!idle.gone) return null;
+    }
+    // Taken for a side by a scenario the lane ran meanwhile (not on one lane), or gone: a new one.
+    if (this.#hosts.get(key) !== kept) return null;
     const opened = ServerHost.open(this.scope, { image: inspection.image, profile: inspection.profile, seatId: seat.containerId, label: this.name }).then((host) => {
       if (host === null) ScenarioLane.#cannotHost.add(inspection.image);
       return host;
     });
     this.#hosts.set(key, opened);
     opened.catch(() => this.#hosts.delete(key));
-    return opened;
+    const made = await opened;
+    return made !== null && (await made.take()) ? made : null;
   }
 
   /** Removes the hosts on a seat (all hosts without one): before the seat, whose namespace they share. */

@@ -174,10 +174,10 @@ export class StartedHttpd implements AsyncDisposable {
     return { reloaded: true, configTest, reason: null };
   }
 
-  /** Removes its container, or ends it in its host and wipes what it left there (a host that cannot be wiped is
-   * removed: server-host.ts). */
+  /** Removes its container, or ends it in its host and wipes what it left there, in the background: the host's
+   * next config waits for that (a host that cannot be wiped is removed: server-host.ts). */
   async stop(): Promise<void> {
-    if (this.serverHost !== null) await this.serverHost.wipe();
+    if (this.serverHost !== null) this.serverHost.release();
     else await this.container.remove();
   }
 
@@ -219,6 +219,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams, merged));
   // In a host, the same script runs as an exec; its bundle must travel in the command line.
   const host = launch.host !== undefined && inline !== null ? launch.host : null;
+  if (launch.host !== undefined && host === null) launch.host.giveBack();
   const container = host !== null ? host.container : await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",

@@ -58,7 +58,7 @@ export function pristineRoots(profile: HttpdProfile): string[] {
 export function hostScript(profile: HttpdProfile): string {
   const roots = pristineRoots(profile).map(shellQuote).join(" ");
   return [
-    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
     `mkdir -p ${HOST_DIR}/pristine`,
     listing(`${HOST_DIR}/manifest`),
     // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
@@ -117,7 +117,8 @@ export function wipeScript(): string {
     "    split(M[p], m, \" \")",
     '    if ((p in N) && N[p] == M[p] && !(p in C)) continue',
     '    if (m[1] == "d") { print "dir\\t" p "\\t" m[2] "\\t" m[3]; continue }',
-    '    if (p in B) { print "restore\\t" p; continue }',
+    // A directory in the way of a restored path goes first (with the rest of the rm lines).
+    '    if (p in B) { if ((p in N) && N[p] ~ /^d /) print "rm\\t" p; print "restore\\t" p; continue }',
     '    print "taint\\t" p',
     "  }",
     "}",
@@ -141,15 +142,18 @@ export function wipeScript(): string {
     `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
     `harness_listed=$(harness_ms); harness_actions=$(wc -l < ${h}/actions)`,
     "tainted=''",
-    // Sorted by path: a directory before what is in it.
-    `tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do case "$what" in`,
-    '  rm) rm -rf -- "$p" ;;',
-    '  dir) if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}" ;;',
-    `  restore) if [ -d "$p" ] && [ ! -L "$p" ]; then rm -rf -- "$p"; fi; cp -a --remove-destination -- "${h}/pristine$p" "$p" 2>/dev/null || cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}" ;;`,
-    '  taint) tainted="${tainted:-$p}" ;;',
-    `esac; done < ${h}/actions`,
+    // One rm and one cp for all the paths (a process each was most of a wipe's time on a busy machine): what goes,
+    // then directories (sorted by path: a directory before what is in it) get their mode and owner back, then the
+    // pristine copies come back, each with the parents it needs.
+    `awk -F '\\t' -v h=${h} '$1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions`,
+    `[ -s ${h}/rm ] && xargs -d '\\n' rm -rf -- < ${h}/rm`,
+    `if [ -s ${h}/dirs ]; then tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do`,
+    '  if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}"',
+    `done < ${h}/dirs; fi`,
+    `if [ -s ${h}/restore ]; then (cd ${h}/pristine && xargs -d '\\n' cp -a --parents --remove-destination -t / -- < ${h}/restore) || tainted="\${tainted:-$(head -n 1 ${h}/restore)}"; fi`,
+    `[ -s ${h}/taint ] && tainted="\${tainted:-$(head -n 1 ${h}/taint)}"`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
-    `rm -f ${h}/now ${h}/kept ${h}/actions ${HOST_PID_FILE}`,
+    `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/taint ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
     `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(harness_ms) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
@@ -165,8 +169,11 @@ export interface HostProcess {
 }
 
 export class ServerHost {
+  /** Taken by a config: claimed for it, running it, or wiping after it. */
   #busy = false;
   #gone = false;
+  /** The wipe after the last config, running in the background (release). */
+  #wiping: Promise<boolean> | null = null;
 
   private constructor(
     readonly container: HarnessContainer,
@@ -207,6 +214,30 @@ export class ServerHost {
 
   get gone(): boolean {
     return this.#gone;
+  }
+
+  /** Takes the host for a config once the last config's wipe (if one runs) is done: true when it is the caller's
+   * now; false when another took it, or it could not be put back (then it is gone). */
+  async take(): Promise<boolean> {
+    if (this.#wiping !== null) await this.#wiping;
+    if (this.#gone || this.#busy) return false;
+    this.#busy = true;
+    return true;
+  }
+
+  /** Gives back a host taken for a config that then ran elsewhere (a bundle too large for the command line). */
+  giveBack(): void {
+    if (this.#wiping === null) this.#busy = false;
+  }
+
+  /** Ends the config's processes and wipes what it left, in the background: the config's result does not wait for
+   * it, and the next config on the host (take) does, while it is planned and its networks and clients are made.
+   * A host that cannot be put back is removed (wipe). */
+  release(): void {
+    if (this.#gone || this.#wiping !== null) return;
+    this.#wiping = this.wipe().finally(() => {
+      this.#wiping = null;
+    });
   }
 
   /** Runs one config's start script (hostRunScript) with its bundle as $1, as a fresh container would run it. */
@@ -275,7 +306,7 @@ export class ServerHost {
     } catch (error) {
       log("[%s] host wipe failed: %s", this.container.shortId, error);
     }
-    await this.remove();
+    await this.remove().catch((error: unknown) => log("[%s] host not removed: %s", this.container.shortId, error));
     return false;
   }
 
