@@ -418,7 +418,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           clearTimeout(timer);
           continue;
         }
-        const index = queue.shift()!;
+        // A lane keeps to one group of seats (seat-queue.ts shiftFor); alone on one engine, it ends rather than
+        // make seats and hosts anew for a group the other lanes end as soon.
+        const index = queue.shiftFor(lane, stations.length === 1);
+        if (index === undefined) {
+          await lane.retire();
+          return;
+        }
         station.taken++;
         running++;
         try {
