@@ -111,6 +111,9 @@ export function wipeScript(): string {
     // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
     // with their entries (those are looked at one by one), and device nodes with their use.
     'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
+    // Mount points (the engine's /etc/hosts, /etc/resolv.conf and /etc/hostname): not removable, so a changed one is
+    // written over in place.
+    'FILENAME == ARGV[4] { split($0, f, " "); MP[f[5]] = 1; next }',
     "END {",
     '  for (p in N) if (!(p in M)) print "rm\\t" p',
     "  for (p in M) {",
@@ -118,6 +121,7 @@ export function wipeScript(): string {
     '    if ((p in N) && N[p] == M[p] && !(p in C)) continue',
     '    if (m[1] == "d") { print "dir\\t" p "\\t" m[2] "\\t" m[3]; continue }',
     // A directory in the way of a restored path goes first (with the rest of the rm lines).
+    '    if ((p in B) && (p in MP)) { print "overwrite\\t" p; continue }',
     '    if (p in B) { if ((p in N) && N[p] ~ /^d /) print "rm\\t" p; print "restore\\t" p; continue }',
     '    print "taint\\t" p',
     "  }",
@@ -139,21 +143,22 @@ export function wipeScript(): string {
     "cd /",
     listing(`${h}/now`, true),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
-    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now /proc/self/mountinfo | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
     `harness_listed=$(harness_ms); harness_actions=$(wc -l < ${h}/actions)`,
     "tainted=''",
     // One rm and one cp for all the paths (a process each was most of a wipe's time on a busy machine): what goes,
     // then directories (sorted by path: a directory before what is in it) get their mode and owner back, then the
     // pristine copies come back, each with the parents it needs.
-    `awk -F '\\t' -v h=${h} '$1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions`,
+    `awk -F '\\t' -v h=${h} '$1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "overwrite" { print $2 > (h "/overwrite") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions`,
     `[ -s ${h}/rm ] && xargs -d '\\n' rm -rf -- < ${h}/rm`,
     `if [ -s ${h}/dirs ]; then tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do`,
     '  if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}"',
     `done < ${h}/dirs; fi`,
     `if [ -s ${h}/restore ]; then (cd ${h}/pristine && xargs -d '\\n' cp -a --parents --remove-destination -t / -- < ${h}/restore) || tainted="\${tainted:-$(head -n 1 ${h}/restore)}"; fi`,
+    `if [ -s ${h}/overwrite ]; then while read -r p; do cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}"; done < ${h}/overwrite; fi`,
     `[ -s ${h}/taint ] && tainted="\${tainted:-$(head -n 1 ${h}/taint)}"`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
-    `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/taint ${HOST_PID_FILE}`,
+    `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/overwrite ${h}/taint ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
     `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(harness_ms) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
