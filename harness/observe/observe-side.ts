@@ -96,6 +96,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     ...(input.seat ? { seat: input.seat } : {}),
   };
   const began = Date.now();
+  let seat = input.seat;
   const host = input.seat && input.hosts ? await input.hosts.host(input.seat, inspection) : null;
   const hostTaken = Date.now();
   let httpd = await startHttpd(context.scope, host === null ? launch : { ...launch, host });
@@ -106,15 +107,21 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     // the config's own: the wipe put the file system back as the image has it (server/server-host.ts), and httpd -t
     // reads nothing else.
     input.onStep?.(`starting ${inspection.image} again in a container of its own`);
-    await httpd.serverHost.remove();
-    httpd = await startHttpd(context.scope, launch);
+    const failed = httpd.serverHost;
+    // A host that is its seat is wiped (every process of its config ended) and the new container joins it; one that
+    // cannot be put back is gone with its seat, and the server gets a network stack of its own.
+    if (failed.isSeat) await failed.wipe();
+    else await failed.remove();
+    if (failed.gone && failed.isSeat) seat = undefined;
+    const { seat: _gone, ...ownStack } = launch;
+    httpd = await startHttpd(context.scope, seat === undefined ? ownStack : launch);
   }
+  const onSeat = seat;
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
   // the server is removed. On a seat the holder is in that namespace already, and stays with the seat.
-  const seat = input.seat;
   let timing = "";
-  const local = seat
-    ? new LazyLocalClient(async () => ({ container: seat.holder }), { owned: false })
+  const local = onSeat
+    ? new LazyLocalClient(async () => ({ container: onSeat.holder }), { owned: false })
     : new LazyLocalClient(() =>
         startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
       );
@@ -123,7 +130,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     // The server's address on each client network, of each family: a client sends to the one of its own.
     const serverAddresses = new Map<string, { ipv4: string | null; ipv6: string | null }>();
     // On a seat, the holder is what sits on the client networks.
-    const onNetworks = seat ? seat.holder : httpd.container;
+    const onNetworks = onSeat ? onSeat.holder : httpd.container;
     if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await onNetworks.addresses(network));
     const target: ServerTarget = { httpd, serverAddresses };
     const configTestOutput = boot.phases.configTest?.output ?? [];

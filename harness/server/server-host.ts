@@ -25,6 +25,7 @@ import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpdProfile } from "./httpd-profile.ts";
+import { SEAT_PORTS, type ServerSeat } from "./server-seat.ts";
 import { MARKER, shellQuote } from "./start-script.ts";
 
 /** Where a host keeps its manifest, its pristine copy and the server's pid; no config's path lies under it. */
@@ -200,17 +201,59 @@ export class ServerHost {
     });
     try {
       await container.start();
-      const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
-      if (said < 0 || container.stdout.lines[said] !== HOST_READY) {
-        log("[%s] %s cannot host servers: %s", container.shortId, spec.image, said < 0 ? "no answer" : "no GNU find, awk, sort or cp");
-        await container.remove();
-        return null;
-      }
+      if (!(await ServerHost.#ready(container, spec.image))) return null;
     } catch (error) {
       await container.remove();
       throw error;
     }
     return new ServerHost(container, spec.image, spec.seatId);
+  }
+
+  /** A host that is its own seat (server-seat.ts): on the lane's network itself, with the seat's ports, instead of a
+   * seat's holder and a host that joins it, two containers. Only for a seat without IPv6, whose holder sends
+   * nothing (a local client's requests need the tools image's agent); null where the image cannot be a host. */
+  static async openSeat(scope: RunScope, spec: { image: string; profile: HttpdProfile; network: string; label: string; publish: boolean }): Promise<{ seat: ServerSeat; host: ServerHost } | null> {
+    const publishes = spec.publish ? SEAT_PORTS : [];
+    const container = await HarnessContainer.create(scope, {
+      image: spec.image,
+      role: "server",
+      scenario: spec.label,
+      entrypoint: ["/bin/sh", "-c"],
+      command: [hostScript(spec.profile)],
+      publish: [...publishes],
+      network: { name: spec.network, aliases: [] },
+      ipv6: false,
+    });
+    try {
+      await container.start();
+      if (!(await ServerHost.#ready(container, spec.image))) return null;
+      const address = await container.ipAddress(spec.network).catch(() => null);
+      const published = publishes.length > 0 ? await container.mappedPorts(publishes) : new Map<number, number>();
+      const seat: ServerSeat = { containerId: container.id, holder: container, publishes, published, address };
+      return { seat, host: new ServerHost(container, spec.image, container.id) };
+    } catch (error) {
+      await container.remove();
+      throw error;
+    }
+  }
+
+  /** Whether a host's script said it is ready; a container that cannot host is removed. */
+  static async #ready(container: HarnessContainer, image: string): Promise<boolean> {
+    const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
+    if (said >= 0 && container.stdout.lines[said] === HOST_READY) return true;
+    log("[%s] %s cannot host servers: %s", container.shortId, image, said < 0 ? "no answer" : "no GNU find, awk, sort, xargs or cp");
+    await container.remove();
+    return false;
+  }
+
+  /** Whether it is its seat's holder (openSeat): removing it removes the seat. */
+  get isSeat(): boolean {
+    return this.container.id === this.seatId;
+  }
+
+  /** Waits for the last config's wipe, if one runs (whether the host is still there is `gone`). */
+  async settled(): Promise<void> {
+    if (this.#wiping !== null) await this.#wiping;
   }
 
   get busy(): boolean {
