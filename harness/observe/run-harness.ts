@@ -1,6 +1,7 @@
 // One harness run: engine, images, certificates, then every scenario observed on every side with bounded
 // concurrency. It returns observations only; the command judges them and the reporters format the result.
 // Everything it creates is removed when it returns, throws or is aborted.
+import { log } from "../engine/log.ts";
 import { engineStuck, engineStuckError } from "../engine/endpoint-changes.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
@@ -369,6 +370,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     // elsewhere: one of them may come back. Scenarios are taken group by group of the seats they take
     // (seat-queue.ts).
     const queue = new SeatQueue(total, (index) => source.seats[index] ?? null);
+    log("scenarios by the seats they take: %s", queue.groupCounts());
     let done = 0;
     let running = 0;
     let wake = (): void => {};

@@ -7,7 +7,7 @@
 // With servers reused (server/server-host.ts), a seat also carries a host per image, and a lane that changes groups
 // makes two seats and two hosts anew: every lane of a fleet took both groups in turn (32 seats and 32 hosts per 100
 // configs on 8 lanes). So a lane keeps to one group (shiftFor): lanes are shared among the groups by their queued
-// scenarios, and a lane whose group is done takes another's only while that one has more queued than lanes on it.
+// scenarios, and a lane whose group is done takes another's only while that one has well more queued than lanes.
 // What a scenario observes does not depend on the order; the reports keep the scenarios' own order.
 
 /** A seat a scenario's side takes (ScenarioLane.seatsFor). */
@@ -22,6 +22,13 @@ export interface SeatKind {
 export function seatGroup(kinds: readonly SeatKind[] | null): string {
   return kinds === null ? "own stacks" : kinds.map((kind) => `${kind.side}:${kind.ipv6 ? "ipv6" : "ipv4"}`).join(" ");
 }
+
+/** A lane changes to another group (making its seats and hosts anew) only while that group has more than this many
+ * queued scenarios for each lane on it: fewer, and its lanes end them about as soon. A fleet of 100 configs/ samples
+ * is 80 configs with a local client's IPv6 and 20 without; its 8 lanes took them 7 and 1, and the lanes of the larger
+ * group, done first, changed over one by one while the other had more queued than lanes (5 changes, 10 hosts), with
+ * this bound 3. */
+const CHANGE_PAYS_PER_LANE = 2;
 
 export class SeatQueue {
   /** Scenario indexes not yet taken, in the order they are taken. */
@@ -65,8 +72,8 @@ export class SeatQueue {
   /** The next scenario for `lane`: one of the group it keeps to while that has any; else (a lane's first, or its
    * group done) one of the group with the most queued scenarios per lane on it, counting this one, which the lane
    * then keeps to. A lane that `mayDecline` (nothing it leaves can come back to the queue) takes none when changing
-   * would not pay: when that group has no more queued scenarios than lanes on it, those lanes end them about as
-   * soon, without two seats and two hosts made for it. Undefined: none for this lane. */
+   * would not pay: when that group has no more than CHANGE_PAYS_PER_LANE queued scenarios for each lane on it, those
+   * lanes end them about as soon, without seats and hosts made anew. Undefined: none for this lane. */
   shiftFor(lane: object, mayDecline = false): number | undefined {
     const held = this.#laneGroups.get(lane);
     let group = held !== undefined && (this.#queued.get(held) ?? 0) > 0 ? held : undefined;
@@ -80,7 +87,7 @@ export class SeatQueue {
         if (best === undefined || score > best.score) best = { group: g, score, lanes, queued };
       }
       if (best === undefined) return undefined;
-      if (mayDecline && held !== undefined && best.queued <= best.lanes) return undefined;
+      if (mayDecline && held !== undefined && best.queued <= CHANGE_PAYS_PER_LANE * best.lanes) return undefined;
       group = best.group;
       this.#laneGroups.set(lane, group);
     }
@@ -88,6 +95,11 @@ export class SeatQueue {
     const [index] = this.#order.splice(at, 1);
     this.#count(index!, -1);
     return index;
+  }
+
+  /** How many queued scenarios each group has, for the log. */
+  groupCounts(): string {
+    return [...this.#queued].filter(([, n]) => n > 0).map(([group, n]) => `${n} ${group}`).join(", ");
   }
 
   /** Puts a scenario back at the front (an engine lost it). */
