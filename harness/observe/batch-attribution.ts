@@ -58,3 +58,25 @@ export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly
   }
   return result;
 }
+
+/** Pure: each answered request's access line in a batch's access lines (those since the batch's mark, in order),
+ * marked on its slot: when it came and its place among the follower's lines. `units[i]`: how many requests record
+ * i sent (0 unanswered, 2 for a Digest answer after its challenge, else 1). A config with k access logs (every
+ * CustomLog writes a line for each request: rhel-balancer's access_log and balancer_log) writes a request's k lines
+ * together, after its error lines and before the next request's, so with k times as many lines as requests each
+ * request is told by the first of its k (of its last request, for a Digest answer). Counted one for one, half of
+ * them were taken for the requests, and a batch's lines went to its first request. Where a log writes for some
+ * requests only (`env=`), the lines are no multiple: the slots are left as they are, and arrival decides. */
+export function markLoggedSlots(slots: readonly BatchSlot[], units: readonly number[], logged: ReadonlyArray<{ arrivedAt: number; order?: number }>): BatchSlot[] | null {
+  const answered = units.reduce((sum, n) => sum + n, 0);
+  if (answered === 0 || logged.length % answered !== 0) return null;
+  const perRequest = logged.length / answered;
+  let next = 0;
+  return slots.map((slot, index) => {
+    const sent = units[index] ?? 0;
+    if (sent === 0) return slot;
+    next += sent - 1;
+    const line = logged[next++ * perRequest]!;
+    return { ...slot, loggedAt: line.arrivedAt, ...(line.order === undefined ? {} : { loggedOrder: line.order }) };
+  });
+}

@@ -209,7 +209,8 @@ async function observePlan(scenario: Scenario, plan: ScenarioPlan, context: Obse
     const ownNetworks = ownClientNetworks.map((made) => made.name);
     const seats: ServerSeat[] = [];
     if (lane && seatKinds) {
-      const taken = await allStarted(seatKinds.map((kind) => lane.seat(kind.side, kind.ipv6, kind.fromHost)));
+      const reuse = reuseServers(context);
+      const taken = await allStarted(seatKinds.map((kind, index) => lane.seat(kind.side, kind.ipv6, kind.fromHost, reuse ? context.sides[index]!.inspection : undefined)));
       await lane.stayOn(taken, shared);
       for (const seat of taken) {
         // Recorded before the connects, so that the clean-up takes the seat off every one again (an unclean end

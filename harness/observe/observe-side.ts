@@ -7,6 +7,7 @@ import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
+import { log } from "../engine/log.ts";
 import { parseErrorLogLine } from "../logs/parse-error-log.ts";
 import { parseConfigTestOutput } from "../logs/split-config-test.ts";
 import type { GeneratedFile, PlannedRequest, SidePlan } from "../plan/scenario-plan.ts";
@@ -18,7 +19,7 @@ import type { ServerSeat } from "../server/server-seat.ts";
 import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, ObservedWorld, RequestObservation, RequestOutcome, SideObservation, VariantObservation } from "./observation.ts";
 import { type SideWorld, WORLD_IDENTITY_FAILED, WORLD_MISSING } from "../plan/tree/world-staging.ts";
-import { attributeBatchLines, type BatchSlot } from "./batch-attribution.ts";
+import { attributeBatchLines, type BatchSlot, markLoggedSlots } from "./batch-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
@@ -45,6 +46,10 @@ export interface SideInput {
 
 /** How much of an exec request's output is kept (as much as of a body's text). */
 const EXEC_OUTPUT_LIMIT = BODY_TEXT_LIMIT;
+
+/** How long the access log must stay quiet, when a batch's access lines are no multiple of its answers, before they
+ * are counted again. */
+const ATTRIBUTION_ACCESS_QUIET_MS = 120;
 
 /** A request that ran into its own timeout is not sent again to learn noise: that would double the wait. */
 function timedOut(outcome: RequestOutcome): boolean {
@@ -90,7 +95,10 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     ipv6: plan.localClient,
     ...(input.seat ? { seat: input.seat } : {}),
   };
+  const began = Date.now();
+  let seat = input.seat;
   const host = input.seat && input.hosts ? await input.hosts.host(input.seat, inspection) : null;
+  const hostTaken = Date.now();
   let httpd = await startHttpd(context.scope, host === null ? launch : { ...launch, host });
   if (httpd.serverHost !== null && !httpd.boot.started && httpd.boot.phases.configTest?.exitCode === 0) {
     // A server whose config passed its test but did not start in a host is started again in a container of its own,
@@ -99,14 +107,21 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     // the config's own: the wipe put the file system back as the image has it (server/server-host.ts), and httpd -t
     // reads nothing else.
     input.onStep?.(`starting ${inspection.image} again in a container of its own`);
-    await httpd.serverHost.remove();
-    httpd = await startHttpd(context.scope, launch);
+    const failed = httpd.serverHost;
+    // A host that is its seat is wiped (every process of its config ended) and the new container joins it; one that
+    // cannot be put back is gone with its seat, and the server gets a network stack of its own.
+    if (failed.isSeat) await failed.wipe();
+    else await failed.remove();
+    if (failed.gone && failed.isSeat) seat = undefined;
+    const { seat: _gone, ...ownStack } = launch;
+    httpd = await startHttpd(context.scope, seat === undefined ? ownStack : launch);
   }
+  const onSeat = seat;
   // Joins the server's network namespace at the first request from localhost / localhost6, and leaves before
   // the server is removed. On a seat the holder is in that namespace already, and stays with the seat.
-  const seat = input.seat;
-  const local = seat
-    ? new LazyLocalClient(async () => ({ container: seat.holder }), { owned: false })
+  let timing = "";
+  const local = onSeat
+    ? new LazyLocalClient(async () => ({ container: onSeat.holder }), { owned: false })
     : new LazyLocalClient(() =>
         startLocalClient(context.scope, { scenario: input.scenario, side: plan.side.id, image: context.helperImages.tools, server: httpd.container }),
       );
@@ -115,7 +130,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     // The server's address on each client network, of each family: a client sends to the one of its own.
     const serverAddresses = new Map<string, { ipv4: string | null; ipv6: string | null }>();
     // On a seat, the holder is what sits on the client networks.
-    const onNetworks = seat ? seat.holder : httpd.container;
+    const onNetworks = onSeat ? onSeat.holder : httpd.container;
     if (boot.started) for (const network of input.clientNetworks ?? []) serverAddresses.set(network, await onNetworks.addresses(network));
     const target: ServerTarget = { httpd, serverAddresses };
     const configTestOutput = boot.phases.configTest?.output ?? [];
@@ -128,6 +143,7 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       durationMs: 0,
     }));
     const requests: RequestObservation[] = [];
+    const requestsBegan = Date.now();
     let lastMark = httpd.logMark();
     for (let index = 0; index < plan.requests.length; ) {
       const request = plan.requests[index]!;
@@ -178,9 +194,11 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       lastMark = httpd.logMark();
       index += 1;
     }
+    const requestsEnded = Date.now();
     await httpd.logs.error.waitForQuiet(50, 300);
     const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
     const variants = boot.started && !input.signal?.aborted ? await observeVariants(target, input, local) : plan.variants.map((v) => notReloaded(v.id, "the server did not start"));
+    timing = `host ${hostTaken - began}, start ${requestsBegan - hostTaken}, requests ${requestsEnded - requestsBegan}, trailing+variants ${Date.now() - requestsEnded}`;
     return {
       side: plan.side,
       server: { image: inspection.image, version: inspection.version, profile: inspection.profile.id },
@@ -209,8 +227,10 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       variants,
     };
   } finally {
+    const stopping = Date.now();
     await local.remove();
     await httpd.stop();
+    log("[%s] side %s of %s: %s, stop %d ms (profile)", httpd.container.shortId, plan.side.id, input.scenario, timing, Date.now() - stopping);
   }
 }
 
@@ -404,19 +424,18 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   const logLines = (record: (typeof records)[number]): number => (record.outcome?.kind !== "response" ? 0 : record.outcome.challenged === true ? 2 : 1);
   const answered = records.reduce((sum, record) => sum + logLines(record), 0);
   const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
-  const slots: BatchSlot[] = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
-  // The access lines are the answered requests' one for one when there are as many (one request per connection):
-  // each then tells when, and after which error lines, its request was logged.
-  const logged = httpd.accessLinesSince(mark);
-  if (logged !== null && logged.length === answered) {
-    let next = 0;
-    records.forEach((record, index) => {
-      if (record.outcome?.kind !== "response") return;
-      next += logLines(record) - 1;
-      const line = logged[next++]!;
-      slots[index] = { ...slots[index]!, loggedAt: line.arrivedAt, ...(line.order === undefined ? {} : { loggedOrder: line.order }) };
-    });
-  }
+  const unmarked: BatchSlot[] = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
+  // Each answered request's access line tells when, and after which error lines, it was logged (markLoggedSlots).
+  const units = records.map(logLines);
+  const first = httpd.accessLinesSince(mark);
+  // With several access logs, the last request's further access lines may still be on their way.
+  const logged =
+    first !== null && answered > 0 && first.length % answered !== 0
+      ? await httpd.logs.access.waitForQuiet(ATTRIBUTION_ACCESS_QUIET_MS, 1_000, Date.now()).then(() => httpd.accessLinesSince(mark))
+      : first;
+  const marked = logged === null ? null : markLoggedSlots(unmarked, units, logged);
+  if (logged !== null && marked === null) log("[%s] %s: %d access lines for %d answers: error lines placed by when they came", httpd.container.shortId, input.scenario, logged.length, answered);
+  const slots = marked ?? unmarked;
   const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS);
   const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [] }, repeat: null }));
   items.forEach((entry, index) => {

@@ -1,6 +1,7 @@
 // One harness run: engine, images, certificates, then every scenario observed on every side with bounded
 // concurrency. It returns observations only; the command judges them and the reporters format the result.
 // Everything it creates is removed when it returns, throws or is aborted.
+import { log } from "../engine/log.ts";
 import { engineStuck, engineStuckError } from "../engine/endpoint-changes.ts";
 import { DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { copyFromAny, imageId } from "../engine/copy-image.ts";
@@ -370,6 +371,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     // elsewhere: one of them may come back. Scenarios are taken group by group of the seats they take
     // (seat-queue.ts).
     const queue = new SeatQueue(total, (index) => source.seats[index] ?? null);
+    log("scenarios by the seats they take: %s", queue.groupCounts());
     let done = 0;
     let running = 0;
     let wake = (): void => {};
@@ -419,7 +421,13 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
           clearTimeout(timer);
           continue;
         }
-        const index = queue.shift()!;
+        // A lane keeps to one group of seats (seat-queue.ts shiftFor); alone on one engine, it ends rather than
+        // make seats and hosts anew for a group the other lanes end as soon.
+        const index = queue.shiftFor(lane, stations.length === 1);
+        if (index === undefined) {
+          await lane.retire();
+          return;
+        }
         station.taken++;
         running++;
         try {

@@ -59,6 +59,8 @@ export class ScenarioLane {
   /** The server hosts on the seats (server/server-host.ts), by seat and image: each runs the servers of the lane's
    * configs on its seat one after another. */
   readonly #hosts = new Map<string, Promise<ServerHost | null>>();
+  /** Seats that are server hosts (ServerHost.openSeat), by container id. */
+  readonly #seatHosts = new Map<string, ServerHost>();
   /** Images that cannot host servers (no GNU find, awk, sort or cp): their servers get a container each. */
   static readonly #cannotHost = new Set<string>();
 
@@ -92,17 +94,48 @@ export class ScenarioLane {
    * each kind a side has used: a fleet's configs ask for one or the other in turn, and a seat made again costs what
    * a stack of its own does. A scenario that sends nothing from the host takes a seat that publishes its ports when
    * the lane has one of its kind already, and otherwise one that publishes none (server/server-seat.ts). */
-  async seat(side: string, ipv6: boolean, fromHost: boolean): Promise<ServerSeat> {
+  async seat(side: string, ipv6: boolean, fromHost: boolean, hostFor?: ImageInspection): Promise<ServerSeat> {
     const network = await this.network();
     const key = this.#seatKey(side, ipv6, fromHost);
     let taken = this.#seats.get(key);
+    if (taken !== undefined) {
+      // A seat that is its host goes with it when the host could not be put back (server-host.ts wipe).
+      const seat = await taken.catch(() => null);
+      const host = seat === null ? undefined : this.#seatHosts.get(seat.containerId);
+      await host?.settled();
+      if (seat !== null && host?.gone === true) {
+        this.#seats.delete(key);
+        this.#seatHosts.delete(seat.containerId);
+        this.#hosts.delete(`${seat.containerId} ${host.image}`);
+        for (const kept of this.#stays.values()) kept.connected.delete(seat.containerId);
+        taken = undefined;
+      }
+    }
     if (taken === undefined) {
-      taken = takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6, publish: key.endsWith(" published") });
+      const publish = key.endsWith(" published");
+      // Without IPv6 the holder sends nothing (it is a local client's only), so with servers reused the seat is the
+      // side's server host itself: one container where a holder and a host joining it were two.
+      taken =
+        hostFor !== undefined && !ipv6 && !ScenarioLane.#cannotHost.has(hostFor.image)
+          ? this.#hostSeat(hostFor, network.name, ipv6, publish)
+          : takeSeat(this.scope, { image: this.seatImage, network: network.name, label: this.name, ipv6, publish });
       this.#seats.set(key, taken);
       // A seat that could not be taken is not kept: the next scenario tries again.
       taken.catch(() => this.#seats.delete(key));
     }
     return taken;
+  }
+
+  /** A seat that is a server host (ServerHost.openSeat), or a holder's where the image cannot host. */
+  async #hostSeat(inspection: ImageInspection, network: string, ipv6: boolean, publish: boolean): Promise<ServerSeat> {
+    const opened = await ServerHost.openSeat(this.scope, { image: inspection.image, profile: inspection.profile, network, label: this.name, publish });
+    if (opened === null) {
+      ScenarioLane.#cannotHost.add(inspection.image);
+      return takeSeat(this.scope, { image: this.seatImage, network, label: this.name, ipv6, publish });
+    }
+    this.#seatHosts.set(opened.seat.containerId, opened.host);
+    this.#hosts.set(`${opened.seat.containerId} ${inspection.image}`, Promise.resolve(opened.host));
+    return opened.seat;
   }
 
   /** Which of the lane's seats a side takes (seat): its kind, published when the side sends from the host or the
@@ -121,20 +154,29 @@ export class ScenarioLane {
     const key = `${seat.containerId} ${inspection.image}`;
     const kept = this.#hosts.get(key);
     const idle = kept === undefined ? null : await kept.catch(() => null);
-    if (idle !== null && !idle.gone) return idle.busy ? null : idle;
+    // The last config's wipe may still run (server-host.ts release): taken once it is done.
+    if (idle !== null && !idle.gone) {
+      if (await idle.take()) return idle;
+      if (!idle.gone) return null;
+    }
+    // Taken for a side by a scenario the lane ran meanwhile (not on one lane), or gone: a new one.
+    if (this.#hosts.get(key) !== kept) return null;
     const opened = ServerHost.open(this.scope, { image: inspection.image, profile: inspection.profile, seatId: seat.containerId, label: this.name }).then((host) => {
       if (host === null) ScenarioLane.#cannotHost.add(inspection.image);
       return host;
     });
     this.#hosts.set(key, opened);
     opened.catch(() => this.#hosts.delete(key));
-    return opened;
+    const made = await opened;
+    return made !== null && (await made.take()) ? made : null;
   }
 
   /** Removes the hosts on a seat (all hosts without one): before the seat, whose namespace they share. */
   async #removeHosts(seatId?: string): Promise<void> {
     const going = [...this.#hosts].filter(([key]) => seatId === undefined || key.startsWith(`${seatId} `));
     for (const [key] of going) this.#hosts.delete(key);
+    if (seatId === undefined) this.#seatHosts.clear();
+    else this.#seatHosts.delete(seatId);
     await Promise.all(going.map(([, host]) => host.then((made) => made?.remove(), () => undefined)));
   }
 

@@ -174,10 +174,10 @@ export class StartedHttpd implements AsyncDisposable {
     return { reloaded: true, configTest, reason: null };
   }
 
-  /** Removes its container, or ends it in its host and wipes what it left there (a host that cannot be wiped is
-   * removed: server-host.ts). */
+  /** Removes its container, or ends it in its host and wipes what it left there, in the background: the host's
+   * next config waits for that (a host that cannot be wiped is removed: server-host.ts). */
   async stop(): Promise<void> {
-    if (this.serverHost !== null) await this.serverHost.wipe();
+    if (this.serverHost !== null) this.serverHost.release();
     else await this.container.remove();
   }
 
@@ -193,6 +193,11 @@ const withoutGzip = new Set<string>();
 
 export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise<StartedHttpd> {
   const { inspection } = launch;
+  const t0 = Date.now();
+  const marks: string[] = [];
+  const mark = (what: string): void => {
+    marks.push(`${what} ${Date.now() - t0}`);
+  };
   const { profile } = inspection;
   const archive = await packBundle([{ path: launch.config.path, content: launch.config.text }, ...launch.files]);
   // The start script extracts the bundle itself where it can: the engine's copy costs it a dockerd of its own.
@@ -214,6 +219,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const script = startScript(profile, launch.prepare, launch.extras, inline === null ? null : { gzip: inline.gzip }, follow, streamRedirect(streams, merged));
   // In a host, the same script runs as an exec; its bundle must travel in the command line.
   const host = launch.host !== undefined && inline !== null ? launch.host : null;
+  if (launch.host !== undefined && host === null) launch.host.giveBack();
   const container = host !== null ? host.container : await HarnessContainer.create(scope, {
     image: inspection.image,
     role: "server",
@@ -233,6 +239,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   if (host !== null) {
     const run = await host.run(script, [launch.config.path, ...launch.files.map((file) => file.path)], inline!.base64);
     output = { stdout: run.stdout, stderr: run.stderr, exited: () => run.exited };
+    mark("exec");
   } else output = { stdout: container.stdout, stderr: container.stderr, exited: () => container.waitForExit() };
   output.stderr.routeTagged(FOLLOWED_ERROR_TAG, followed.error);
   // Merged, an unbracketed line is an access line only if one of the server's access formats fits it: httpd's
@@ -243,7 +250,9 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const isAccessLine = merged ? accessLineTest(launch.logs?.formats ?? accessFormatsOfText(stagedText())) : null;
   output.stderr.routeTagged(FOLLOWED_ACCESS_TAG, followed.access, isAccessLine === null ? undefined : { test: (line) => !isAccessLine(line), to: followed.error });
   if (host === null) await container.start();
+  mark("started");
   const logs = await logStreams(container, output, profile.environment, targets, followed);
+  mark("following");
   // Where the logs are read from in the container: the stream files too, once the script follows them.
   const readTargets = logs.error === followed.error ? followTargets : targets;
   const readyLog = FAMILY_TRAITS[inspection.version.family].readyLog;
@@ -255,6 +264,7 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const exitedLogLines: string[] = [];
   let readFromFiles = false;
   let started = ready >= 0;
+  mark("ready");
   if (started) {
     // 2.4 logs AH00094 right after the ready line: let startup finish so it is not pinned on the first request
     // (a quiet window alone was too short on a busy machine).
@@ -301,12 +311,13 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
       });
     }
   }
+  mark("settled");
   const phases = splitStartPhases(output.stderr.lines);
   // Following a log file in a container that has just exited makes the engine answer with its own error line
   // ("OCI runtime exec failed: ..."), which is the engine's, not httpd's.
   const fromFiles = logs.error === output.stderr || readFromFiles ? [] : logs.error.lines.filter((line) => !ENGINE_EXEC_FAILURE.test(line));
   const startupLines = [...ownLines(output.stderr.lines.slice(phases.errorLogStart)), ...fromFiles, ...exitedLogLines];
-  log("[%s] %s %s: %s%s", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`, host === null ? "" : " (in a host)");
+  log("[%s] %s %s: %s%s (ms: %s)", container.shortId, inspection.image, launch.scenario, started ? "ready" : `not started (exit ${exitCode})`, host === null ? "" : " (in a host)", marks.join(", "));
   const published = new Map<number, number>();
   if (started) for (const port of publish) if (!seat || seat.published.has(port)) published.set(port, await mappedPort(port));
   const ports = { http: published.get(80) ?? null, https: published.get(443) ?? null };

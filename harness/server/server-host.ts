@@ -25,6 +25,7 @@ import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpdProfile } from "./httpd-profile.ts";
+import { SEAT_PORTS, type ServerSeat } from "./server-seat.ts";
 import { MARKER, shellQuote } from "./start-script.ts";
 
 /** Where a host keeps its manifest, its pristine copy and the server's pid; no config's path lies under it. */
@@ -58,7 +59,7 @@ export function pristineRoots(profile: HttpdProfile): string[] {
 export function hostScript(profile: HttpdProfile): string {
   const roots = pristineRoots(profile).map(shellQuote).join(" ");
   return [
-    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
     `mkdir -p ${HOST_DIR}/pristine`,
     listing(`${HOST_DIR}/manifest`),
     // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
@@ -111,18 +112,25 @@ export function wipeScript(): string {
     // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
     // with their entries (those are looked at one by one), and device nodes with their use.
     'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
+    // Mount points (the engine's /etc/hosts, /etc/resolv.conf and /etc/hostname): not removable, so a changed one is
+    // written over in place.
+    'FILENAME == ARGV[4] { split($0, f, " "); MP[f[5]] = 1; next }',
     "END {",
     '  for (p in N) if (!(p in M)) print "rm\\t" p',
     "  for (p in M) {",
     "    split(M[p], m, \" \")",
     '    if ((p in N) && N[p] == M[p] && !(p in C)) continue',
     '    if (m[1] == "d") { print "dir\\t" p "\\t" m[2] "\\t" m[3]; continue }',
-    '    if (p in B) { print "restore\\t" p; continue }',
+    // A directory in the way of a restored path goes first (with the rest of the rm lines).
+    '    if ((p in B) && (p in MP)) { print "overwrite\\t" p; continue }',
+    '    if (p in B) { if ((p in N) && N[p] ~ /^d /) print "rm\\t" p; print "restore\\t" p; continue }',
     '    print "taint\\t" p',
     "  }",
     "}",
   ].join("\n");
   return [
+    // When each step ended (ms since the wipe began), for the log: GNU date's %N, else whole seconds.
+    'harness_t0=$(date +%s%N); harness_ms() { echo $(( ($(date +%s%N) - harness_t0) / 1000000 )); }',
     // Every process but the host's reaper (1) and this shell; then wait for them to be gone (zombies are the
     // reaper's to take).
     // The processes there are now (the reaper's own sleep is made again as soon as it is killed: not waited for).
@@ -130,23 +138,30 @@ export function wipeScript(): string {
     "kill -KILL -1 2>/dev/null",
     'i=0; while [ $i -lt 250 ]; do alive=0; for n in $before; do { read -r s < "/proc/$n/stat"; } 2>/dev/null || continue; s=${s##*) }; [ "${s%% *}" = Z ] || alive=1; done; [ $alive = 0 ] && break; sleep 0.02; i=$((i+1)); done',
     `[ $alive = 0 ] || { echo "${HOST_TAINTED}processes"; exit 1; }`,
+    "harness_killed=$(harness_ms)",
     "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
     "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
     "cd /",
     listing(`${h}/now`, true),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
-    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now /proc/self/mountinfo | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `harness_listed=$(harness_ms); harness_actions=$(wc -l < ${h}/actions)`,
     "tainted=''",
-    // Sorted by path: a directory before what is in it.
-    `tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do case "$what" in`,
-    '  rm) rm -rf -- "$p" ;;',
-    '  dir) if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}" ;;',
-    `  restore) if [ -d "$p" ] && [ ! -L "$p" ]; then rm -rf -- "$p"; fi; cp -a --remove-destination -- "${h}/pristine$p" "$p" 2>/dev/null || cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}" ;;`,
-    '  taint) tainted="${tainted:-$p}" ;;',
-    `esac; done < ${h}/actions`,
+    // One rm and one cp for all the paths (a process each was most of a wipe's time on a busy machine): what goes,
+    // then directories (sorted by path: a directory before what is in it) get their mode and owner back, then the
+    // pristine copies come back, each with the parents it needs.
+    `awk -F '\\t' -v h=${h} '$1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "overwrite" { print $2 > (h "/overwrite") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions`,
+    `[ -s ${h}/rm ] && xargs -d '\\n' rm -rf -- < ${h}/rm`,
+    `if [ -s ${h}/dirs ]; then tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do`,
+    '  if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}"',
+    `done < ${h}/dirs; fi`,
+    `if [ -s ${h}/restore ]; then (cd ${h}/pristine && xargs -d '\\n' cp -a --parents --remove-destination -t / -- < ${h}/restore) || tainted="\${tainted:-$(head -n 1 ${h}/restore)}"; fi`,
+    `if [ -s ${h}/overwrite ]; then while read -r p; do cp -a -- "${h}/pristine$p" "$p" || tainted="\${tainted:-$p}"; done < ${h}/overwrite; fi`,
+    `[ -s ${h}/taint ] && tainted="\${tainted:-$(head -n 1 ${h}/taint)}"`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
-    `rm -f ${h}/now ${h}/kept ${h}/actions ${HOST_PID_FILE}`,
+    `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/overwrite ${h}/taint ${HOST_PID_FILE}`,
     `touch ${h}/epoch`,
+    `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(harness_ms) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
   ].join("\n");
 }
@@ -160,8 +175,11 @@ export interface HostProcess {
 }
 
 export class ServerHost {
+  /** Taken by a config: claimed for it, running it, or wiping after it. */
   #busy = false;
   #gone = false;
+  /** The wipe after the last config, running in the background (release). */
+  #wiping: Promise<boolean> | null = null;
 
   private constructor(
     readonly container: HarnessContainer,
@@ -183,17 +201,59 @@ export class ServerHost {
     });
     try {
       await container.start();
-      const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
-      if (said < 0 || container.stdout.lines[said] !== HOST_READY) {
-        log("[%s] %s cannot host servers: %s", container.shortId, spec.image, said < 0 ? "no answer" : "no GNU find, awk, sort or cp");
-        await container.remove();
-        return null;
-      }
+      if (!(await ServerHost.#ready(container, spec.image))) return null;
     } catch (error) {
       await container.remove();
       throw error;
     }
     return new ServerHost(container, spec.image, spec.seatId);
+  }
+
+  /** A host that is its own seat (server-seat.ts): on the lane's network itself, with the seat's ports, instead of a
+   * seat's holder and a host that joins it, two containers. Only for a seat without IPv6, whose holder sends
+   * nothing (a local client's requests need the tools image's agent); null where the image cannot be a host. */
+  static async openSeat(scope: RunScope, spec: { image: string; profile: HttpdProfile; network: string; label: string; publish: boolean }): Promise<{ seat: ServerSeat; host: ServerHost } | null> {
+    const publishes = spec.publish ? SEAT_PORTS : [];
+    const container = await HarnessContainer.create(scope, {
+      image: spec.image,
+      role: "server",
+      scenario: spec.label,
+      entrypoint: ["/bin/sh", "-c"],
+      command: [hostScript(spec.profile)],
+      publish: [...publishes],
+      network: { name: spec.network, aliases: [] },
+      ipv6: false,
+    });
+    try {
+      await container.start();
+      if (!(await ServerHost.#ready(container, spec.image))) return null;
+      const address = await container.ipAddress(spec.network).catch(() => null);
+      const published = publishes.length > 0 ? await container.mappedPorts(publishes) : new Map<number, number>();
+      const seat: ServerSeat = { containerId: container.id, holder: container, publishes, published, address };
+      return { seat, host: new ServerHost(container, spec.image, container.id) };
+    } catch (error) {
+      await container.remove();
+      throw error;
+    }
+  }
+
+  /** Whether a host's script said it is ready; a container that cannot host is removed. */
+  static async #ready(container: HarnessContainer, image: string): Promise<boolean> {
+    const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
+    if (said >= 0 && container.stdout.lines[said] === HOST_READY) return true;
+    log("[%s] %s cannot host servers: %s", container.shortId, image, said < 0 ? "no answer" : "no GNU find, awk, sort, xargs or cp");
+    await container.remove();
+    return false;
+  }
+
+  /** Whether it is its seat's holder (openSeat): removing it removes the seat. */
+  get isSeat(): boolean {
+    return this.container.id === this.seatId;
+  }
+
+  /** Waits for the last config's wipe, if one runs (whether the host is still there is `gone`). */
+  async settled(): Promise<void> {
+    if (this.#wiping !== null) await this.#wiping;
   }
 
   get busy(): boolean {
@@ -202,6 +262,30 @@ export class ServerHost {
 
   get gone(): boolean {
     return this.#gone;
+  }
+
+  /** Takes the host for a config once the last config's wipe (if one runs) is done: true when it is the caller's
+   * now; false when another took it, or it could not be put back (then it is gone). */
+  async take(): Promise<boolean> {
+    if (this.#wiping !== null) await this.#wiping;
+    if (this.#gone || this.#busy) return false;
+    this.#busy = true;
+    return true;
+  }
+
+  /** Gives back a host taken for a config that then ran elsewhere (a bundle too large for the command line). */
+  giveBack(): void {
+    if (this.#wiping === null) this.#busy = false;
+  }
+
+  /** Ends the config's processes and wipes what it left, in the background: the config's result does not wait for
+   * it, and the next config on the host (take) does, while it is planned and its networks and clients are made.
+   * A host that cannot be put back is removed (wipe). */
+  release(): void {
+    if (this.#gone || this.#wiping !== null) return;
+    this.#wiping = this.wipe().finally(() => {
+      this.#wiping = null;
+    });
   }
 
   /** Runs one config's start script (hostRunScript) with its bundle as $1, as a fresh container would run it. */
@@ -262,7 +346,7 @@ export class ServerHost {
       const result = await this.container.exec(["/bin/sh", "-c", wipeScript()], { timeoutMs: 60_000 });
       const last = result.stdout.trim().split("\n").at(-1) ?? "";
       if (last === HOST_CLEAN) {
-        log("[%s] host wiped in %d ms", this.container.shortId, Date.now() - started);
+        log("[%s] host wiped in %d ms (%s)", this.container.shortId, Date.now() - started, result.stdout.split("\n").find((line) => line.startsWith(`${MARKER} wipe-ms`))?.slice(MARKER.length + 1) ?? "");
         this.#busy = false;
         return true;
       }
@@ -270,7 +354,7 @@ export class ServerHost {
     } catch (error) {
       log("[%s] host wipe failed: %s", this.container.shortId, error);
     }
-    await this.remove();
+    await this.remove().catch((error: unknown) => log("[%s] host not removed: %s", this.container.shortId, error));
     return false;
   }
 

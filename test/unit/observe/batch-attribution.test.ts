@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeBatchLines } from "../../../harness/observe/batch-attribution.ts";
+import { attributeBatchLines, markLoggedSlots } from "../../../harness/observe/batch-attribution.ts";
 
 const slot = (receivedAt: number, localPort: number | null = null, skipped = false) => ({ receivedAt, localPort, skipped });
 
@@ -55,5 +55,34 @@ describe("attributeBatchLines", () => {
     const line = { text: "[client 10.77.1.5:5] something", arrivedAt: 250 };
     expect(attributeBatchLines([line], [slot(100, 40001), slot(101, null, true), slot(300, 40003)], 30)).toEqual([[], [], [line.text]]);
     expect(attributeBatchLines([line], [slot(0, null, true)], 30)).toEqual([[]]);
+  });
+});
+
+describe("markLoggedSlots", () => {
+  const at = (order: number) => ({ arrivedAt: 500, order });
+
+  it("marks each answered request by its access line when there is one per request, a Digest answer by its second", () => {
+    const slots = [slot(100), slot(200), slot(300, null, true), slot(400)];
+    const marked = markLoggedSlots(slots, [1, 2, 0, 1], [at(1), at(3), at(4), at(7)])!;
+    expect(marked.map((s) => s.loggedOrder)).toEqual([1, 4, undefined, 7]);
+    expect(marked[2]).toEqual(slots[2]);
+  });
+
+  it("marks each request by the first of its k lines when the config keeps k access logs, so that the batch's 2.2 lines stay with their own requests", () => {
+    // rhel-balancer on 2.2: two CustomLogs, a DNS failure line before each proxied request's two access lines.
+    // Follower order: 0 dns(/), 1-2 access(/), 3 dns(/.htaccess), 4-5 access(/.htaccess), 6-7 access(/static), 8 denied, 9-10 access(/icons).
+    const logged = [1, 2, 4, 5, 6, 7, 9, 10].map(at);
+    const marked = markLoggedSlots([slot(500), slot(500), slot(500), slot(500)], [1, 1, 1, 1], logged)!;
+    expect(marked.map((s) => s.loggedOrder)).toEqual([1, 4, 6, 9]);
+    const text = (n: number) => `[Mon Dec 07 18:30:00 2026] [error] line ${n}`;
+    const lines = [{ text: text(0), arrivedAt: 500, order: 0 }, { text: text(3), arrivedAt: 500, order: 3 }, { text: text(8), arrivedAt: 500, order: 8 }];
+    expect(attributeBatchLines(lines, marked, 30)).toEqual([[text(0)], [text(3)], [], [text(8)]]);
+    // Read by arrival (what the batch fell back to when the lines were counted one for one), every line was the first's.
+    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500), slot(500)], 30)).toEqual([[text(0), text(3), text(8)], [], [], []]);
+  });
+
+  it("leaves the slots to arrival when the access lines are no multiple of the requests (a log written for some requests only)", () => {
+    expect(markLoggedSlots([slot(100), slot(200)], [1, 1], [at(1), at(2), at(4)])).toBeNull();
+    expect(markLoggedSlots([slot(100, null, true)], [0], [])).toBeNull();
   });
 });
