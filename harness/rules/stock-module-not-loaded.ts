@@ -15,6 +15,7 @@
 // The sets are not kept here: a run reads both images' stock configs (the plan records each side's modules), lint
 // reads its 2.2 stock set and the 2.4 target's (lint-context.ts, target-modules.ts).
 import type { Guard } from "../conf/effective-config.ts";
+import type { SectionPlace } from "../scenario/probe-world.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { successorIds } from "../server/module-succession.ts";
 import { moduleOfCondition, mayGovern, protects } from "./access-scope.ts";
@@ -143,7 +144,9 @@ export function lintFindingModules(finding: LintFinding): string[] {
 
 /** The module a difference follows from, when another rule's claim or the outcome change did not already say
  * more: a 2.2 header of a missing module's that 2.4 does not send, or a difference on a request this rule's lines
- * govern. `current`: the kind of cause the difference has now ("unexplained", "outcome"). */
+ * govern: a handler's, or guarded lines in a per-directory section the request meets (a probe's region: a
+ * RewriteRule in <Directory> that redirects or forbids on 2.2 and is skipped on 2.4), as far as the module's lines
+ * can change that field. `current`: the kind of cause the difference has now ("unexplained", "outcome"). */
 export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], current: "unexplained" | "outcome"): { module: string; claim: Claim } | null {
   if (gap.length === 0) return null;
   const missing = new Set(gap.map((g) => g.module));
@@ -154,23 +157,64 @@ export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], 
       return { module, claim: { summary: `2.4 sent no ${header} header on ${evidence.request?.path ?? "the request"}, which ${moduleName(module)} set on 2.2`, severity: "behaviour" } };
     }
   }
-  const path = evidence.request?.path ?? null;
-  if (path === null) return null;
-  // A handler line first (it decides the answer), then lines skipped in a <Location> that takes the request: a
-  // skipped line in a <Directory> says nothing of which URLs reach it, and its headers are told above.
-  const own = evidence.findings.filter((finding) => finding.rule === STOCK_MODULE_RULE);
-  const handlers = own.filter((finding) => /^(Set|Add)Handler\b/i.test(finding.directive) && mayGovern(finding, path));
-  const located = current === "outcome" ? [] : own.filter((finding) => !handlers.includes(finding) && finding.sections.some((label) => /^<Location(Match)?\s/i.test(label)) && mayGovern(finding, path));
-  for (const finding of [...handlers, ...located]) {
+  const request = evidence.request;
+  if (request === null) return null;
+  const path = request.path;
+  // A handler line first (it decides the answer), then guarded lines skipped in a per-directory section the request
+  // meets: a probe knows its sections (its region); a scenario's own request only a <Location>'s, by its path.
+  // A guard that also holds access lines (a RewriteRule [F]) is protection-module-not-loaded's finding: its other
+  // lines (a redirect beside it) are skipped just the same.
+  const own = evidence.findings.filter((finding) => finding.rule === STOCK_MODULE_RULE || finding.rule === "protection-module-not-loaded");
+  const handlers = own.filter((finding) => finding.rule === STOCK_MODULE_RULE && /^(Set|Add)Handler\b/i.test(finding.directive) && mayGovern(finding, path));
+  const inRegion = own.filter((finding) => {
+    if (handlers.includes(finding)) return false;
+    if (request.sections !== undefined) return regionOf(finding, request.sections) !== null;
+    return current !== "outcome" && finding.rule === STOCK_MODULE_RULE && finding.sections.some((label) => /^<Location(Match)?\s/i.test(label)) && mayGovern(finding, path);
+  });
+  for (const finding of [...handlers, ...inRegion]) {
     const module = lintFindingModules(finding).find((id) => missing.has(id));
     if (module === undefined) continue;
     const handler = handlers.includes(finding);
+    if (!handler && !reaches(module, evidence.field)) continue;
     const widened = evidence.status.baseline !== null && [401, 403].includes(evidence.status.baseline) && evidence.status.candidate !== null && evidence.status.candidate < 300;
     const severity: Severity = widened ? "security" : "behaviour";
-    const what = handler ? `no module serves ${finding.directive.trim()} on 2.4` : `${finding.directive.trim()} and the lines with it are skipped on 2.4`;
+    const region = handler ? null : (regionOf(finding, request.sections ?? []) ?? null);
+    const what = handler
+      ? `no module serves ${finding.directive.trim()} on 2.4`
+      : `${finding.directive.trim()} and the lines with it${region ? ` in ${region.label}` : ""} are skipped on 2.4`;
     return { module, claim: { summary: `${evidence.field} differs on ${path}: ${what} (${moduleName(module)} is not loaded)`, lines: [{ file: finding.file, line: finding.line }], severity } };
   }
   return null;
+}
+
+/** Per-directory sections, as lint's findings label them ("<Directory /srv/www>"). */
+const PER_DIRECTORY = /^<(Directory|DirectoryMatch|Files|FilesMatch|Location|LocationMatch)[\s>]/i;
+
+/** The section a request meets that holds a finding's line as its innermost per-directory section; null when the
+ * line is in none the request meets (or at server level, which this rule does not tie to requests). */
+function regionOf(finding: LintFinding, sections: readonly SectionPlace[]): SectionPlace | null {
+  const label = finding.sections.findLast((l) => PER_DIRECTORY.test(l));
+  if (label === undefined) return null;
+  return sections.find((s) => s.file === finding.file && s.label === label && s.line <= finding.line && finding.line <= s.endLine) ?? null;
+}
+
+/** What a module's skipped lines can change on a request they govern, where that is less than the whole answer:
+ * mod_expires, mod_headers and their like set headers only (a refusal, a grant or another status is never
+ * theirs), mod_deflate also the body's bytes. Any other module may change anything: mod_rewrite the status, a
+ * Location, the file served; mod_speling a redirect where 2.4 answers 404. */
+const REACH: Readonly<Record<string, "headers" | "encoding">> = {
+  expires_module: "headers",
+  headers_module: "headers",
+  usertrack_module: "headers",
+  unique_id_module: "headers",
+  cern_meta_module: "headers",
+  deflate_module: "encoding",
+};
+
+function reaches(module: string, field: string): boolean {
+  const reach = REACH[module];
+  if (reach === undefined || field.startsWith("header:")) return true;
+  return reach === "encoding" && field === "body";
 }
 
 /** The cause's title for one module. */

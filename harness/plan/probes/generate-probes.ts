@@ -5,10 +5,11 @@
 // listed with the reason. The world (probe.ts ProbeWorld) is what the probes need to reach their decisions: the
 // identities, and an object behind every path. Deterministic: the same configs give the same ids.
 import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
+import { requestSections } from "../../conf/queries/request-sections.ts";
 import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
-import { walkConfig } from "../../conf/queries/walk-config.ts";
+import { sectionLabel, walkConfig } from "../../conf/queries/walk-config.ts";
 import { smokeTargets, type SmokeTarget } from "../tree/smoke-requests.ts";
-import type { AuthScheme, Cell, ConfigOrigin, CredentialState, Probe, ProbeSet, ProbeTarget, WorldObject, WorldUser } from "./probe.ts";
+import type { AuthScheme, Cell, ConfigOrigin, CredentialState, Probe, ProbeSet, ProbeTarget, SectionPlace, WorldObject, WorldUser } from "./probe.ts";
 import { probeClients } from "./probe-clients.ts";
 import { probeRegions, type Region } from "./probe-regions.ts";
 import { type AccessFile, regionAuth, type RegionAuth, WORLD_PROVIDERS } from "./region-auth.ts";
@@ -114,6 +115,20 @@ function credentialsFor(auths: readonly RegionAuth[], users: Map<string, WorldUs
   };
 }
 
+/** The per-directory sections a path meets in each config, each once, in the order of the configs and then httpd's
+ * merge order: where a line one version skips (an <IfModule> a module of 2.2's stock config opens) can change the
+ * answer, which the judge ties to the probe. */
+function metSections(configs: readonly EffectiveConfig[], target: ProbeTarget, path: string, defaultRoot: string | null): SectionPlace[] {
+  const found: SectionPlace[] = [];
+  for (const config of configs) {
+    for (const section of requestSections(config, target, path, defaultRoot)) {
+      const place = { file: section.span.file, line: section.span.line, endLine: section.node.closeSpan?.line ?? section.span.endLine, label: sectionLabel(section) };
+      if (!found.some((p) => p.file === place.file && p.line === place.line && p.label === place.label)) found.push(place);
+    }
+  }
+  return found;
+}
+
 function credentialKey(state: CredentialState, user: string | null): string {
   return state === "valid" ? `valid:${user}` : state;
 }
@@ -140,6 +155,7 @@ export function generateProbes(baseline: readonly EffectiveConfig[], candidate: 
       const auths = all.map((config) => regionAuth(config, probeTarget, region.path, options.accessFiles ?? [], options.defaultRoot ?? null));
       for (const auth of auths) if (auth.scheme === "digest" && auth.realm !== null) digestRealms.add(auth.realm);
       const credentials = credentialsFor(auths, users);
+      const sections = metSections(all, probeTarget, region.path, options.defaultRoot ?? null);
       const marker = markerOf(region.path);
       const objectKey = `${vhost}|${region.path.split("?")[0]}`;
       if (!objects.has(objectKey)) objects.set(objectKey, { target: probeTarget, url: region.path.split("?")[0]!, kind: region.object, marker, origin: region.origin });
@@ -172,6 +188,7 @@ export function generateProbes(baseline: readonly EffectiveConfig[], candidate: 
               purpose: region.purpose,
               region: region.region,
               object: { kind: region.object, marker, origin: region.origin },
+              sections,
             });
             cells.push({ ...cell, probe: probeId });
           }

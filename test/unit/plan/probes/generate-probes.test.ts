@@ -119,6 +119,22 @@ describe("generateProbes", () => {
     expect(set.cells.filter((c) => c.probe !== null).length).toBe(set.probes.length);
   });
 
+  it("names the per-directory sections each probe's path meets: the <Directory> an Alias leads into, and no other", async () => {
+    // A fragment is served from the image's document root; its Alias leads /docshelf/ into the tool's directory.
+    const tree = await loadTree(`${CONFIGS}docshelf-rewrite`);
+    const { set } = proofProbes(tree, tree, []);
+    const shelf = { file: "etc/docshelf/apache.conf", line: 13, endLine: 27, label: "<Directory /usr/share/docshelf/www>" };
+    const inside = set.probes.filter((p) => p.path.startsWith("/docshelf/"));
+    expect(inside.length).toBeGreaterThan(0);
+    for (const probe of inside) expect(probe.sections, probe.path).toContainEqual(shelf);
+    const outside = set.probes.filter((p) => p.path === "/" || p.path.startsWith("/docshelf-outside"));
+    expect(outside.length).toBeGreaterThan(0);
+    for (const probe of outside) expect(probe.sections, probe.path).not.toContainEqual(shelf);
+    // And the request carries them to the judge.
+    const requests = probeRequests(set, { file: "x", line: 1, column: 1 }).requests;
+    expect(requests.find((r) => r.path === "/docshelf/")?.probe?.sections).toContainEqual(shelf);
+  });
+
   for (const sample of SAMPLES) {
     it(`${sample}: probes are generated, the same twice, one per probed cell`, async () => {
       const tree = await loadTree(`${CONFIGS}${sample}`);
