@@ -171,6 +171,11 @@ export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], 
     if (request.sections !== undefined) return regionOf(finding, request.sections) !== null;
     return current !== "outcome" && finding.rule === STOCK_MODULE_RULE && finding.sections.some((label) => /^<Location(Match)?\s/i.test(label)) && mayGovern(finding, path);
   });
+  // The section httpd merges last first: its lines are the ones in force where two sections hold guarded lines.
+  if (request.sections !== undefined) {
+    const order = (finding: LintFinding) => request.sections!.indexOf(regionOf(finding, request.sections!)!);
+    inRegion.sort((a, b) => order(b) - order(a));
+  }
   for (const finding of [...handlers, ...inRegion]) {
     const module = lintFindingModules(finding).find((id) => missing.has(id));
     if (module === undefined) continue;
