@@ -14,11 +14,12 @@
 //   Cache-Control: max-age=0 on /statgraph/ (the file is older than 310 s), 2.4 neither (no mod_expires).
 // The sets are not kept here: a run reads both images' stock configs (the plan records each side's modules), lint
 // reads its 2.2 stock set and the 2.4 target's (lint-context.ts, target-modules.ts).
-import type { Guard } from "../conf/effective-config.ts";
+import type { EffectiveConfig, Guard } from "../conf/effective-config.ts";
 import type { SectionPlace } from "../scenario/probe-world.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { successorIds } from "../server/module-succession.ts";
 import { moduleOfCondition, mayGovern, protects } from "./access-scope.ts";
+import { accessFileConfig, accessFilePaths } from "./access-files.ts";
 import { detection } from "./detection.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LintFinding } from "./finding.ts";
@@ -79,14 +80,12 @@ function targetLoads(context: LintContext, id: string): boolean {
   return successors.length === 0 || successors.every((successor) => context.loaded.target.has(successor));
 }
 
-function detect(context: LintContext): Detection[] {
-  if (context.tree.layout !== "fragment") return [];
-  const found: Detection[] = [];
-  const dropped = (id: string): boolean => context.loaded.source.has(id) && !targetLoads(context, id);
-  // Lines inside <IfModule X> for such a module, one finding per guard; guards around access rules are
-  // protection-module-not-loaded's (its finding says what 2.4 lets in).
-  const byGuard = new Map<string, { guard: Guard; module: string; entries: ReturnType<typeof walkConfig>["directives"][number][]; protecting: boolean }>();
-  for (const entry of walkConfig(context.source).directives) {
+type Walked = ReturnType<typeof walkConfig>["directives"][number];
+
+/** Lines inside <IfModule X> for a module `dropped` names, one group per guard, in reading order. */
+function guardGroups(config: EffectiveConfig, dropped: (id: string) => boolean): Array<{ guard: Guard; module: string; entries: Walked[]; protecting: boolean }> {
+  const byGuard = new Map<string, { guard: Guard; module: string; entries: Walked[]; protecting: boolean }>();
+  for (const entry of walkConfig(config).directives) {
     for (const guard of entry.directive.guards) {
       if (guard.name.toLowerCase() !== "ifmodule" || guard.condition.trim().startsWith("!")) continue;
       const module = moduleOfCondition(guard.condition.trim().split(/\s+/)[0]!.replace(/^"(.*)"$/, "$1"));
@@ -99,19 +98,34 @@ function detect(context: LintContext): Detection[] {
       break;
     }
   }
-  for (const group of byGuard.values()) {
-    if (group.protecting) continue;
+  return [...byGuard.values()];
+}
+
+function detect(context: LintContext): Detection[] {
+  if (context.tree.layout !== "fragment") return [];
+  const found: Detection[] = [];
+  const dropped = (id: string): boolean => context.loaded.source.has(id) && !targetLoads(context, id);
+  const skipped = (group: ReturnType<typeof guardGroups>[number], extra: string, severity: Severity): Detection => {
     const first = group.entries[0]!;
-    found.push(
-      detection(
-        first,
-        `the 2.4 target does not load ${group.module}, which 2.2's stock httpd.conf loads: <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and its ${group.entries.length === 1 ? "line are" : `${group.entries.length} lines are`} skipped on 2.4`,
-        `Load ${successorIds(group.module, "2.2", "2.4").map(moduleName).join(" and ")} on 2.4 (${successorLines(successorIds(group.module, "2.2", "2.4"))}) where the distribution ships it, or drop the section`,
-        // The section says "when present": skipping it is what its author allowed for, so lint rates it expected;
-        // a run rates what it changed by what the servers answered (a header lost is behaviour).
-        { severity: "expected", related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)] },
-      ),
+    return detection(
+      first,
+      `the 2.4 target does not load ${group.module}, which 2.2's stock httpd.conf loads: <IfModule ${group.guard.condition}> (line ${group.guard.span.line}) and its ${group.entries.length === 1 ? "line are" : `${group.entries.length} lines are`} skipped on 2.4${extra}`,
+      `Load ${successorIds(group.module, "2.2", "2.4").map(moduleName).join(" and ")} on 2.4 (${successorLines(successorIds(group.module, "2.2", "2.4"))}) where the distribution ships it, or drop the section`,
+      { severity, related: [group.guard.span, ...group.entries.slice(1).map((entry) => entry.directive.span)] },
     );
+  };
+  // Lines inside <IfModule X> for such a module, one finding per guard; guards around access rules are
+  // protection-module-not-loaded's (its finding says what 2.4 lets in).
+  // The section says "when present": skipping it is what its author allowed for, so lint rates it expected; a run
+  // rates what it changed by what the servers answered (a header lost is behaviour).
+  for (const group of guardGroups(context.source, dropped)) if (!group.protecting) found.push(skipped(group, "", "expected"));
+  // The same in the per-directory files (.htaccess) the tree ships, read as 2.2 reads them (a RewriteRule set in an
+  // application's .htaccess). No other rule reads their guards: one whose lines protect (a RewriteRule [F]) is
+  // this rule's too, rated security, as 2.4 lets in what 2.2 refused.
+  for (const path of accessFilePaths(context)) {
+    for (const group of guardGroups(accessFileConfig(context, path, "2.2"), dropped)) {
+      found.push(group.protecting ? skipped(group, ", access lines among them: 2.4 lets in what 2.2 refused there", "security") : skipped(group, "", "expected"));
+    }
   }
   // Handler names whose module the target does not load: read where 2.4 reads them.
   for (const entry of walkConfig(context.target).directives) {
@@ -186,7 +200,7 @@ export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], 
     const region = handler ? null : (regionOf(finding, request.sections ?? []) ?? null);
     const what = handler
       ? `no module serves ${finding.directive.trim()} on 2.4`
-      : `${finding.directive.trim()} and the lines with it${region ? ` in ${region.label}` : ""} are skipped on 2.4`;
+      : `${finding.directive.trim()} and the lines with it${region ? ` in ${region.accessFile ? region.file : region.label}` : ""} are skipped on 2.4`;
     return { module, claim: { summary: `${evidence.field} differs on ${path}: ${what} (${moduleName(module)} is not loaded)`, lines: [{ file: finding.file, line: finding.line }], severity } };
   }
   return null;
@@ -195,9 +209,13 @@ export function stockModuleClaim(evidence: Evidence, gap: readonly ModuleGap[], 
 /** Per-directory sections, as lint's findings label them ("<Directory /srv/www>"). */
 const PER_DIRECTORY = /^<(Directory|DirectoryMatch|Files|FilesMatch|Location|LocationMatch)[\s>]/i;
 
-/** The section a request meets that holds a finding's line as its innermost per-directory section; null when the
- * line is in none the request meets (or at server level, which this rule does not tie to requests). */
+/** The section a request meets that holds a finding's line as its innermost per-directory section, or the
+ * per-directory file (.htaccess) it is in, when the request's directory walk reads that file (a <Files> inside one
+ * counts as the file); null when the line is in none the request meets (or at server level, which this rule does
+ * not tie to requests). */
 function regionOf(finding: LintFinding, sections: readonly SectionPlace[]): SectionPlace | null {
+  const file = sections.find((s) => s.accessFile === true && s.file === finding.file);
+  if (file !== undefined) return file;
   const label = finding.sections.findLast((l) => PER_DIRECTORY.test(l));
   if (label === undefined) return null;
   return sections.find((s) => s.file === finding.file && s.label === label && s.line <= finding.line && finding.line <= s.endLine) ?? null;

@@ -67,12 +67,14 @@ export interface ProbeWorld {
 
 
 /** A per-directory section (<Directory>, <Files>, <Location> and their Match forms) of a tree, by its place: the
- * file, its opening and closing lines, and its opening line as lint's findings name it ("<Directory /srv/www>"). */
+ * file, its opening and closing lines, and its opening line as lint's findings name it ("<Directory /srv/www>");
+ * or a per-directory file (.htaccess) the directory walk reads, whole (`accessFile`, labelled by its name). */
 export interface SectionPlace {
   file: string;
   line: number;
   endLine: number;
   label: string;
+  accessFile?: true;
 }
 
 /** What a probe request stands for, carried on the scenario's request so that the judge can class its answers and a
