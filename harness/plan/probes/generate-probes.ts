@@ -139,17 +139,23 @@ function metSections(configs: readonly EffectiveConfig[], target: ProbeTarget, p
   return found;
 }
 
-/** Whether httpd reads a per-directory file in `dir`: the last AllowOverride of the <Directory> sections that cover
- * it is not None. With none in the tree: a fragment sits in a stock httpd.conf, whose <Directory /> says None;
- * a whole 2.2 tree has 2.2's default, All. */
+/** Whether httpd reads a per-directory file in `dir`: the last AllowOverride (or 2.4's AllowOverrideList) of the
+ * <Directory> sections that cover it is not None. With none in the tree: a fragment sits in a stock httpd.conf,
+ * whose <Directory /> says None; a whole 2.2 tree has 2.2's default, All. */
 function overridesRead(sections: readonly EffectiveSection[], dir: string, fragment: boolean): boolean {
   let setting: string | null = null;
+  let list: string | null = null;
   for (const section of sections) {
     if (section.key !== "directory") continue;
     const path = (section.args.at(-1) ?? "").replace(/\/+$/, "");
     if (!/[*?[]/.test(path) && dir !== path && !dir.startsWith(`${path}/`) && path !== "") continue;
-    for (const child of section.children) if (child.kind === "directive" && child.key === "allowoverride") setting = (child.args[0] ?? "").toLowerCase();
+    for (const child of section.children) {
+      if (child.kind !== "directive") continue;
+      if (child.key === "allowoverride") setting = (child.args[0] ?? "").toLowerCase();
+      else if (child.key === "allowoverridelist") list = (child.args[0] ?? "").toLowerCase();
+    }
   }
+  if (list !== null && list !== "none") return true;
   return setting === null ? !fragment : setting !== "none";
 }
 
