@@ -5,13 +5,17 @@
 //   - access rules inside <IfModule X> skipped (protection-module-not-loaded's knowledge, security);
 //   - a handler name no loaded module serves (SetHandler server-info): 404 where 2.2 answered;
 //   - response headers the module set on 2.2 and nothing sets on 2.4 (mod_expires' Expires and Cache-Control);
-//   - any other difference on a request the module's guarded lines govern.
+//   - any other difference on a request the module's guarded lines govern: lines in a <Directory>, <Files> or
+//     <Location> the probe's path meets, or in an .htaccess its directory walk reads (the probe's region), as far as
+//     the module can change that field (mod_expires never a status).
 // Real servers (the configs/ fragments on 2.2.34's and 2.4.68's stock httpd.conf):
 //   staging-lock: <IfModule mod_auth_digest.c> Digest lock: 2.2.34 401, 2.4.68 200; its ScriptAlias hook: 2.2
 //   runs deploy.cgi, 2.4 sends its text (neither mod_cgi nor mod_cgid loaded).
 //   queuewatch-cgi: AddHandler cgi-script .cgi: 2.2 runs index.cgi for /, 2.4 sends its text.
 //   tool-status-alias: <IfModule mod_expires.c> ExpiresActive On / ExpiresDefault M310: 2.2 sends Expires and
 //   Cache-Control: max-age=0 on /statgraph/ (the file is older than 310 s), 2.4 neither (no mod_expires).
+//   docshelf-rewrite: <IfModule mod_rewrite.c> in its <Directory>: 2.2.34 301 to https:// on /docshelf/ and 403 on
+//   /docshelf/index.html~, 2.4.68 200 for both; the same in archive/.htaccess: 302 on 2.2, 200 on 2.4.
 // The sets are not kept here: a run reads both images' stock configs (the plan records each side's modules), lint
 // reads its 2.2 stock set and the 2.4 target's (lint-context.ts, target-modules.ts).
 import type { EffectiveConfig, Guard } from "../conf/effective-config.ts";
