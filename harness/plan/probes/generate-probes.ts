@@ -4,8 +4,8 @@
 // holds) × the methods a Limit/LimitExcept names. One probe per cell; a cell no request can stand for here is
 // listed with the reason. The world (probe.ts ProbeWorld) is what the probes need to reach their decisions: the
 // identities, and an object behind every path. Deterministic: the same configs give the same ids.
-import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
 import { posix } from "node:path";
+import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
 import { requestPath, requestSections, requestVhost } from "../../conf/queries/request-sections.ts";
 import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
 import { sectionLabel, walkConfig } from "../../conf/queries/walk-config.ts";
