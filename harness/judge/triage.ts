@@ -120,7 +120,8 @@ function logsOf(observation: SideObservation | null, name: string | null): Error
 }
 
 function evidenceRequest(request: RequestSpec): EvidenceRequest {
-  return { name: request.name, method: request.method, path: request.path, host: request.host, client: request.client, user: request.auth?.user ?? null };
+  const sections = request.probe?.sections;
+  return { name: request.name, method: request.method, path: request.path, host: request.host, client: request.client, user: request.auth?.user ?? null, ...(sections ? { sections } : {}) };
 }
 
 /** "GET /status" for an HTTP request, its name otherwise. */
@@ -517,11 +518,13 @@ function attributeStockModules(items: Item[], gap: readonly ModuleGap[], lint: r
       decided.set(cause, decision);
     } else if (cause.kind === "outcome" || cause.kind === "unexplained") {
       decision = stockModuleClaim(item.evidence, gap, cause.kind);
-      // An outcome change the module explains explains what folds under it; an unexplained cause is per item.
+      // An outcome change the module explains explains what folds under it; so does an unexplained status it
+      // explains (a redirect of a skipped RewriteRule: the Location and body with it). Any other unexplained cause
+      // is per item (a header only 2.2's module sends).
       if (cause.kind === "outcome") {
         if (decision) decision = { ...decision, claim: { ...decision.claim, summary: `${cause.claim?.summary ?? cause.title}; ${decision.claim.summary}`, severity: cause.security ? "security" : decision.claim.severity } };
         decided.set(cause, decision);
-      }
+      } else if (decision && (item.difference.field === "status" || item.difference.field === "outcome")) decided.set(cause, decision);
     }
     if (decision) found.push({ item, ...decision });
   }

@@ -2,6 +2,7 @@
 // the error-log records around it and the request it was seen on. Built by the judge from its observations, so
 // rules read plain data and never the observe stage's types beyond log records.
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
+import type { SectionPlace } from "../scenario/probe-world.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { LintFinding } from "./finding.ts";
 
@@ -13,6 +14,9 @@ export interface EvidenceRequest {
   client: string;
   /** The user name sent with credentials (Basic or Digest); null without. */
   user: string | null;
+  /** A probe's: the per-directory sections of the tree its path meets (the probe's region); absent when not known
+   * (a scenario file's own request). */
+  sections?: readonly SectionPlace[];
 }
 
 export interface Evidence {

@@ -3,10 +3,9 @@
 // reason: "Invalid command 'Order', perhaps misspelled ...", "KeepAlive must be On or Off") or, for an error
 // while reading (LoadModule, Include), as one ("httpd: Syntax error on line N of FILE: Cannot load ...").
 import type { ErrorLogRecord } from "../logs/error-log-record.ts";
+import { syntaxErrorPlace } from "../logs/split-config-test.ts";
 import type { Evidence } from "./evidence.ts";
 import type { Claim } from "./rule.ts";
-
-const SYNTAX_ERROR = /Syntax error on line (\d+) of (.+?):(?: (.*))?$/;
 
 export interface Refusal {
   /** The reason's text (the record's message, or the part after "FILE: " of a one-line error). */
@@ -29,22 +28,16 @@ export function candidateRefusal(evidence: Evidence, pattern: RegExp): Refusal |
 
 /** A one-line error in an included file nests the include's place around the file's own ("Syntax error on line 81
  * of /etc/apache2/apache2.conf: Syntax error on line 1 of /etc/apache2/mods-enabled/x.load: Cannot load ..."):
- * the innermost names the line at fault. */
-function innermost(match: RegExpExecArray | null): RegExpExecArray | null {
-  let found = match;
-  for (let inner = SYNTAX_ERROR.exec(found?.[3] ?? ""); inner !== null; inner = SYNTAX_ERROR.exec(inner[3] ?? "")) found = inner;
-  return found;
-}
-
+ * the innermost names the line at fault (logs/split-config-test.ts reads both forms). */
 export function findRefusal(records: readonly ErrorLogRecord[], pattern: RegExp): Refusal | null {
   for (const [index, record] of records.entries()) {
-    const oneLine = innermost(SYNTAX_ERROR.exec(record.message));
-    const reason = oneLine?.[3] ?? record.message;
+    const oneLine = syntaxErrorPlace(record.message);
+    const reason = oneLine?.reason ?? record.message;
     const match = pattern.exec(reason);
     if (!match) continue;
-    const previous = index > 0 ? SYNTAX_ERROR.exec(records[index - 1]!.message) : null;
-    const named = oneLine?.[3] !== undefined ? oneLine : previous !== null && previous[3] === undefined ? previous : null;
-    return { reason, match, place: named ? { file: named[2]!, line: Number(named[1]) } : null };
+    const previous = index > 0 ? syntaxErrorPlace(records[index - 1]!.message) : null;
+    const named = oneLine?.reason != null ? oneLine : previous !== null && previous.reason === null ? previous : null;
+    return { reason, match, place: named ? { file: named.file, line: named.line } : null };
   }
   return null;
 }

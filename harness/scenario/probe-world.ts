@@ -66,6 +66,17 @@ export interface ProbeWorld {
 }
 
 
+/** A per-directory section (<Directory>, <Files>, <Location> and their Match forms) of a tree, by its place: the
+ * file, its opening and closing lines, and its opening line as lint's findings name it ("<Directory /srv/www>");
+ * or a per-directory file (.htaccess) the directory walk reads, whole (`accessFile`, labelled by its name). */
+export interface SectionPlace {
+  file: string;
+  line: number;
+  endLine: number;
+  label: string;
+  accessFile?: true;
+}
+
 /** What a probe request stands for, carried on the scenario's request so that the judge can class its answers and a
  * report can draw the cell matrix: the cell's coordinates and the object the path names. */
 export interface RequestProbe {
@@ -80,4 +91,7 @@ export interface RequestProbe {
   credentials: "none" | "valid" | "wrong-password" | "other-realm";
   user: string | null;
   object: ProbeObject;
+  /** The per-directory sections the request meets on either side's tree (conf/queries/request-sections.ts): where
+   * a line that one version skips can change its answer. Absent where nobody worked it out. */
+  sections?: readonly SectionPlace[];
 }

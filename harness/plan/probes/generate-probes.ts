@@ -4,11 +4,13 @@
 // holds) × the methods a Limit/LimitExcept names. One probe per cell; a cell no request can stand for here is
 // listed with the reason. The world (probe.ts ProbeWorld) is what the probes need to reach their decisions: the
 // identities, and an object behind every path. Deterministic: the same configs give the same ids.
+import { posix } from "node:path";
 import type { EffectiveConfig, EffectiveSection } from "../../conf/effective-config.ts";
+import { requestPath, requestSections, requestVhost } from "../../conf/queries/request-sections.ts";
 import { virtualHosts } from "../../conf/queries/virtual-hosts.ts";
-import { walkConfig } from "../../conf/queries/walk-config.ts";
+import { sectionLabel, walkConfig } from "../../conf/queries/walk-config.ts";
 import { smokeTargets, type SmokeTarget } from "../tree/smoke-requests.ts";
-import type { AuthScheme, Cell, ConfigOrigin, CredentialState, Probe, ProbeSet, ProbeTarget, WorldObject, WorldUser } from "./probe.ts";
+import type { AuthScheme, Cell, ConfigOrigin, CredentialState, Probe, ProbeSet, ProbeTarget, SectionPlace, WorldObject, WorldUser } from "./probe.ts";
 import { probeClients } from "./probe-clients.ts";
 import { probeRegions, type Region } from "./probe-regions.ts";
 import { type AccessFile, regionAuth, type RegionAuth, WORLD_PROVIDERS } from "./region-auth.ts";
@@ -114,6 +116,49 @@ function credentialsFor(auths: readonly RegionAuth[], users: Map<string, WorldUs
   };
 }
 
+/** The per-directory sections a path meets in each config, each once, in the order of the configs and then httpd's
+ * merge order, with the per-directory files (.htaccess) read on the way: where a line one version skips (an
+ * <IfModule> a module of 2.2's stock config opens) can change the answer, which the judge ties to the probe. */
+function metSections(configs: readonly EffectiveConfig[], target: ProbeTarget, path: string, defaultRoot: string | null, accessFiles: readonly AccessFile[]): SectionPlace[] {
+  const found: SectionPlace[] = [];
+  const add = (place: SectionPlace): void => {
+    if (!found.some((p) => p.file === place.file && p.line === place.line && p.label === place.label)) found.push(place);
+  };
+  for (const config of configs) {
+    const sections = requestSections(config, target, path, defaultRoot);
+    for (const section of sections) add({ file: section.span.file, line: section.span.line, endLine: section.node.closeSpan?.line ?? section.span.endLine, label: sectionLabel(section) });
+    const file = accessFiles.length === 0 ? null : requestPath(config, requestVhost(config, target), path, defaultRoot);
+    if (file === null) continue;
+    for (const access of accessFiles) {
+      const dir = access.dir.replace(/\/+$/, "");
+      if (file !== dir && !file.startsWith(`${dir}/`)) continue;
+      if (!overridesRead(sections, dir, defaultRoot !== null)) continue;
+      add({ file: access.file, line: 1, endLine: access.text.split("\n").length, label: posix.basename(access.file), accessFile: true });
+    }
+  }
+  return found;
+}
+
+/** Whether httpd reads a per-directory file in `dir`: the last AllowOverride (or 2.4's AllowOverrideList) of the
+ * <Directory> sections that cover it is not None. With none in the tree: a fragment sits in a stock httpd.conf,
+ * whose <Directory /> says None; a whole 2.2 tree has 2.2's default, All. */
+function overridesRead(sections: readonly EffectiveSection[], dir: string, fragment: boolean): boolean {
+  let setting: string | null = null;
+  let list: string | null = null;
+  for (const section of sections) {
+    if (section.key !== "directory") continue;
+    const path = (section.args.at(-1) ?? "").replace(/\/+$/, "");
+    if (!/[*?[]/.test(path) && dir !== path && !dir.startsWith(`${path}/`) && path !== "") continue;
+    for (const child of section.children) {
+      if (child.kind !== "directive") continue;
+      if (child.key === "allowoverride") setting = (child.args[0] ?? "").toLowerCase();
+      else if (child.key === "allowoverridelist") list = (child.args[0] ?? "").toLowerCase();
+    }
+  }
+  if (list !== null && list !== "none") return true;
+  return setting === null ? !fragment : setting !== "none";
+}
+
 function credentialKey(state: CredentialState, user: string | null): string {
   return state === "valid" ? `valid:${user}` : state;
 }
@@ -140,6 +185,7 @@ export function generateProbes(baseline: readonly EffectiveConfig[], candidate: 
       const auths = all.map((config) => regionAuth(config, probeTarget, region.path, options.accessFiles ?? [], options.defaultRoot ?? null));
       for (const auth of auths) if (auth.scheme === "digest" && auth.realm !== null) digestRealms.add(auth.realm);
       const credentials = credentialsFor(auths, users);
+      const sections = metSections(all, probeTarget, region.path, options.defaultRoot ?? null, options.accessFiles ?? []);
       const marker = markerOf(region.path);
       const objectKey = `${vhost}|${region.path.split("?")[0]}`;
       if (!objects.has(objectKey)) objects.set(objectKey, { target: probeTarget, url: region.path.split("?")[0]!, kind: region.object, marker, origin: region.origin });
@@ -172,6 +218,7 @@ export function generateProbes(baseline: readonly EffectiveConfig[], candidate: 
               purpose: region.purpose,
               region: region.region,
               object: { kind: region.object, marker, origin: region.origin },
+              sections,
             });
             cells.push({ ...cell, probe: probeId });
           }

@@ -51,7 +51,7 @@ export function probeRequests(set: ProbeSet, at: SourcePosition): { clients: Cli
       repeat: false,
       timeoutMs: PROBE_TIMEOUT_MS,
     }),
-    probe: { cell: probe.cell, vhost: vhostOf(probe), region: probe.region, clientRange: ranges.get(probe.client) ?? probe.client, credentials: probe.credentials, user: probe.user, object: probe.object },
+    probe: { cell: probe.cell, vhost: vhostOf(probe), region: probe.region, clientRange: ranges.get(probe.client) ?? probe.client, credentials: probe.credentials, user: probe.user, object: probe.object, sections: probe.sections },
   }));
   return { clients, requests };
 }
@@ -72,6 +72,8 @@ export function withProbeWorld(scenario: Scenario, set: ProbeSet): Scenario {
     if (object === undefined || request.probe !== undefined) return request;
     const vhost = `${object.target.tls ? "https" : "http"}://${object.target.host ?? "(default)"}:${object.target.port}`;
     const credentials = request.auth === null ? "none" : "valid";
+    // The sections the object's URL meets, as a probe for it worked them out.
+    const sections = set.probes.find((p) => p.path.split("?")[0] === url && p.target.host === object.target.host && p.target.port === object.target.port)?.sections;
     const probe: RequestProbe = {
       cell: `${vhost}|${url}|${request.client}|${credentials}|${request.method}`,
       vhost,
@@ -80,6 +82,7 @@ export function withProbeWorld(scenario: Scenario, set: ProbeSet): Scenario {
       credentials,
       user: request.auth?.user ?? null,
       object: { kind: object.kind, marker: object.marker, origin: object.origin },
+      ...(sections ? { sections } : {}),
     };
     return { ...request, probe };
   });

@@ -11,9 +11,9 @@
 // holds, or one the harness plants with a marker unique to its URL, and credentials of identities the harness
 // added to every store the config names. So an answer says what the config decided, not what the harness lacked.
 
-import type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, WorldObject, WorldUser } from "../../scenario/probe-world.ts";
+import type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, SectionPlace, WorldObject, WorldUser } from "../../scenario/probe-world.ts";
 
-export type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, WorldObject, WorldUser };
+export type { AuthScheme, ConfigOrigin, ObjectKind, ProbeObject, ProbeTarget, ProbeWorld, SectionPlace, WorldObject, WorldUser };
 
 /** none: no Authorization header; valid: a user every store of the realm holds (the probe's `user`); wrong-password:
  * that user with another password; other-realm: a user no store holds. */
@@ -56,6 +56,8 @@ export interface Probe {
   region: string;
   /** What the path names, planted by the world where the tree does not hold it. */
   object: ProbeObject;
+  /** The per-directory sections the path meets on the baseline's and the candidate's trees, each once. */
+  sections: SectionPlace[];
 }
 
 export interface Cell {

@@ -4,7 +4,10 @@
 // against 2.4.68): staging-lock's Digest lock 401 → 200 and its hook's source (mod_auth_digest, mod_cgi: security);
 // queuewatch-cgi's index.cgi source (mod_cgi: security); tool-status-alias's Expires and Cache-Control (mod_expires:
 // behaviour); hostwatch-cgi's ScriptAlias directory, 403 from 2.2's mod_cgi and 404 on 2.4, and its plugin that 2.2
-// refused to run (ExecCGI off) and 2.4 sends as text (mod_cgi: security). The comparisons need a real 2.2 (HTTPD_BASELINE_IMAGE); without one, the 2.4 side's own answers,
+// refused to run (ExecCGI off) and 2.4 sends as text (mod_cgi: security); docshelf-rewrite's RewriteRule [F] on
+// backups (403 → 200) and its HTTPS redirect (301 → 200), both inside its <Directory>, tied to the probes whose
+// region meets that section (mod_rewrite: security). The comparisons need a real 2.2 (HTTPD_BASELINE_IMAGE); without
+// one, the 2.4 side's own answers,
 // with and without the modules (an `httpd -M` file), are still checked.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -18,13 +21,14 @@ import { listHarnessResources } from "../../helpers/harness-resources.ts";
 import { runTrees } from "../../helpers/run-trees.ts";
 
 const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
-const SAMPLES = ["hostwatch-cgi", "queuewatch-cgi", "staging-lock", "tool-status-alias"];
+const SAMPLES = ["docshelf-rewrite", "hostwatch-cgi", "queuewatch-cgi", "staging-lock", "tool-status-alias"];
 
 type Row = [module: string, severity: string, security: boolean];
 
 /** The module causes each sample shows with a real 2.2 baseline, by the module the title names. */
 // Every fragment also shows mod_ssl's: 2.2's stock config loads it without a session cache and warns (AH01873).
 const CAUSES: Record<string, Row[]> = {
+  "docshelf-rewrite": [["mod_rewrite", "security", true], ["mod_ssl", "expected", false]],
   "hostwatch-cgi": [["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
   "queuewatch-cgi": [["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
   "staging-lock": [["mod_auth_digest", "security", true], ["mod_cgi", "security", true], ["mod_ssl", "expected", false]],
@@ -60,9 +64,9 @@ describe("fragments on the images' stock configs: one cause per module, gone wit
   beforeAll(async () => {
     process.env.HARNESS_SESSION = session;
     dir = await mkdtemp(join(tmpdir(), "stock-modules-"));
-    // What a distribution's 2.4 might load (`httpd -M`'s form): the modules the three samples need.
+    // What a distribution's 2.4 might load (`httpd -M`'s form): the modules the samples need.
     const modules = join(dir, "target-modules.txt");
-    await writeFile(modules, "Loaded Modules:\n expires_module (shared)\n cgi_module (shared)\n auth_digest_module (shared)\n");
+    await writeFile(modules, "Loaded Modules:\n expires_module (shared)\n cgi_module (shared)\n auth_digest_module (shared)\n rewrite_module (shared)\n");
     const paths = SAMPLES.map((name) => `${CONFIGS}${name}`);
     const images = inject("images");
     if (images.baseline) {
@@ -112,6 +116,26 @@ describe("fragments on the images' stock configs: one cause per module, gone wit
     const expires = compared.get("tool-status-alias")!.findings.find((f) => f.title.startsWith("mod_expires"))!;
     expect(new Set(expires.differences.map((d) => d.field))).toEqual(new Set(["header:expires", "header:cache-control"]));
     expect(expires.differences.every((d) => d.class === "expected-change")).toBe(true);
+    // The rewrite in docshelf's <Directory>: the backups 2.2 refused and the redirect it sent, on the requests whose
+    // path meets that section, with the guarded lines; nothing on the requests outside it.
+    const docshelf = compared.get("docshelf-rewrite")!;
+    const rewrite = docshelf.findings.find((f) => f.title.startsWith("mod_rewrite"))!;
+    expect(rewrite.title).toContain("LoadModule rewrite_module modules/mod_rewrite.so");
+    const pathOf = (name: string | null) => docshelf.requests.find((r) => r.name === name)?.sent.split(" ")[1] ?? "";
+    const statuses = rewrite.differences.filter((d) => d.field === "status").map((d) => `${pathOf(d.request)}: ${d.baseline} → ${d.candidate}`);
+    expect(statuses.sort()).toEqual([
+      "/docshelf/: 301 → 200",
+      "/docshelf/archive/: 302 → 200",
+      "/docshelf/archive/index.html: 302 → 200",
+      "/docshelf/index.html.bak: 403 → 200",
+      "/docshelf/index.html~: 403 → 200",
+    ]);
+    expect(rewrite.differences).toContainEqual(expect.objectContaining({ field: "header:location", baseline: expect.stringMatching(/^https:\/\/[^/]+\/docshelf\/$/), candidate: null }));
+    // The <Directory>'s guarded lines and archive/.htaccess's, each tied to the requests that meet it.
+    expect(rewrite.config.map((c) => `${c.file}:${c.line}`)).toEqual(["etc/docshelf/apache.conf:32", "usr/share/docshelf/www/archive/.htaccess:3"]);
+    expect(rewrite.evidence).toContain("status differs on /docshelf/: RewriteRule (~|\\.bak)$ - [F] and the lines with it in <Directory /usr/share/docshelf/www> are skipped on 2.4 (mod_rewrite is not loaded)");
+    expect(rewrite.evidence).toContain("status differs on /docshelf/archive/: RewriteEngine On and the lines with it in usr/share/docshelf/www/archive/.htaccess are skipped on 2.4 (mod_rewrite is not loaded)");
+    expect(rewrite.differences.every((d) => pathOf(d.request).startsWith("/docshelf/"))).toBe(true);
   });
 
   it("with --target-modules successors: the module causes are gone, what remains is told", (context) => {
@@ -147,6 +171,16 @@ describe("fragments on the images' stock configs: one cause per module, gone wit
     const graphs = (map: Map<string, ReportScenario>) => answers(map.get("tool-status-alias")!, "GET /statgraph/").map((a) => header(a?.headers, "expires"));
     expect(graphs(alone).every((value) => value === null)).toBe(true);
     expect(graphs(aloneWith).some((value) => value !== null)).toBe(true);
+
+    // docshelf's front page, a backup and the archive: served on the stock config; redirected, refused and sent on
+    // with mod_rewrite (the <Directory>'s rules and archive/.htaccess's).
+    const shelf = (map: Map<string, ReportScenario>, sent: string) => map.get("docshelf-rewrite")!.requests.filter((r) => r.sent === sent).map((r) => r.candidate?.status);
+    expect(shelf(alone, "GET /docshelf/")).toEqual([200]);
+    expect(shelf(aloneWith, "GET /docshelf/")).toEqual([301]);
+    expect(shelf(alone, "GET /docshelf/index.html.bak")).toEqual([200]);
+    expect(shelf(aloneWith, "GET /docshelf/index.html.bak")).toEqual([403]);
+    expect(shelf(alone, "GET /docshelf/archive/")).toEqual([200]);
+    expect(shelf(aloneWith, "GET /docshelf/archive/")).toEqual([302]);
   });
 
   it("leaves no container or network behind", async () => {

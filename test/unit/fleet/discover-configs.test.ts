@@ -25,11 +25,12 @@ async function labels(dirs: string[], cwd: string, exclude?: { base: string; glo
 }
 
 describe("discoverConfigs", () => {
-  it("finds exactly the eleven sample trees under configs/, labelled configs/<name>, in label order", async () => {
+  it("finds exactly the twelve sample trees under configs/, labelled configs/<name>, in label order", async () => {
     const found = (await discoverConfigs(["configs"], { cwd: REPO })).configs;
     expect(found.map((c) => c.label)).toEqual([
       "configs/app-htaccess",
       "configs/debian-ssl",
+      "configs/docshelf-rewrite",
       "configs/hostwatch-cgi",
       "configs/https-origin-proxy",
       "configs/name-vhosts",

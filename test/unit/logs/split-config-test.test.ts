@@ -76,6 +76,50 @@ describe("parseConfigTestOutput", () => {
     expect(parseConfigTestOutput(text, 1, "2.4").syntaxError).toEqual({ file: "/etc/httpd.conf", line: 3, reason: "" });
   });
 
+  // Recorded with `httpd -t` on local/httpd:2.2.34 and harness-httpd:2.4.68: the stock httpd.conf with
+  // `Include conf/extra/x.conf` appended, x.conf holding a LoadModule of a missing file on its line 2 (and, for the
+  // three levels, y.conf including x.conf on its line 1). Exit status 1 each time.
+  const MISSING = "/usr/local/apache2/modules/mod_nothere.so: cannot open shared object file: No such file or directory";
+  const NESTED = {
+    "2.2": `httpd: Syntax error on line 495 of /usr/local/apache2/conf/httpd.conf: Syntax error on line 2 of /usr/local/apache2/conf/extra/x.conf: Cannot load /usr/local/apache2/modules/mod_nothere.so into server: ${MISSING}\n`,
+    "2.4": `httpd: Syntax error on line 552 of /usr/local/apache2/conf/httpd.conf: Syntax error on line 2 of /usr/local/apache2/conf/extra/x.conf: Cannot load modules/mod_nothere.so into server: ${MISSING}\n`,
+  } as const;
+
+  it("names the included file's line for a one-line refusal nested in the Include's (2.2.34 and 2.4.68)", () => {
+    expect(parseConfigTestOutput(NESTED["2.2"], 1, "2.2").syntaxError).toEqual({
+      file: "/usr/local/apache2/conf/extra/x.conf",
+      line: 2,
+      reason: `Cannot load /usr/local/apache2/modules/mod_nothere.so into server: ${MISSING}`,
+    });
+    expect(parseConfigTestOutput(NESTED["2.4"], 1, "2.4").syntaxError).toEqual({
+      file: "/usr/local/apache2/conf/extra/x.conf",
+      line: 2,
+      reason: `Cannot load modules/mod_nothere.so into server: ${MISSING}`,
+    });
+  });
+
+  it("names the innermost file through two Includes, and the main file's line for a one-line refusal there", () => {
+    const threeLevels =
+      `httpd: Syntax error on line 552 of /usr/local/apache2/conf/httpd.conf: Syntax error on line 1 of /usr/local/apache2/conf/extra/y.conf: Syntax error on line 2 of /usr/local/apache2/conf/extra/x.conf: Cannot load modules/mod_nothere.so into server: ${MISSING}\n`;
+    expect(parseConfigTestOutput(threeLevels, 1, "2.4").syntaxError).toMatchObject({ file: "/usr/local/apache2/conf/extra/x.conf", line: 2 });
+    const inMain = `httpd: Syntax error on line 495 of /usr/local/apache2/conf/httpd.conf: Cannot load /usr/local/apache2/modules/mod_nothere.so into server: ${MISSING}\n`;
+    expect(parseConfigTestOutput(inMain, 1, "2.2").syntaxError).toEqual({
+      file: "/usr/local/apache2/conf/httpd.conf",
+      line: 495,
+      reason: `Cannot load /usr/local/apache2/modules/mod_nothere.so into server: ${MISSING}`,
+    });
+  });
+
+  it("reads the two-line refusal of an included file as before (2.2.34 and 2.4.68: Invalid command on x.conf's line 2)", () => {
+    const reason = "Invalid command 'FooBarBaz', perhaps misspelled or defined by a module not included in the server configuration";
+    expect(parseConfigTestOutput(`Syntax error on line 2 of /usr/local/apache2/conf/extra/x.conf:\n${reason}\n`, 1, "2.2").syntaxError).toEqual({ file: "/usr/local/apache2/conf/extra/x.conf", line: 2, reason });
+    expect(parseConfigTestOutput(`AH00526: Syntax error on line 2 of /usr/local/apache2/conf/extra/x.conf:\n${reason}\n`, 1, "2.4").syntaxError).toEqual({ file: "/usr/local/apache2/conf/extra/x.conf", line: 2, reason });
+  });
+
+  it("does not take a message that only quotes the words further in for a syntax error", () => {
+    expect(parseConfigTestOutput("AH00016: Configuration Failed: the check said Syntax error on line 3 of /x.conf: nothing\n", 1, "2.4").syntaxError).toBeNull();
+  });
+
   it("takes ok from the exit code, not from the text", () => {
     expect(parseConfigTestOutput("Syntax OK\n", 1, "2.4").ok).toBe(false);
     expect(parseConfigTestOutput("", 0, "2.4").ok).toBe(true);

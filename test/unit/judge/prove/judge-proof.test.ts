@@ -52,6 +52,7 @@ function probe(id: string, path: string, options: Partial<Pick<Probe, "client" |
     purpose: "inside",
     region: path,
     object: options.object ?? { kind: "static", marker: markerOf(path), origin: null },
+    sections: [],
   };
 }
 

@@ -11,7 +11,7 @@ import type { Probe, ProbeSet } from "../../../../harness/plan/probes/probe.ts";
 import { markerOf, objectText } from "../../../../harness/plan/probes/world-content.ts";
 
 function probe(id: string, path: string): Probe {
-  return { id, cell: `c-${id}`, target: { host: null, port: 80, tls: false }, method: "GET", path, client: "outsider", credentials: "none", user: null, scheme: null, realm: null, purpose: "inside", region: path, object: { kind: "static", marker: markerOf(path), origin: null } };
+  return { id, cell: `c-${id}`, target: { host: null, port: 80, tls: false }, method: "GET", path, client: "outsider", credentials: "none", user: null, scheme: null, realm: null, purpose: "inside", region: path, object: { kind: "static", marker: markerOf(path), origin: null }, sections: [] };
 }
 const PROBES = [probe("p1", "/admin/"), probe("p2", "/open/"), probe("p3", "/proxied/")];
 const SET: ProbeSet = {

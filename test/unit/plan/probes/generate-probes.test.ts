@@ -119,6 +119,44 @@ describe("generateProbes", () => {
     expect(set.cells.filter((c) => c.probe !== null).length).toBe(set.probes.length);
   });
 
+  it("names the per-directory sections each probe's path meets: the <Directory> an Alias leads into, and no other", async () => {
+    // A fragment is served from the image's document root; its Alias leads /docshelf/ into the tool's directory.
+    const tree = await loadTree(`${CONFIGS}docshelf-rewrite`);
+    const { set } = proofProbes(tree, tree, []);
+    const shelf = { file: "etc/docshelf/apache.conf", line: 14, endLine: 37, label: "<Directory /usr/share/docshelf/www>" };
+    const inside = set.probes.filter((p) => p.path.startsWith("/docshelf/"));
+    expect(inside.length).toBeGreaterThan(0);
+    for (const probe of inside) expect(probe.sections, probe.path).toContainEqual(shelf);
+    const outside = set.probes.filter((p) => p.path === "/" || p.path.startsWith("/docshelf-outside"));
+    expect(outside.length).toBeGreaterThan(0);
+    for (const probe of outside) expect(probe.sections, probe.path).not.toContainEqual(shelf);
+    // And the request carries them to the judge.
+    const requests = probeRequests(set, { file: "x", line: 1, column: 1 }).requests;
+    expect(requests.find((r) => r.path === "/docshelf/")?.probe?.sections).toContainEqual(shelf);
+  });
+
+  it("names the .htaccess files a probe's directory walk reads, unless AllowOverride None keeps httpd from reading them", async () => {
+    const archive = { file: "usr/share/docshelf/www/archive/.htaccess", line: 1, endLine: 6, label: ".htaccess", accessFile: true };
+    const { set } = proofProbes(await loadTree(`${CONFIGS}docshelf-rewrite`), await loadTree(`${CONFIGS}docshelf-rewrite`), []);
+    const under = set.probes.filter((p) => p.path.startsWith("/docshelf/archive/"));
+    expect(under.length).toBeGreaterThan(0);
+    for (const probe of under) expect(probe.sections, probe.path).toContainEqual(archive);
+    for (const probe of set.probes.filter((p) => !p.path.startsWith("/docshelf/archive/"))) expect(probe.sections, probe.path).not.toContainEqual(archive);
+    // The same tree with AllowOverride None in its <Directory>: 2.2 never reads the file.
+    const root = mkdtempSync(join(tmpdir(), "probes-override-"));
+    const files: Record<string, string> = {
+      "etc/docshelf/apache.conf": "Alias /docshelf /usr/share/docshelf/www\n<Directory /usr/share/docshelf/www>\n    AllowOverride None\n</Directory>\n",
+      "usr/share/docshelf/www/archive/.htaccess": "RewriteEngine On\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const closed = proofProbes(await loadTree(root), await loadTree(root), []).set;
+    expect(closed.probes.some((p) => p.path.startsWith("/docshelf/archive/"))).toBe(true);
+    expect(closed.probes.flatMap((p) => p.sections).filter((s) => s.accessFile)).toEqual([]);
+  });
+
   for (const sample of SAMPLES) {
     it(`${sample}: probes are generated, the same twice, one per probed cell`, async () => {
       const tree = await loadTree(`${CONFIGS}${sample}`);
