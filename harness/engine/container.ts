@@ -37,6 +37,18 @@ export interface ContainerSpec {
   /** Runs the tools image's exec agent as its command (`command` is not given): execs go to it over the attach
    * stream instead of through the engine (engine/exec-agent.ts). Its output is not logged. */
   agent?: boolean;
+  /** Its main process's stdin stays open for the harness to write to (`write`), and its output comes through the
+   * attach stream, not the engine's logs: to the stdout and stderr line streams, or where `routeOutput` says. A
+   * server host's command loop (server/server-host.ts) runs this way. */
+  attached?: boolean;
+}
+
+/** Where an attached container's output goes (HarnessContainer.routeOutput). */
+export interface OutputRoute {
+  stdout: (chunk: Buffer) => void;
+  stderr: (chunk: Buffer) => void;
+  /** The stream ended: the container's main process is gone, or the harness let go of it. */
+  end: () => void;
 }
 
 export interface ExecResult {
@@ -53,6 +65,9 @@ export class HarnessContainer {
   readonly stderr = new LineStream();
   private exited: Promise<number | null> | undefined;
   #agent: ExecAgent | null = null;
+  /** An attached container's stream (spec.attached) and where its output goes now (null: the line streams). */
+  #input: Duplex | null = null;
+  #route: OutputRoute | null = null;
 
   private constructor(
     readonly scope: RunScope,
@@ -74,6 +89,7 @@ export class HarnessContainer {
       throw new HarnessError("HARNESS_INTERNAL", "A container that joins another's network namespace has no network or ports of its own.");
     }
     if (spec.agent && spec.command !== undefined) throw new HarnessError("HARNESS_INTERNAL", "A container with the exec agent runs the agent as its command.");
+    const attached = spec.agent === true || spec.attached === true;
     const exposed = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, {}]));
     const bindings = Object.fromEntries((spec.publish ?? []).map((port) => [`${port}/tcp`, [{ HostIp: scope.engine.publishIp, HostPort: "" }]]));
     let container: Dockerode.Container;
@@ -83,8 +99,8 @@ export class HarnessContainer {
         name: spec.name,
         Cmd: spec.agent ? [...EXEC_AGENT_COMMAND] : spec.command,
         Entrypoint: spec.entrypoint,
-        // The agent's stdin stays open for the run's commands, and its frames are no log.
-        ...(spec.agent ? { OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : {}),
+        // The agent's (or an attached command's) stdin stays open for the run's commands, and its output is no log.
+        ...(attached ? { OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : {}),
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: resourceLabels(scope.runId, spec.role, spec.scenario),
         ExposedPorts: exposed,
@@ -94,7 +110,7 @@ export class HarnessContainer {
           ...(spec.ipv6 ? { Sysctls: { "net.ipv6.conf.all.disable_ipv6": "0" } } : {}),
           // Servers under test are small; a cap keeps a runaway config from taking the machine.
           Memory: 512 * 1024 * 1024,
-          ...(spec.agent ? { LogConfig: { Type: "none", Config: {} } } : {}),
+          ...(attached ? { LogConfig: { Type: "none", Config: {} } } : {}),
         },
         NetworkingConfig: spec.network
           ? { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases, ...fixedAddress(spec.network.address) } } }
@@ -140,6 +156,7 @@ export class HarnessContainer {
 
   async start(): Promise<void> {
     if (this.spec.agent) return this.#startWithAgent();
+    if (this.spec.attached) return this.#startAttached();
     await this.container.start();
     const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true, since: 0 })) as NodeJS.ReadableStream;
     const out = new PassThrough();
@@ -177,6 +194,53 @@ export class HarnessContainer {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Attached before it starts, so that nothing it writes is missed; its output goes to the line streams until a
+   * route is set. */
+  async #startAttached(): Promise<void> {
+    const stream = (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+    this.#input = stream;
+    const demuxer = new ExecDemuxer(
+      (chunk) => (this.#route === null ? this.stdout.sink.write(Buffer.from(chunk)) : this.#route.stdout(chunk)),
+      (chunk) => (this.#route === null ? this.stderr.sink.write(Buffer.from(chunk)) : this.#route.stderr(chunk)),
+    );
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#input = null;
+      this.#route?.end();
+      this.stdout.sink.end();
+      this.stderr.sink.end();
+    };
+    stream.on("data", (chunk: Buffer) => {
+      try {
+        demuxer.push(chunk);
+      } catch (error) {
+        log("[%s] attach stream: %s", this.shortId, (error as Error).message);
+        stream.destroy();
+      }
+    });
+    stream.on("end", end);
+    stream.on("close", end);
+    stream.on("error", end);
+    await this.container.start();
+    this.#watchExit();
+  }
+
+  /** Sends bytes to an attached container's main process (spec.attached); false once its stream is gone. */
+  write(bytes: Buffer): boolean {
+    if (this.#input === null) return false;
+    this.#input.write(bytes);
+    return true;
+  }
+
+  /** Where an attached container's output goes from now on (null: its line streams again). A route set after the
+   * stream ended is ended at once. */
+  routeOutput(route: OutputRoute | null): void {
+    this.#route = route;
+    if (route !== null && this.#input === null && this.spec.attached) route.end();
   }
 
   /** The exec agent it runs (spec.agent), once started; null for any other container. */
@@ -353,6 +417,7 @@ export class HarnessContainer {
   async remove(): Promise<void> {
     await this.scope.removeContainer(this.id, this.spec.joinNetworkOf === undefined);
     this.#agent?.close();
+    this.#input?.destroy();
   }
 }
 

@@ -1,8 +1,10 @@
 // A server host: one container on a lane's seat (server/server-seat.ts) that runs the servers of config after
-// config, instead of one container per config. A container costs the engine several times what an exec does
-// (docs/scaling.md); a host costs one container per lane and side, and then, per config, one exec that stages the
-// config and runs its start script (the same script a fresh container runs, start-script.ts) and one exec that
-// wipes what the config left.
+// config, instead of one container per config. A container costs the engine several times what an exec does, and an
+// exec still costs it some 75 ms of CPU (docs/scaling.md); so a host's own process is a command loop (hostLoop) that
+// the harness writes to over the container's attach stream: per config, one command stages the config and runs its
+// start script (the same script a fresh container runs, start-script.ts), and one wipes what the config left. Their
+// output comes back on the host's own stdout and stderr, one command at a time: a run's until the wipe is sent, the
+// wipe's up to its end line.
 //
 // Isolation. No config may see another's files, users, processes or IPC objects. The host's own script records, when
 // it starts, a manifest of the image's file system (every path with its type, mode and owner) and keeps a pristine
@@ -13,13 +15,16 @@
 // system with the manifest: a path the image lacks goes; an image path whose content, type, mode or owner changed,
 // or that is gone, comes back from the pristine copy; a directory gets its mode and owner back. An image file that
 // changed with no pristine copy cannot be put back: the host is then *tainted* and removed, and the lane's next
-// config gets a fresh one. So a host is either as the image made it, or gone.
+// config gets a fresh one. So a host is either as the image made it, or gone. A command's script and its bundle are
+// read into the loop's memory and their files removed before the command runs: nothing of one config stays in the
+// host's directory for the next.
 //
-// httpd is not PID 1 in a host (the host's reaper is): the start script runs in a subshell whose pid, httpd's once
+// httpd is not PID 1 in a host (the host's loop is): the start script runs in a subshell whose pid, httpd's once
 // it execs, is written to HOST_PID_FILE for a reload (start-script.ts reloadScript), and the wrapper prints the
 // subshell's exit status as HOST_EXITED, which ends the server's stderr as a container's end would.
 import { StringDecoder } from "node:string_decoder";
 import { Writable } from "node:stream";
+import { HarnessError } from "../errors.ts";
 import { HarnessContainer } from "../engine/container.ts";
 import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
@@ -37,6 +42,8 @@ export const HOST_READY = `${MARKER} host-ready`;
 export const HOST_UNSUPPORTED = `${MARKER} host-unsupported`;
 /** The wrapper's last line: `@@harness host-exited N`. */
 export const HOST_EXITED = `${MARKER} host-exited `;
+/** What the host's loop prints once a wipe's script has ended: `@@harness wipe-end STATUS`. */
+export const HOST_WIPE_END = `${MARKER} wipe-end `;
 /** The wipe's last line: `@@harness host-clean` or `@@harness host-tainted PATH`. */
 export const HOST_CLEAN = `${MARKER} host-clean`;
 export const HOST_TAINTED = `${MARKER} host-tainted `;
@@ -59,7 +66,7 @@ export function pristineRoots(profile: HttpdProfile): string[] {
 export function hostScript(profile: HttpdProfile): string {
   const roots = pristineRoots(profile).map(shellQuote).join(" ");
   return [
-    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! head --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
     `mkdir -p ${HOST_DIR}/pristine`,
     listing(`${HOST_DIR}/manifest`),
     // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
@@ -68,7 +75,36 @@ export function hostScript(profile: HttpdProfile): string {
     `echo "${HOST_READY}"`,
     // TERM from the engine's stop is not waited for: the host holds nothing worth a graceful end.
     "trap 'exit 0' TERM",
-    "while :; do sleep 3600 & wait $!; done",
+    hostLoop(),
+  ].join("\n");
+}
+
+/** Pure: the host's command loop, reading the harness's commands from its stdin (the attach stream), one at a time:
+ *
+ *     r SCRIPT_BYTES ARG_BYTES\n<script><arg>   run the script in the background, with the arg as $1 (none: -1)
+ *     w SCRIPT_BYTES\n<script>                  run the script to its end, then print HOST_WIPE_END and its status
+ *
+ * `read` (a byte at a time) takes the header, GNU `head -c` exactly the payload's bytes. The script and its arg are
+ * read into the loop's variables and their files removed before the command starts (the config must not find its
+ * own command, nor the next config the last one's bundle). A run's stdin is /dev/null: the stream is the loop's.
+ * Signals httpd sends its process group reach this loop too; as PID 1 it has no handler for them, so the kernel
+ * drops them. Orphans it adopts are taken when it next waits for a command. */
+export function hostLoop(dir = HOST_DIR): string {
+  return [
+    "while read -r harness_cmd harness_a harness_b; do",
+    '  case "$harness_cmd" in',
+    `    r) head -c "$harness_a" > ${dir}/job; harness_job=$(cat ${dir}/job); rm -f ${dir}/job`,
+    `       if [ "$harness_b" -ge 0 ]; then head -c "$harness_b" > ${dir}/arg; harness_arg=$(cat ${dir}/arg); rm -f ${dir}/arg`,
+    '         sh -c "$harness_job" httpd-upgrade-harness "$harness_arg" </dev/null &',
+    '       else sh -c "$harness_job" httpd-upgrade-harness </dev/null &',
+    "       fi",
+    "       harness_job=''; harness_arg='' ;;",
+    `    w) head -c "$harness_a" > ${dir}/job; harness_job=$(cat ${dir}/job); rm -f ${dir}/job`,
+    '       sh -c "$harness_job" </dev/null; harness_rc=$?; harness_job=\'\'',
+    `       printf '\\n%s%s\\n' "${HOST_WIPE_END}" "$harness_rc" ;;`,
+    `    *) printf '\\n%s\\n' "${MARKER} host-unknown-command" >&2 ;;`,
+    "  esac",
+    "done",
   ].join("\n");
 }
 
@@ -180,6 +216,8 @@ export class ServerHost {
   #gone = false;
   /** The wipe after the last config, running in the background (release). */
   #wiping: Promise<boolean> | null = null;
+  /** Ends the running config's output streams (its command's output ends where the wipe's begins). */
+  #endRun: (() => void) | null = null;
 
   private constructor(
     readonly container: HarnessContainer,
@@ -197,6 +235,7 @@ export class ServerHost {
       scenario: spec.label,
       entrypoint: ["/bin/sh", "-c"],
       command: [hostScript(spec.profile)],
+      attached: true,
       joinNetworkOf: spec.seatId,
     });
     try {
@@ -220,6 +259,7 @@ export class ServerHost {
       scenario: spec.label,
       entrypoint: ["/bin/sh", "-c"],
       command: [hostScript(spec.profile)],
+      attached: true,
       publish: [...publishes],
       network: { name: spec.network, aliases: [] },
       ipv6: false,
@@ -288,18 +328,18 @@ export class ServerHost {
     });
   }
 
-  /** Runs one config's start script (hostRunScript) with its bundle as $1, as a fresh container would run it. */
+  /** Runs one config's start script (hostRunScript) with its bundle as $1, as a fresh container would run it: sent
+   * to the host's loop (hostLoop), its output the host's until the wipe. */
   async run(script: string, backups: readonly string[], bundle: string | null): Promise<HostProcess> {
     this.#busy = true;
-    const command = ["/bin/sh", "-c", hostRunScript(backups, script), "httpd-upgrade-harness", ...(bundle === null ? [] : [bundle])];
     const stdout = new LineStream();
     const stderr = new LineStream();
     let resolveExit: (code: number | null) => void = () => undefined;
     const exited = new Promise<number | null>((resolve) => {
       resolveExit = resolve;
     });
-    // Lines pass on as they come until the wrapper's last one; the log followers may outlive httpd and hold the
-    // exec's stream open, so the end of httpd is the wrapper's word, not the stream's.
+    // Lines pass on as they come until the wrapper's last one; the log followers may outlive httpd and write on
+    // until the wipe, so the end of httpd is the wrapper's word, not the end of the host's output.
     const decoder = new StringDecoder("utf8");
     let partial = "";
     let done = false;
@@ -334,7 +374,27 @@ export class ServerHost {
         callback();
       },
     });
-    await this.container.followInto(command, stdout.sink, sink);
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      stdout.sink.end();
+      sink.end();
+    };
+    this.#endRun = end;
+    this.container.routeOutput({
+      stdout: (chunk) => {
+        if (!ended) stdout.sink.write(Buffer.from(chunk));
+      },
+      stderr: (chunk) => {
+        if (!ended) sink.write(Buffer.from(chunk));
+      },
+      end,
+    });
+    const job = Buffer.from(hostRunScript(backups, script), "utf8");
+    const arg = bundle === null ? null : Buffer.from(bundle, "utf8");
+    // A host whose stream is gone has ended the route: the server "exited" without a word, as a dead container's.
+    this.container.write(Buffer.concat([Buffer.from(`r ${job.length} ${arg === null ? -1 : arg.length}\n`), job, ...(arg === null ? [] : [arg])]));
     return { stdout, stderr, exited };
   }
 
@@ -343,19 +403,58 @@ export class ServerHost {
     if (this.#gone) return false;
     try {
       const started = Date.now();
-      const result = await this.container.exec(["/bin/sh", "-c", wipeScript()], { timeoutMs: 60_000 });
-      const last = result.stdout.trim().split("\n").at(-1) ?? "";
-      if (last === HOST_CLEAN) {
-        log("[%s] host wiped in %d ms (%s)", this.container.shortId, Date.now() - started, result.stdout.split("\n").find((line) => line.startsWith(`${MARKER} wipe-ms`))?.slice(MARKER.length + 1) ?? "");
+      const result = await this.#sendWipe(60_000);
+      const said = result.lines.filter((line) => line.trim() !== "");
+      const last = said.at(-1) ?? "";
+      if (result.status === 0 && last === HOST_CLEAN) {
+        log("[%s] host wiped in %d ms (%s)", this.container.shortId, Date.now() - started, said.find((line) => line.startsWith(`${MARKER} wipe-ms`))?.slice(MARKER.length + 1) ?? "");
         this.#busy = false;
         return true;
       }
-      log("[%s] host not reusable: %s %s", this.container.shortId, last || `wipe exited ${result.exitCode}`, result.stderr.slice(-300));
+      log("[%s] host not reusable: %s", this.container.shortId, last.startsWith(HOST_TAINTED) ? last : `wipe exited ${result.status}: ${said.slice(-3).join(" | ")}`);
     } catch (error) {
       log("[%s] host wipe failed: %s", this.container.shortId, error);
     }
     await this.remove().catch((error: unknown) => log("[%s] host not removed: %s", this.container.shortId, error));
     return false;
+  }
+
+  /** Sends the wipe to the host's loop and collects its stdout up to the loop's HOST_WIPE_END line: the last
+   * config's output ends here (what its log followers still wrote comes first, and is not the wipe's word). */
+  #sendWipe(timeoutMs: number): Promise<{ lines: string[]; status: number }> {
+    this.#endRun?.();
+    this.#endRun = null;
+    return new Promise((resolve, reject) => {
+      const decoder = new StringDecoder("utf8");
+      const lines: string[] = [];
+      let text = "";
+      let settled = false;
+      const settle = (outcome: { status: number } | Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        // Until the next config, what the host says goes nowhere (it says nothing).
+        this.container.routeOutput({ stdout: () => undefined, stderr: () => undefined, end: () => undefined });
+        if (outcome instanceof Error) reject(outcome);
+        else resolve({ lines, status: outcome.status });
+      };
+      const timer = setTimeout(() => settle(new HarnessError("HARNESS_CONTAINER", `The wipe of server host ${this.container.shortId} did not end within ${timeoutMs / 1000} s.`)), timeoutMs);
+      this.container.routeOutput({
+        stdout: (chunk) => {
+          text += decoder.write(chunk);
+          for (let nl = text.indexOf("\n"); nl >= 0 && !settled; nl = text.indexOf("\n")) {
+            const line = text.slice(0, nl);
+            text = text.slice(nl + 1);
+            if (line.startsWith(HOST_WIPE_END)) settle({ status: Number(line.slice(HOST_WIPE_END.length)) });
+            else lines.push(line);
+          }
+        },
+        stderr: () => undefined,
+        end: () => settle(new HarnessError("HARNESS_CONTAINER", `Server host ${this.container.shortId} ended during its wipe.`)),
+      });
+      const job = Buffer.from(wipeScript(), "utf8");
+      this.container.write(Buffer.concat([Buffer.from(`w ${job.length}\n`), job]));
+    });
   }
 
   async remove(): Promise<void> {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reuseServers } from "../../../harness/observe/observe-scenario.ts";
-import { HOST_EXITED, hostRunScript, pristineRoots } from "../../../harness/server/server-host.ts";
+import { HOST_EXITED, HOST_WIPE_END, hostLoop, hostRunScript, pristineRoots } from "../../../harness/server/server-host.ts";
 import { OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
 
 let dir: string;
@@ -64,5 +64,49 @@ describe("reuse", () => {
   it("keeps whole copies of what configs change most: users and groups, and the server root's usual folders", () => {
     dir = mkdtempSync(join(tmpdir(), "server-host-"));
     expect(pristineRoots(OFFICIAL_PROFILE)).toEqual(["/etc", "/usr/local/apache2/conf", "/usr/local/apache2/htdocs", "/usr/local/apache2/cgi-bin", "/usr/local/apache2/logs", "/var/www"]);
+  });
+});
+
+describe("a host's command loop", () => {
+  /** Runs the loop under /bin/sh with `input` as its stdin, to its end (the input's end). */
+  function loop(input: Buffer): { stdout: string; stderr: string; status: number | null } {
+    const result = spawnSync("/bin/sh", ["-c", hostLoop(join(dir, "host"))], { input, encoding: "utf8", timeout: 20_000 });
+    return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+  }
+
+  function command(kind: "r" | "w", script: string, arg?: string | null): Buffer {
+    const job = Buffer.from(script, "utf8");
+    const bytes = arg === undefined ? null : arg === null ? null : Buffer.from(arg, "utf8");
+    const header = kind === "w" ? `w ${job.length}\n` : `r ${job.length} ${bytes === null ? -1 : bytes.length}\n`;
+    return Buffer.concat([Buffer.from(header), job, ...(bytes === null ? [] : [bytes])]);
+  }
+
+  it("runs a config's script with its bundle as $1, each command's bytes exactly, and leaves neither in its directory", () => {
+    dir = mkdtempSync(join(tmpdir(), "server-host-"));
+    mkdirSync(join(dir, "host"));
+    const seen = join(dir, "seen");
+    // A bundle with spaces, quotes and a newline in it, as base64 never has, to show the bytes pass as they are; the
+    // script looks for its own command's files while it runs.
+    const bundle = "one two 'three'\n\"four\"";
+    const run = command("r", `{ printf '%s|%s|' "$0" "$1"; ls -A ${join(dir, "host")}; } > ${seen}`, bundle);
+    // The loop ends with its input; the run (in the background) holds its output open until it is done.
+    expect(loop(run).status).toBe(0);
+    expect(readFileSync(seen, "utf8")).toBe(`httpd-upgrade-harness|${bundle}|`);
+    const wipe = command("w", `echo "wiped $(ls -A ${join(dir, "host")} | wc -l)"; exit 3`);
+    const { stdout, status } = loop(wipe);
+    expect(status).toBe(0);
+    // The wipe's own output, then the loop's end line with its status; its script file gone before it ran.
+    expect(stdout.split("\n").filter((line) => line !== "")).toEqual(["wiped 0", `${HOST_WIPE_END}3`]);
+  });
+
+  it("passes no $1 for a run without an arg, and goes on with the next command after one it does not know", () => {
+    dir = mkdtempSync(join(tmpdir(), "server-host-"));
+    mkdirSync(join(dir, "host"));
+    const seen = join(dir, "seen");
+    const run = command("r", `echo "args $#" > ${seen}`, null);
+    const wipe = command("w", `while [ ! -s ${seen} ]; do sleep 0.05; done; cat ${seen}`);
+    const { stdout, stderr } = loop(Buffer.concat([Buffer.from("x 1 2\n"), run, wipe]));
+    expect(stderr).toContain("host-unknown-command");
+    expect(stdout.split("\n").filter((line) => line !== "")).toEqual(["args 0", `${HOST_WIPE_END}0`]);
   });
 });
