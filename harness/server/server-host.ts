@@ -49,9 +49,10 @@ export const HOST_CLEAN = `${MARKER} host-clean`;
 export const HOST_TAINTED = `${MARKER} host-tainted `;
 
 /** What the manifest and every later listing walk: the container's root file system and /dev, not the kernel's
- * views or the host's own directory. One `path<TAB>type mode uid:gid` line each. */
+ * views or the host's own directory. One `path<TAB>type mode uid:gid` line each; with `ctime`, the status change
+ * time too, and first the host's epoch file (the last wipe's end), which the walk itself leaves out. */
 function listing(out: string, ctime = false): string {
-  return `LC_ALL=C find / /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G${ctime ? "\\t%C@" : ""}\\n' > ${out}`;
+  return `LC_ALL=C find ${ctime ? `${HOST_DIR}/epoch ` : ""}/ /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G${ctime ? "\\t%C@" : ""}\\n' > ${out}`;
 }
 
 /** Pure: the directories a host copies whole before its first config (those that exist in the image). */
@@ -71,7 +72,7 @@ export function hostScript(profile: HttpdProfile): string {
     listing(`${HOST_DIR}/manifest`),
     // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
     `for d in ${roots}; do [ -d "$d" ] && cp -a --parents "$d" ${HOST_DIR}/pristine 2>/dev/null; done`,
-    `touch ${HOST_DIR}/epoch`,
+    `echo > ${HOST_DIR}/epoch`,
     `echo "${HOST_READY}"`,
     // TERM from the engine's stop is not waited for: the host holds nothing worth a graceful end.
     "trap 'exit 0' TERM",
@@ -124,7 +125,7 @@ export function hostRunScript(backups: readonly string[], script: string, dir = 
   return [
     ...backupLines(backups, dir),
     // How many configs the host has run, this one included (HOST_RUNS_FILE).
-    `harness_runs=$(cat ${dir}/runs 2>/dev/null || echo 0); echo $((harness_runs + 1)) > ${dir}/runs`,
+    `harness_runs=0; [ -s ${dir}/runs ] && read -r harness_runs < ${dir}/runs; echo $((harness_runs + 1)) > ${dir}/runs`,
     `(\n${script}\n) &`,
     "harness_pid=$!",
     `echo "$harness_pid" > ${dir}/httpd.pid`,
@@ -147,6 +148,7 @@ export function wipeScript(): string {
     'FILENAME == ARGV[2] { B[$1] = 1; next }',
     // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
     // with their entries (those are looked at one by one), and device nodes with their use.
+    'FILENAME == ARGV[3] && FNR == 1 { E = $3; next }',
     'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
     // Mount points (the engine's /etc/hosts, /etc/resolv.conf and /etc/hostname): not removable, so a changed one is
     // written over in place.
@@ -165,8 +167,10 @@ export function wipeScript(): string {
     "}",
   ].join("\n");
   return [
-    // When each step ended (ms since the wipe began), for the log: GNU date's %N, else whole seconds.
-    'harness_t0=$(date +%s%N); harness_ms() { echo $(( ($(date +%s%N) - harness_t0) / 1000000 )); }',
+    // (Builtins only where it can: a process costs the container a fork and an exec, and a wipe runs after every config.)
+    // When each step ended, in ms since the wipe began, for the log: the kernel's uptime, in hundredths.
+    'harness_now() { read -r harness_u _ < /proc/uptime; harness_u=${harness_u%.*}${harness_u#*.}; }',
+    "harness_now; harness_t0=$harness_u",
     // Every process but the host's reaper (1) and this shell; then wait for them to be gone (zombies are the
     // reaper's to take).
     // The processes there are now (the reaper's own sleep is made again as soon as it is killed: not waited for).
@@ -174,19 +178,19 @@ export function wipeScript(): string {
     "kill -KILL -1 2>/dev/null",
     'i=0; while [ $i -lt 250 ]; do alive=0; for n in $before; do { read -r s < "/proc/$n/stat"; } 2>/dev/null || continue; s=${s##*) }; [ "${s%% *}" = Z ] || alive=1; done; [ $alive = 0 ] && break; sleep 0.02; i=$((i+1)); done',
     `[ $alive = 0 ] || { echo "${HOST_TAINTED}processes"; exit 1; }`,
-    "harness_killed=$(harness_ms)",
+    "harness_now; harness_killed=$(( (harness_u - harness_t0) * 10 ))",
     "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
     "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
     "cd /",
     listing(`${h}/now`, true),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
-    `awk -v E="$(find ${h}/epoch -printf '%T@')" ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now /proc/self/mountinfo | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
-    `harness_listed=$(harness_ms); harness_actions=$(wc -l < ${h}/actions)`,
+    `awk ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now /proc/self/mountinfo | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    "harness_now; harness_listed=$(( (harness_u - harness_t0) * 10 ))",
     "tainted=''",
     // One rm and one cp for all the paths (a process each was most of a wipe's time on a busy machine): what goes,
     // then directories (sorted by path: a directory before what is in it) get their mode and owner back, then the
     // pristine copies come back, each with the parents it needs.
-    `awk -F '\\t' -v h=${h} '$1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "overwrite" { print $2 > (h "/overwrite") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions`,
+    `harness_actions=$(awk -F '\\t' -v h=${h} 'END { print NR } $1 == "rm" { print $2 > (h "/rm") } $1 == "dir" { print > (h "/dirs") } $1 == "restore" { print substr($2, 2) > (h "/restore") } $1 == "overwrite" { print $2 > (h "/overwrite") } $1 == "taint" { print $2 > (h "/taint") }' ${h}/actions)`,
     `[ -s ${h}/rm ] && xargs -d '\\n' rm -rf -- < ${h}/rm`,
     `if [ -s ${h}/dirs ]; then tab="$(printf '\\t')"; while IFS="$tab" read -r what p mode owner; do`,
     '  if [ -L "$p" ] || { [ -e "$p" ] && [ ! -d "$p" ]; }; then rm -rf -- "$p"; fi; mkdir -p -- "$p" && chmod "$mode" -- "$p" && chown "$owner" -- "$p" || tainted="${tainted:-$p}"',
@@ -196,8 +200,10 @@ export function wipeScript(): string {
     `[ -s ${h}/taint ] && tainted="\${tainted:-$(head -n 1 ${h}/taint)}"`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
     `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/overwrite ${h}/taint ${HOST_PID_FILE}`,
-    `touch ${h}/epoch`,
-    `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(harness_ms) actions=$harness_actions"`,
+    // The epoch: what the next wipe's listing compares status change times with (written, so its times move).
+    `echo > ${h}/epoch`,
+    "harness_now",
+    `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(( (harness_u - harness_t0) * 10 )) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,
   ].join("\n");
 }
