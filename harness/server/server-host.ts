@@ -48,11 +48,29 @@ export const HOST_WIPE_END = `${MARKER} wipe-end `;
 export const HOST_CLEAN = `${MARKER} host-clean`;
 export const HOST_TAINTED = `${MARKER} host-tainted `;
 
-/** What the manifest and every later listing walk: the container's root file system and /dev, not the kernel's
- * views or the host's own directory. One `path<TAB>type mode uid:gid` line each; with `ctime`, the status change
- * time too, and first the host's epoch file (the last wipe's end), which the walk itself leaves out. */
-function listing(out: string, ctime = false): string {
-  return `LC_ALL=C find ${ctime ? `${HOST_DIR}/epoch ` : ""}/ /dev -xdev \\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune -o -printf '%p\\t%y %m %U:%G${ctime ? "\\t%C@" : ""}\\n' > ${out}`;
+const EXCLUDED = `\\( -path /proc -o -path /sys -o -path ${HOST_DIR} -o -path /dev/shm -o -path /dev/mqueue -o -path /dev/pts \\) -prune`;
+
+/** What the manifest walks: the container's root file system and /dev, not the kernel's views or the host's own
+ * directory. One `path<TAB>type mode uid:gid` line each, in find's order (a directory before what is in it). */
+function manifestListing(out: string): string {
+  return `LC_ALL=C find / /dev -xdev ${EXCLUDED} -o -printf '%p\\t%y %m %U:%G\\n' > ${out}`;
+}
+
+/** What a wipe walks: `KIND<TAB>path<TAB>type mode uid:gid<TAB>ctime` lines, first the host's epoch file (the last
+ * wipe's end), then the mount points the engine made of files (/etc/hosts...: written in place, so seen whatever
+ * their directory is), then the file system as the manifest has it, but for the directories that are still the
+ * image's own. Those are listed as `p` and not entered: on the overlay file system a container's root is, a change
+ * anywhere below a directory first copies that directory up into the container's layer, which gives it a new status
+ * change time; a directory whose status has not changed since the host began (HOST_DIR/since, two seconds before
+ * it: the kernel stamps times with a coarser clock than `date` reads) was never copied up, so nothing below it can
+ * differ from the image. So a wipe walks what configs touched (/, /etc, /run, /tmp, the server root...), not the
+ * image's thousands of untouched paths. /dev is a tmpfs, not layered: always walked. */
+function wipeListing(out: string): string {
+  return [
+    `harness_since=-1; read -r harness_since < ${HOST_DIR}/since`,
+    `harness_mounts=''; while read -r m; do harness_mounts="$harness_mounts $m"; done < ${HOST_DIR}/mounts`,
+    `LC_ALL=C find ${HOST_DIR}/epoch $harness_mounts / /dev -xdev ${EXCLUDED} -o -type d ! -newerct "@$harness_since" ! -path / ! -path /dev ! -path '/dev/*' -printf 'p\\t%p\\t%y %m %U:%G\\t%C@\\n' -prune -o -printf 'v\\t%p\\t%y %m %U:%G\\t%C@\\n' > ${out}`,
+  ].join("\n");
 }
 
 /** Pure: the directories a host copies whole before its first config (those that exist in the image). */
@@ -67,9 +85,15 @@ export function pristineRoots(profile: HttpdProfile): string[] {
 export function hostScript(profile: HttpdProfile): string {
   const roots = pristineRoots(profile).map(shellQuote).join(" ");
   return [
-    `if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! head --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    `if ! find / -maxdepth 0 -newerct @0 -printf '' >/dev/null 2>&1 || ! command -v awk >/dev/null 2>&1 || ! command -v sort >/dev/null 2>&1 || ! cp --version >/dev/null 2>&1 || ! head --version >/dev/null 2>&1 || ! xargs -d '\\n' true </dev/null >/dev/null 2>&1; then echo "${HOST_UNSUPPORTED}"; exec sleep 3600; fi`,
+    // Before the host writes anything (its own directory copies / and /run up): what a wipe's listing takes for the
+    // image's own directories (wipeListing). No date: nothing is taken for the image's own, every directory walked.
+    "harness_since=$(( $(date +%s 2>/dev/null || echo 1) - 2 ))",
     `mkdir -p ${HOST_DIR}/pristine`,
-    listing(`${HOST_DIR}/manifest`),
+    `echo "$harness_since" > ${HOST_DIR}/since`,
+    // The engine's file mounts (its /etc/hosts, /etc/resolv.conf, /etc/hostname), for every wipe's listing.
+    `awk '$5 != "/" && $5 !~ /^\\/(proc|sys|dev)(\\/|$)/ && $5 !~ /\\\\/ { print $5 }' /proc/self/mountinfo | while read -r m; do [ -d "$m" ] || echo "$m"; done > ${HOST_DIR}/mounts`,
+    manifestListing(`${HOST_DIR}/manifest`),
     // (GNU cp 9.1 may say it could not set a parent's attributes in the copy: the copy is made all the same.)
     `for d in ${roots}; do [ -d "$d" ] && cp -a --parents "$d" ${HOST_DIR}/pristine 2>/dev/null; done`,
     `echo > ${HOST_DIR}/epoch`,
@@ -140,19 +164,22 @@ export function hostRunScript(backups: readonly string[], script: string, dir = 
 export function wipeScript(): string {
   const h = HOST_DIR;
   // Actions by path, from the manifest (M), the pristine copy (B), the listing now (N) and the paths whose status
-  // changed since the last wipe (C, from the listing's ctimes): rm (not the image's), dir (a directory's mode and owner), restore (from the
-  // pristine copy), taint (an image path changed with no copy).
+  // changed since the last wipe (C, from the listing's ctimes): rm (not the image's), dir (a directory's mode and
+  // owner), restore (from the pristine copy), taint (an image path changed with no copy). The manifest's paths below
+  // a directory the listing did not enter (PR: the image's own, wipeListing) are as the image has them, and are
+  // not looked at: find's order puts a directory's paths right after it.
   const awk = [
     "BEGIN { FS = \"\\t\" }",
-    'FILENAME == ARGV[1] { M[$1] = $2; next }',
-    'FILENAME == ARGV[2] { B[$1] = 1; next }',
-    // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
-    // with their entries (those are looked at one by one), and device nodes with their use.
-    'FILENAME == ARGV[3] && FNR == 1 { E = $3; next }',
-    'FILENAME == ARGV[3] { N[$1] = $2; if ($3 > E && $2 !~ /^[dcb] /) C[$1] = 1; next }',
     // Mount points (the engine's /etc/hosts, /etc/resolv.conf and /etc/hostname): not removable, so a changed one is
     // written over in place.
-    'FILENAME == ARGV[4] { split($0, f, " "); MP[f[5]] = 1; next }',
+    'FILENAME == ARGV[1] { split($0, f, " "); MP[f[5]] = 1; next }',
+    // A path whose status changed after the epoch (the last wipe's end): its content may differ. Directories change
+    // with their entries (those are looked at one by one), and device nodes with their use.
+    'FILENAME == ARGV[2] && FNR == 1 { E = $4; next }',
+    'FILENAME == ARGV[2] { if ($1 == "p") PR[$2] = 1; N[$2] = $3; if ($4 > E && $3 !~ /^[dcb] /) C[$2] = 1; next }',
+    'FILENAME == ARGV[3] { B[$1] = 1; next }',
+    'FILENAME == ARGV[4] && skip != "" && index($1, skip) == 1 { if ($1 in MP) M[$1] = $2; next }',
+    'FILENAME == ARGV[4] { skip = ($1 in PR) ? $1 "/" : ""; M[$1] = $2; next }',
     "END {",
     '  for (p in N) if (!(p in M)) print "rm\\t" p',
     "  for (p in M) {",
@@ -182,9 +209,9 @@ export function wipeScript(): string {
     "command -v ipcrm >/dev/null 2>&1 && ipcrm -a 2>/dev/null",
     "rm -rf /dev/shm/* /dev/shm/.[!.]* /dev/mqueue/* 2>/dev/null",
     "cd /",
-    listing(`${h}/now`, true),
+    wipeListing(`${h}/now`),
     `(cd ${h}/pristine && LC_ALL=C find . -mindepth 1 -printf '/%P\\n') > ${h}/kept`,
-    `awk ${shellQuote(awk)} ${h}/manifest ${h}/kept ${h}/now /proc/self/mountinfo | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
+    `awk ${shellQuote(awk)} /proc/self/mountinfo ${h}/now ${h}/kept ${h}/manifest | LC_ALL=C sort -t "$(printf '\\t')" -k2,2 > ${h}/actions`,
     "harness_now; harness_listed=$(( (harness_u - harness_t0) * 10 ))",
     "tainted=''",
     // One rm and one cp for all the paths (a process each was most of a wipe's time on a busy machine): what goes,
@@ -200,8 +227,11 @@ export function wipeScript(): string {
     `[ -s ${h}/taint ] && tainted="\${tainted:-$(head -n 1 ${h}/taint)}"`,
     // Nothing of this config's stays in the host's own directory either (the lists name its paths).
     `rm -f ${h}/now ${h}/kept ${h}/actions ${h}/rm ${h}/dirs ${h}/restore ${h}/overwrite ${h}/taint ${HOST_PID_FILE}`,
-    // The epoch: what the next wipe's listing compares status change times with (written, so its times move).
+    // The epoch: what the next wipe's listing compares status change times with (written, so its times move). The
+    // kernel stamps times by its tick (up to 10 ms): a change in the tick of the epoch's write would look as old as
+    // the epoch, so the next config waits for the tick to pass.
     `echo > ${h}/epoch`,
+    "sleep 0.02",
     "harness_now",
     `echo "${MARKER} wipe-ms killed=$harness_killed listed=$harness_listed done=$(( (harness_u - harness_t0) * 10 )) actions=$harness_actions"`,
     `if [ -n "$tainted" ]; then echo "${HOST_TAINTED}$tainted"; else echo "${HOST_CLEAN}"; fi`,

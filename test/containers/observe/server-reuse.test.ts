@@ -9,6 +9,10 @@ import { HOST_RUNS_FILE } from "../../../harness/server/server-host.ts";
 import { comparableScenario } from "../../helpers/comparable-report.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
 
+/** What a config sees of the deep plants: how many of the new paths, whether the removed file is there, the changed
+ * file's planted lines, the directory's mode. */
+const DEEP = "ls -d /usr/share/doc/planted-deep.txt /var/lib/planted 2>/dev/null | wc -l; [ -f /etc/skel/.bashrc ] && echo bashrc || echo no-bashrc; grep -c planted /etc/security/limits.conf; stat -c %a /etc/ld.so.conf.d";
+
 const PLANTS = `
 id: reuse-a-plants
 title: a config that plants a page, a file, a user and a process
@@ -20,12 +24,16 @@ server:
     - "mkdir -p /srv/planted && echo secret-of-a > /srv/planted/secret.txt && chmod 700 /srv/planted"
     - "echo 'planter:x:4242:4242::/nonexistent:/bin/false' >> /etc/passwd"
     - "(sleep 617 >/dev/null 2>&1 &)"
+    # Below directories no config had touched before: a new file and tree, a deep file of the image removed, one
+    # changed, a directory's mode changed (a wipe walks only what configs touched: server/server-host.ts).
+    - "echo planted-deep > /usr/share/doc/planted-deep.txt && mkdir -p /var/lib/planted/x && echo a > /var/lib/planted/x/y"
+    - "rm /etc/skel/.bashrc && echo '# planted' >> /etc/security/limits.conf && chmod 700 /etc/ld.so.conf.d"
 requests:
   - name: planted-page
     path: /planted.txt
     repeat: false
   - name: what-it-sees
-    exec: "cat /srv/planted/secret.txt; grep -c '^planter:' /etc/passwd; grep -qzx 617 /proc/[0-9]*/cmdline 2>/dev/null && echo running || echo not-running; cat ${HOST_RUNS_FILE} 2>/dev/null || echo none"
+    exec: "cat /srv/planted/secret.txt; grep -c '^planter:' /etc/passwd; grep -qzx 617 /proc/[0-9]*/cmdline 2>/dev/null && echo running || echo not-running; cat ${HOST_RUNS_FILE} 2>/dev/null || echo none; ${DEEP}"
     repeat: false
 `;
 
@@ -40,7 +48,7 @@ requests:
     path: /planted.txt
     repeat: false
   - name: what-it-sees
-    exec: "cat /srv/planted/secret.txt 2>/dev/null || echo no-file; grep -c '^planter:' /etc/passwd; grep -qzx 617 /proc/[0-9]*/cmdline 2>/dev/null && echo running || echo not-running; cat ${HOST_RUNS_FILE} 2>/dev/null || echo none"
+    exec: "cat /srv/planted/secret.txt 2>/dev/null || echo no-file; grep -c '^planter:' /etc/passwd; grep -qzx 617 /proc/[0-9]*/cmdline 2>/dev/null && echo running || echo not-running; cat ${HOST_RUNS_FILE} 2>/dev/null || echo none; ${DEEP}"
     repeat: false
 `;
 
@@ -88,10 +96,10 @@ async function plantedThenRead(images: { baseline?: string; candidate: string })
     expect(side.started && other.started, side.side.id).toBe(true);
     // A saw all it planted, as the first config of its host.
     expect(status(side, "planted-page"), side.side.id).toBe(200);
-    expect(seen(side), side.side.id).toEqual(["secret-of-a", "1", "running", "1"]);
+    expect(seen(side), side.side.id).toEqual(["secret-of-a", "1", "running", "1", "2", "no-bashrc", "1", "700"]);
     // B ran second in the same host, and none of it is there.
     expect(status(other, "planted-page"), other.side.id).toBe(404);
-    expect(seen(other), other.side.id).toEqual(["no-file", "0", "not-running", "2"]);
+    expect(seen(other), other.side.id).toEqual(["no-file", "0", "not-running", "2", "0", "bashrc", "0", "755"]);
   }
 }
 
