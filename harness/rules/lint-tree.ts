@@ -13,7 +13,7 @@ import { invalidCommandLines } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
 import { placeKey } from "./places.ts";
-import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
+import { SEVERITIES, type Detection, type Rule, type Severity } from "./rule.ts";
 import { targetRefusals } from "./target-refusals.ts";
 
 export interface LintResult {
@@ -203,17 +203,24 @@ function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, 
 
 const NOTHING_RELATED: SourcePlace[] = [];
 
+/** Whether a finding is a security change: its severity's, whoever set it (a detection rated on its own from the
+ * outcome it predicts, an .htaccess line's 500, the rule's own), or the rule's flag where the rule's own rating
+ * stands and the rule says its construct widens access at another severity. */
+export function findingSecurity(rule: Pick<Rule, "security">, detection: Pick<Detection, "severity">, severity: Severity): boolean {
+  return severity === "security" || (detection.severity === undefined && rule.security === true);
+}
+
 function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFinding {
   const { node } = detection;
   const span = node.span;
   const quoted = shared.quoted(node.kind === "section" ? node.node.openRaw : node.node.raw);
   const directive = quoted.directive;
   const path = shared.path(detection.sections);
-  return {
+  const severity = detection.severity ?? rule.severity;
+  const finding: LintFinding = {
     rule: rule.id,
-    severity: detection.severity ?? rule.severity,
-    // A detection rated on its own (from the outcome it predicts) is security only when rated so.
-    security: detection.severity === undefined ? (rule.security ?? false) : detection.severity === "security",
+    severity,
+    security: findingSecurity(rule, detection, severity),
     seed: shared.seed(rule),
     file: span.file,
     line: span.line,
@@ -228,6 +235,8 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
     includeChain: shared.chain(span.file),
     related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),
   };
+  if (detection.predicted !== undefined) finding.predicted = detection.predicted;
+  return finding;
 }
 
 /** Within one file: line, column, severity, rule. */
