@@ -272,6 +272,18 @@ export const CLAIM_WORDS: Readonly<Record<OutcomeClaim["kind"], string>> = {
   unpredicted: "the outcome is not predicted (why is given at each place)",
 };
 
+/** A finding's message as said of its one place: the place's own prediction where the message points to it (what
+ * the message itself said before places carried their predictions). For what speaks of one place alone, as
+ * migrate's reasons and notes do. */
+export function messageAtPlace(finding: { message: string; predicted?: string }): string {
+  if (finding.predicted === undefined) return finding.message;
+  for (const words of Object.values(CLAIM_WORDS)) {
+    const at = finding.message.lastIndexOf(words);
+    if (at >= 0) return `${finding.message.slice(0, at)}${finding.predicted}${finding.message.slice(at + words.length)}`;
+  }
+  return finding.message;
+}
+
 export interface ClaimedFinding {
   /** What the lines do on 2.4, without a claim of who gets what ("under Satisfy Any 2.4 ORs ..."). */
   cause: string;

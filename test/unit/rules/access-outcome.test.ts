@@ -7,7 +7,7 @@ import { proofProbes } from "../../../harness/judge/prove/proof-probes.ts";
 import { migrateTree } from "../../../harness/migrate/migrate-tree.ts";
 import { A3 } from "../../../harness/rules/a3-require-host-provider-on-22.ts";
 import { A5 } from "../../../harness/rules/a5-compat-anded-with-require.ts";
-import { governingSection, outcomeClaim, PREDICTED_VHOSTS, PREDICTION_BUDGET } from "../../../harness/rules/access-outcome.ts";
+import { governingSection, messageAtPlace, outcomeClaim, PREDICTED_VHOSTS, PREDICTION_BUDGET } from "../../../harness/rules/access-outcome.ts";
 import { lintContextFindings } from "../../../harness/rules/lint-tree.ts";
 import { lintProbes } from "../../../harness/rules/tree-probes.ts";
 import { HANDLER_NOT_LOADED } from "../../../harness/rules/handler-not-loaded.ts";
@@ -156,5 +156,15 @@ describe("lint's prediction caps", () => {
     expect(lintContextFindings(over, [A5]).map((finding) => finding.predicted)).toEqual([
       `the outcome is not predicted: lint predicts at most ${PREDICTION_BUDGET} requests per tree, and this tree's findings govern more (prove predicts and checks every cell)`,
     ]);
+  });
+});
+
+describe("messageAtPlace", () => {
+  it("says the place's own prediction where the cause's message points to it, and leaves other messages as they are", () => {
+    const [found] = lintContextFindings(cappedTree(1, 1), [A5]);
+    expect(found!.message).toMatch(/; predicted by the access model: the outcome changes \(who gets what is given at each place\)$/);
+    expect(messageAtPlace(found!)).toBe(`${found!.message.slice(0, found!.message.indexOf("; predicted by"))}; ${found!.predicted}`);
+    expect(messageAtPlace(found!)).toMatch(/do not take precedence; predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for /);
+    expect(messageAtPlace({ message: "2.4 refuses to start: Invalid command 'Order'" })).toBe("2.4 refuses to start: Invalid command 'Order'");
   });
 });
