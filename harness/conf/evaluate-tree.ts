@@ -90,7 +90,8 @@ export function evaluateTree(tree: ConfigTree, options: EvaluateOptions): Effect
  * node keeps its span as numbers and makes the Span when asked, parse-file.ts Placed), not a Span of its own:
  * 10,000 vhosts kept 260,000. A getter, so a spread (`{ ...directive }`) leaves `span` out: give it explicitly. */
 class EvaluatedDirective implements EffectiveDirective {
-  readonly kind = "directive" as const;
+  /** On the prototype (below the classes), not a field of each of the 230,000 directives of a 10,000-vhost tree. */
+  declare readonly kind: "directive";
   name: string;
   key: string;
   args: string[];
@@ -119,7 +120,8 @@ class EvaluatedDirective implements EffectiveDirective {
 
 /** As EvaluatedDirective, for a section. */
 class EvaluatedSection implements EffectiveSection {
-  readonly kind = "section" as const;
+  /** On the prototype, as EvaluatedDirective's. */
+  declare readonly kind: "section";
   name: string;
   key: string;
   args: string[];
@@ -146,6 +148,10 @@ class EvaluatedSection implements EffectiveSection {
     return viaMacro === undefined ? { kind, name, key, args, span, node, guards, children } : { kind, name, key, args, span, node, guards, children, viaMacro };
   }
 }
+
+// A directive's and a section's kind, on the prototype: read as fast as a field, no slot per node.
+Object.defineProperty(EvaluatedDirective.prototype, "kind", { value: "directive", enumerable: true });
+Object.defineProperty(EvaluatedSection.prototype, "kind", { value: "section", enumerable: true });
 
 /** `-D NAME` as the command line gives it: "NAME", "-DNAME", "-D NAME". httpd's main.c keeps the word whole,
  * so `-D NAME=value` defines the name "NAME=value" (there is no command-line value). */

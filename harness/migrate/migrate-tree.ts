@@ -24,6 +24,7 @@ import { DIRECTIVES } from "../rules/directive-knowledge.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { legacyBranch, lintContext } from "../rules/lint-context.ts";
 import { lintContextFindings } from "../rules/lint-tree.ts";
+import { messageAtPlace } from "../rules/access-outcome.ts";
 import { literalFix } from "../rules/literal-fix.ts";
 import { missingCompanions, START_COMPANIONS } from "../rules/start-companion.ts";
 import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
@@ -153,7 +154,9 @@ export function migrateTree(tree: ConfigTree, options: MigrateOptions & { target
   // ---- findings: modules the target lacks, directives it refuses or reads otherwise -----------------------
   const findings = lintContextFindings(context).filter((f) => f.severity !== "expected" && !ACCESS_RULES.has(f.rule));
   const handled = new Set<string>();
-  for (const f of findings) {
+  for (const found of findings) {
+    // Each change is about one place: its reason says what the access model predicts there.
+    const f = { ...found, message: messageAtPlace(found) };
     const anchor = anchorOf(f);
     if (/^\s*LoadModule\b/i.test(f.directive)) continue; // module lines: above
     const moduleId = /\bLoadModule\s+(\w+_module)\b/.exec(f.fix ?? "")?.[1] ?? /^Load (\w+_module)\b/.exec(f.fix ?? "")?.[1];

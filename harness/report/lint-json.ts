@@ -1,7 +1,8 @@
-// `lint --format json`: the lint's JSON contract (schema/lint.schema.json, schemaVersion 2.0). One finding per
+// `lint --format json`: the lint's JSON contract (schema/lint.schema.json, schemaVersion 2.1). One finding per
 // cause (a rule, its message and fix, in one tree) with every place it was found at. The issue's contract fields
 // come first in each finding and keep their names (rule, severity, file, line, column, directive, message, fix:
-// the first place's); then the rest, every place (`places`) and the tree it is in.
+// the first place's); then the rest, every place (`places`) and the tree it is in. A place the access model made a
+// claim for carries it (`predicted`, 2.1): who gets what differs from place to place, the cause's message does not.
 //
 // lintJsonChunks writes the same text as `${JSON.stringify(lintDocument(...), null, 2)}\n` in pieces, a place at a
 // time, so that a lint of tens of thousands of places never holds its report as one string (nor as one object).
@@ -9,12 +10,12 @@ import type { LintFinding, SourcePlace } from "../rules/finding.ts";
 import type { LintCause, LintOutcome } from "../rules/lint-outcome.ts";
 import type { Severity } from "../rules/severity.ts";
 
-export const LINT_SCHEMA_VERSION = "2.0";
+export const LINT_SCHEMA_VERSION = "2.1";
 export const TOOL_NAME = "httpd-upgrade-harness";
 
 /** One place of a finding: where, the directive as written, and what identifies it across edits (the finding's own
  * fields, finding.ts; the JSON writes them in this order). */
-export type LintPlace = Pick<LintFinding, "file" | "line" | "column" | "endLine" | "endColumn" | "directive" | "fingerprint" | "sections" | "includeChain" | "related">;
+export type LintPlace = Pick<LintFinding, "file" | "line" | "column" | "endLine" | "endColumn" | "directive" | "fingerprint" | "sections" | "includeChain" | "related" | "predicted">;
 
 export interface LintDocumentFinding {
   rule: string;
@@ -61,8 +62,8 @@ export interface LintDocument {
 }
 
 function placeOf(place: LintCause["places"][number]): LintPlace {
-  const { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related } = place;
-  return { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related };
+  const { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related, predicted } = place;
+  return { file, line, column, endLine, endColumn, directive, fingerprint, sections, includeChain, related, ...(predicted === undefined ? {} : { predicted }) };
 }
 
 /** The finding with `places` as given (all of them, or none for the streamed head). */
@@ -183,7 +184,7 @@ class PlaceText {
   }
 
   of(place: LintCause["places"][number]): string {
-    const { file, line, column, endLine, endColumn, directive, fingerprint } = place;
+    const { file, line, column, endLine, endColumn, directive, fingerprint, predicted } = place;
     const sections = this.#strings(place.sections);
     const includeChain = this.#sources(place.includeChain);
     const related = this.#sources(place.related);
@@ -197,7 +198,8 @@ class PlaceText {
       typeof endLine !== "number" ||
       typeof endColumn !== "number" ||
       typeof directive !== "string" ||
-      typeof fingerprint !== "string"
+      typeof fingerprint !== "string" ||
+      (predicted !== undefined && typeof predicted !== "string")
     ) {
       return indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD);
     }
@@ -206,7 +208,8 @@ class PlaceText {
       `{\n${pad}"file": ${JSON.stringify(file)},\n${pad}"line": ${jsonNumber(line)},\n${pad}"column": ${jsonNumber(column)},` +
       `\n${pad}"endLine": ${jsonNumber(endLine)},\n${pad}"endColumn": ${jsonNumber(endColumn)},` +
       `\n${pad}"directive": ${JSON.stringify(directive)},\n${pad}"fingerprint": ${JSON.stringify(fingerprint)},` +
-      `\n${pad}"sections": ${sections},\n${pad}"includeChain": ${includeChain},\n${pad}"related": ${related}\n${PLACE_PAD}}`
+      `\n${pad}"sections": ${sections},\n${pad}"includeChain": ${includeChain},\n${pad}"related": ${related}` +
+      `${predicted === undefined ? "" : `,\n${pad}"predicted": ${JSON.stringify(predicted)}`}\n${PLACE_PAD}}`
     );
   }
 }

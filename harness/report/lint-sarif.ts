@@ -1,7 +1,7 @@
 // `lint --format sarif`: the findings as one SARIF 2.1.0 run, for code-scanning views. Each rule is described
 // once (tool.driver.rules); each finding (one cause: a rule, its message and fix, in one tree) is one result with
 // a location at every place's directive, each location keeping that place's lint fingerprint (which --baseline
-// reads), the cause's fingerprint as the partial fingerprint, the include chains and the lines read with them as
+// reads) and, as its message, what the access model predicts there (the result's message is the cause's), the cause's fingerprint as the partial fingerprint, the include chains and the lines read with them as
 // related locations, and one fix when the rule's fix is literal 2.4 config text that replaces the directives. A file of a tree inside the working
 // directory is named relative to it (uriBaseId %SRCROOT%): code scanning reads relative URIs as relative to the
 // repository's root and ignores originalUriBaseIds, so a URI relative to the tree would name the wrong file
@@ -102,9 +102,12 @@ export function sarifResult(cause: LintCause, base: Naming, ruleIndex: ReadonlyM
   return { ...result, locations: [...locations()] };
 }
 
+/** A place's location; where the access model made a claim for it, the location's own message says it (the
+ * result's message is the cause's, the same at every location). */
 function location(place: Place, base: Naming): Json {
   return {
     physicalLocation: { artifactLocation: artifact(place.file, base), region: { ...region(place), snippet: { text: place.directive } } },
+    ...(place.predicted === undefined ? {} : { message: { text: place.predicted } }),
     properties: { file: place.file, fingerprint: place.fingerprint, sections: place.sections },
   };
 }

@@ -1,6 +1,6 @@
 // `lint` for people: per tree, each finding (a cause) once, as `  SEVERITY  RULE  message`, then its first places
-// (`file:line:column`, the directive as written, the include chain that reached the file), "and N more" past
-// PLACES_SHOWN, and the fix; then what was ignored (by rule), what the baseline knew, the counts by severity and
+// (`file:line:column`, the directive as written, the include chain that reached the file, and under it what the
+// access model predicts there when the rule makes such a claim), "and N more" past PLACES_SHOWN, and the fix; then what was ignored (by rule), what the baseline knew, the counts by severity and
 // what --fail-on decided.
 import pc from "picocolors";
 import type { LintCause, LintOutcome } from "../rules/lint-outcome.ts";
@@ -46,6 +46,7 @@ function treeFindings(colors: Colors, findings: readonly LintCause[]): string[] 
     for (const place of finding.places.slice(0, PLACES_SHOWN)) {
       const chain = place.includeChain.length > 0 ? `  ${colors.dim(`(included from ${[...place.includeChain].reverse().map((p) => `${p.file}:${p.line}`).join(" ← ")})`)}` : "";
       lines.push(`${pad}${place.file}:${place.line}:${place.column}  ${colors.dim(place.directive)}${chain}`);
+      if (place.predicted !== undefined) lines.push(`${pad}  ${place.predicted}`);
     }
     const more = finding.places.length - PLACES_SHOWN;
     if (more > 0) lines.push(`${pad}${colors.dim(`and ${plural(more, "more place")} (--format json lists every one)`)}`);

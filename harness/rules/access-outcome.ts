@@ -264,6 +264,26 @@ export function whyOf(cell: CellOutcome): string {
   return cell["2.2"].outcome === "unpredicted" ? `2.2: ${cell["2.2"].why}` : `2.4: ${cell["2.4"].why}`;
 }
 
+/** What a finding's message says of its claim, the same at every place: who gets what is the place's own
+ * (`predicted`, the claim's text), so that the places of one cause are one finding. */
+export const CLAIM_WORDS: Readonly<Record<OutcomeClaim["kind"], string>> = {
+  differs: "predicted by the access model: the outcome changes (who gets what is given at each place)",
+  same: "predicted by the access model: the same outcome on 2.2 and 2.4 (at each place)",
+  unpredicted: "the outcome is not predicted (why is given at each place)",
+};
+
+/** A finding's message as said of its one place: the place's own prediction where the message points to it (what
+ * the message itself said before places carried their predictions). For what speaks of one place alone, as
+ * migrate's reasons and notes do. */
+export function messageAtPlace(finding: { message: string; predicted?: string }): string {
+  if (finding.predicted === undefined) return finding.message;
+  for (const words of Object.values(CLAIM_WORDS)) {
+    const at = finding.message.lastIndexOf(words);
+    if (at >= 0) return `${finding.message.slice(0, at)}${finding.predicted}${finding.message.slice(at + words.length)}`;
+  }
+  return finding.message;
+}
+
 export interface ClaimedFinding {
   /** What the lines do on 2.4, without a claim of who gets what ("under Satisfy Any 2.4 ORs ..."). */
   cause: string;
@@ -287,8 +307,8 @@ export interface ClaimedFinding {
 export function claimedDetection(context: LintContext, entry: { directive: EffectiveDirective; sections: readonly EffectiveSection[] }, finding: ClaimedFinding): Detection | null {
   const governing = governingSection(entry.sections);
   const claim = outcomeClaim(context, { section: governing.section, view: "2.4", aspect: "access", obstacle: governing.obstacle, ...finding.scope });
-  const base = { node: entry.directive, sections: entry.sections, fix: finding.fix, outcome: claim, ...(finding.related === undefined ? {} : { related: finding.related }) };
-  if (claim.kind === "same") return finding.latent === undefined ? null : { ...base, message: `${finding.cause}; ${claim.text}, but ${finding.latent}`, severity: "deprecated" };
-  if (claim.kind === "differs") return { ...base, message: `${finding.cause}; ${claim.text}`, severity: claim.severity };
-  return { ...base, message: `${finding.unpredicted} (${claim.text})`, ...(finding.severity === undefined ? {} : { severity: finding.severity }) };
+  const base = { node: entry.directive, sections: entry.sections, fix: finding.fix, outcome: claim, predicted: claim.text, ...(finding.related === undefined ? {} : { related: finding.related }) };
+  if (claim.kind === "same") return finding.latent === undefined ? null : { ...base, message: `${finding.cause}; ${CLAIM_WORDS.same}, but ${finding.latent}`, severity: "deprecated" };
+  if (claim.kind === "differs") return { ...base, message: `${finding.cause}; ${CLAIM_WORDS.differs}`, severity: claim.severity };
+  return { ...base, message: `${finding.unpredicted} (${CLAIM_WORDS.unpredicted})`, ...(finding.severity === undefined ? {} : { severity: finding.severity }) };
 }

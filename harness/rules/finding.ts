@@ -35,4 +35,7 @@ export interface LintFinding {
   includeChain: readonly SourcePlace[];
   /** Other lines that take part (the Order line an Allow line is read with). */
   related: readonly SourcePlace[];
+  /** What the access model predicts for the requests this place's lines govern, or why it does not, in words
+   * (rules/access-outcome.ts); absent where the rule makes no such claim. Per place: the message is the cause's. */
+  predicted?: string;
 }

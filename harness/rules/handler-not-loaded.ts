@@ -22,7 +22,7 @@ import { walkConfig } from "../conf/queries/walk-config.ts";
 import { admission24, directoryAccess24, stateAt24, type DirectoryAccess24 } from "../access/directory-state-24.ts";
 import { parseAuthz } from "../access/model-24.ts";
 import { mayGovern } from "./access-scope.ts";
-import { governingSection, outcomeClaim } from "./access-outcome.ts";
+import { CLAIM_WORDS, governingSection, outcomeClaim } from "./access-outcome.ts";
 import type { LintFinding } from "./finding.ts";
 import { detection, innermost, named } from "./detection.ts";
 import type { LintContext } from "./lint-context.ts";
@@ -112,20 +112,20 @@ function detect(context: LintContext): Detection[] {
     if (claim.kind === "differs") {
       const exposed = claim.cells.some((cell) => cell["2.4"].outcome === "source-served");
       const then = exposed ? "so the default handler sends the file itself" : "and once 2.4 lets a client in, the default handler sends the script's source text";
-      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}, ${then}; ${claim.text}`, mapping.fix, { severity: claim.severity, outcome: claim }));
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}, ${then}; ${CLAIM_WORDS.differs}`, mapping.fix, { severity: claim.severity, outcome: claim, predicted: claim.text }));
       continue;
     }
     if (claim.kind === "same") {
       // Nothing changes for any client today (2.4 refuses them first, as 2.2 does): the source goes out once 2.4
       // lets a client in.
-      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}; ${claim.text}, but once a client is let in, the default handler sends the script's source text`, mapping.fix, { severity: "deprecated", outcome: claim }));
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}; ${CLAIM_WORDS.same}, but once a client is let in, the default handler sends the script's source text`, mapping.fix, { severity: "deprecated", outcome: claim, predicted: claim.text }));
       continue;
     }
     // Not predicted: who 2.4 lets reach the directory, from the 2.4 model's state at the path alone.
     const where = scriptAlias || entry.directive.key === "scriptaliasmatch" ? entry.directive.args[1] : innermost(entry.sections, "directory")?.args[0];
     const admitted = where === undefined ? null : admission24(stateAt24(directories(), where));
     if (admitted !== null && !admitted.anyone && admitted.clients.length === 0 && !admitted.users) {
-      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}. 2.4 refuses the directory (403); once it is granted, the default handler sends the script's source text (${claim.text})`, mapping.fix, { severity: "behaviour", outcome: claim }));
+      found.push(detection(entry, `2.4 does not run ${mapping.what} here: ${missing}. 2.4 refuses the directory (403); once it is granted, the default handler sends the script's source text (${CLAIM_WORDS.unpredicted})`, mapping.fix, { severity: "behaviour", outcome: claim, predicted: claim.text }));
       continue;
     }
     const who =
@@ -134,7 +134,7 @@ function detect(context: LintContext): Detection[] {
         : admitted.clients.length > 0
           ? ` to clients from ${admitted.clients.join(", ")}${admitted.users ? " and to authenticated users" : ""}`
           : " to every user the directory admits once authenticated (2.4 asks for credentials first)";
-    found.push(detection(entry, `2.4 serves ${mapping.what} here as plain files: ${missing}, so the default handler sends the script's source text${who} (${claim.text})`, mapping.fix, { outcome: claim }));
+    found.push(detection(entry, `2.4 serves ${mapping.what} here as plain files: ${missing}, so the default handler sends the script's source text${who} (${CLAIM_WORDS.unpredicted})`, mapping.fix, { outcome: claim, predicted: claim.text }));
   }
   return found;
 }

@@ -55,7 +55,7 @@ function collect(data: unknown): { keys: Set<string> } | { at: Pointer; message:
       if (!isObject(finding) || typeof finding.tree !== "string") {
         return { at: ["findings", index], message: `findings[${index}] has no "tree" (is it lint output?)` };
       }
-      // A finding with its places (schemaVersion 2.0), or one place (1.0).
+      // A finding with its places (schemaVersion 2.x), or one place (1.0).
       const places = Array.isArray(finding.places) ? finding.places : [finding];
       for (const [placeIndex, place] of places.entries()) {
         if (!isObject(place) || typeof place.fingerprint !== "string") {

@@ -13,7 +13,7 @@ import { invalidCommandLines } from "./invalid-commands.ts";
 import { lintContext, type LintContext, type LintContextOptions } from "./lint-context.ts";
 import { RULES, ruleById } from "./all-rules.ts";
 import { placeKey } from "./places.ts";
-import { SEVERITIES, type Detection, type Rule } from "./rule.ts";
+import { SEVERITIES, type Detection, type Rule, type Severity } from "./rule.ts";
 import { targetRefusals } from "./target-refusals.ts";
 
 export interface LintResult {
@@ -97,8 +97,13 @@ class Shared {
   readonly #seeds = new Map<Rule, string[]>();
   #seedRule: Rule | undefined;
   #seed: string[] | undefined;
-  /** Fingerprints by the parts of the text they hash: rule, file, section path, line. */
-  readonly #fingerprints = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+  /** The fingerprints of one file (`#fingerprintFile`), by the other parts of the text they hash: rule, section
+   * path, line. A file's text is in every one of its fingerprints, so no other file's can be the same: the maps go
+   * when detections move on to another file (a file met again later hashes its texts again, to the same values).
+   * Kept for the whole lint they were one map per rule, file and section path, some 70,000 on 10,000 vhosts (12 MB
+   * that outlived the young generation and stayed in the heap to the end). */
+  #fingerprints = new Map<string, Map<string, Map<string, string>>>();
+  #fingerprintFile: string | undefined;
   #lastRule = "";
   #lastFile = "";
   #lastNormals = "";
@@ -180,7 +185,11 @@ class Shared {
   fingerprint(rule: string, file: string, path: Path, quoted: Quoted): string {
     // Findings come in runs of one rule, file and section path: the lines' map of the last run is kept.
     if (this.#byLine === undefined || rule !== this.#lastRule || file !== this.#lastFile || path.normals !== this.#lastNormals) {
-      this.#byLine = inner(inner(inner(this.#fingerprints, rule), file), path.normals);
+      if (file !== this.#fingerprintFile) {
+        this.#fingerprints = new Map();
+        this.#fingerprintFile = file;
+      }
+      this.#byLine = inner(inner(this.#fingerprints, rule), path.normals);
       this.#lastRule = rule;
       this.#lastFile = file;
       this.#lastNormals = path.normals;
@@ -203,17 +212,24 @@ function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, 
 
 const NOTHING_RELATED: SourcePlace[] = [];
 
+/** Whether a finding is a security change: its severity's, whoever set it (a detection rated on its own from the
+ * outcome it predicts, an .htaccess line's 500, the rule's own), or the rule's flag where the rule's own rating
+ * stands and the rule says its construct widens access at another severity. */
+export function findingSecurity(rule: Pick<Rule, "security">, detection: Pick<Detection, "severity">, severity: Severity): boolean {
+  return severity === "security" || (detection.severity === undefined && rule.security === true);
+}
+
 function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFinding {
   const { node } = detection;
   const span = node.span;
   const quoted = shared.quoted(node.kind === "section" ? node.node.openRaw : node.node.raw);
   const directive = quoted.directive;
   const path = shared.path(detection.sections);
-  return {
+  const severity = detection.severity ?? rule.severity;
+  const finding: LintFinding = {
     rule: rule.id,
-    severity: detection.severity ?? rule.severity,
-    // A detection rated on its own (from the outcome it predicts) is security only when rated so.
-    security: detection.severity === undefined ? (rule.security ?? false) : detection.severity === "security",
+    severity,
+    security: findingSecurity(rule, detection, severity),
     seed: shared.seed(rule),
     file: span.file,
     line: span.line,
@@ -228,6 +244,8 @@ function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFindin
     includeChain: shared.chain(span.file),
     related: detection.related === undefined || detection.related.length === 0 ? NOTHING_RELATED : detection.related.map((s) => ({ file: s.file, line: s.line, column: s.column })),
   };
+  if (detection.predicted !== undefined) finding.predicted = detection.predicted;
+  return finding;
 }
 
 /** Within one file: line, column, severity, rule. */
@@ -306,10 +324,13 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
     }
   }
   // Sorted together, in the order made: names localeCompare finds equal keep the order one sort of all gave.
+  const readPart = findings.length;
   if (findings.length < made.length) for (const finding of made.filter((finding) => !read.has(finding.file)).sort(unread)) findings.push(finding);
 
   // The same directive twice in one section path: the second keeps a fingerprint of its own. Counted by file
-  // (a fingerprint hashes its file: equal ones share it), in small maps; a file's findings come together.
+  // (a fingerprint hashes its file: equal ones share it), in small maps. A read file's findings come together (its
+  // list above), so its map goes once the next file begins; the unread files' (sorted by a locale comparison, which
+  // may find two names equal) keep theirs to the end.
   const byFileSeen = new Map<string, Map<string, number>>();
   let file: string | undefined;
   let seen = new Map<string, number>();
@@ -318,9 +339,12 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
     const finding = findings[at]!;
     if (finding.file !== file) {
       file = finding.file;
-      const known = byFileSeen.get(file);
-      if (known) seen = known;
-      else byFileSeen.set(file, (seen = new Map()));
+      if (at < readPart) seen = new Map();
+      else {
+        const known = byFileSeen.get(file);
+        if (known) seen = known;
+        else byFileSeen.set(file, (seen = new Map()));
+      }
     }
     const count = seen.get(finding.fingerprint) ?? 0;
     seen.set(finding.fingerprint, count + 1);

@@ -148,14 +148,22 @@ function detect(context: LintContext): Detection[] {
     const host = hostPolicy(order, allows, denies);
     const policy = combined(host, users, satisfy);
     const notes: string[] = [];
+    // Each note's prediction in words, the place's own (the message stays the cause's).
+    const predicted: string[] = [];
     // What 2.2 does here, from the model prove checks over the requests the section governs: said where it agrees.
     if (users.length > 0 && satisfy === "all" && host.kind === "denied") {
       const on22 = twoTwo(context, scope, (cell) => cell.outcome === "denied");
-      if (on22 !== null) notes.push(`2.2 refuses every client here, even with a password (${on22}; the guide's Q4 advice to drop the host lines would open it to users)`);
+      if (on22 !== null) {
+        notes.push(`2.2 refuses every client here, even with a password (${on22.words}; the guide's Q4 advice to drop the host lines would open it to users)`);
+        predicted.push(`2.2 refuses every client here: ${on22.text}`);
+      }
     }
     if (users.length > 0 && satisfy === "any" && host.kind === "denied") {
       const on22 = twoTwo(context, scope, (cell, probe) => (probe.credentials === "valid") === (cell.outcome === "served" || cell.outcome === "redirected"));
-      if (on22 !== null) notes.push(`these host lines admit no one on 2.2, so only the password does (${on22}; not Require ip beside Require valid-user, as the guide's Q6 row has it)`);
+      if (on22 !== null) {
+        notes.push(`these host lines admit no one on 2.2, so only the password does (${on22.words}; not Require ip beside Require valid-user, as the guide's Q6 row has it)`);
+        predicted.push(`only the password admits on 2.2: ${on22.text}`);
+      }
     }
     const first = ownLines(mine, scope, "order")[0] ?? mine.find((entry) => entry.directive.key !== "satisfy")!;
     found.push(
@@ -163,7 +171,7 @@ function detect(context: LintContext): Detection[] {
         first,
         `Order/Allow/Deny work on 2.4 only through mod_access_compat; the same policy in 2.4's Require form is given as the fix${notes.length > 0 ? `. Note: ${notes.join("; ")}` : ""}`,
         render(policy),
-        { related: mine.filter((entry) => entry !== first).map((entry) => entry.directive.span) },
+        { related: mine.filter((entry) => entry !== first).map((entry) => entry.directive.span), ...(predicted.length === 0 ? {} : { predicted: predicted.join("; ") }) },
       ),
     );
   }
@@ -171,17 +179,19 @@ function detect(context: LintContext): Detection[] {
 }
 
 /** Whether every request the section governs gets on 2.2 what `holds` asks, by the model prove checks: the words
- * that say so ("predicted for the 12 requests probed here"), null where the model says otherwise, and where it
- * cannot tell, the reason (the note is the rule's own reading then). */
-function twoTwo(context: LintContext, scope: EffectiveSection, holds: (prediction: { outcome: string }, probe: Probe) => boolean): string | null {
+ * the message says ("predicted by the access model", the same at every place of the cause) and the place's own
+ * ("predicted by the access model for the 12 requests probed here"), null where the model says otherwise, and
+ * where it cannot tell, "not predicted" and the reason (the note is the rule's own reading then). */
+function twoTwo(context: LintContext, scope: EffectiveSection, holds: (prediction: { outcome: string }, probe: Probe) => boolean): { words: string; text: string } | null {
+  const notPredicted = (why: string) => ({ words: "not predicted", text: `not predicted: ${why}` });
   const governing = governingSection([scope]);
-  if (governing.obstacle !== null) return `not predicted: ${governing.obstacle}`;
+  if (governing.obstacle !== null) return notPredicted(governing.obstacle);
   const cells = governedCells(context, { section: governing.section, view: "2.4", aspect: "access" });
-  if (!Array.isArray(cells)) return `not predicted: ${cells.over}`;
-  if (cells.length === 0) return `not predicted: ${NOT_REACHED}`;
+  if (!Array.isArray(cells)) return notPredicted(cells.over);
+  if (cells.length === 0) return notPredicted(NOT_REACHED);
   const unpredicted = cells.find((cell) => cell["2.2"].outcome === "unpredicted");
-  if (unpredicted !== undefined) return `not predicted: ${whyOf(unpredicted)}`;
-  return cells.every((cell) => holds(cell["2.2"], cell.probe)) ? `predicted by the access model for the ${cells.length} requests probed here` : null;
+  if (unpredicted !== undefined) return notPredicted(whyOf(unpredicted));
+  return cells.every((cell) => holds(cell["2.2"], cell.probe)) ? { words: "predicted by the access model", text: `predicted by the access model for the ${cells.length} requests probed here` } : null;
 }
 
 export const ORDER_ALLOW_DENY_TO_REQUIRE: Rule = {

@@ -26,8 +26,12 @@ export interface Detection {
   /** Lines that take part in the finding besides `node` (the Order line of an Allow finding). */
   related?: Span[];
   /** What the access model predicts for the requests the lines govern (rules/access-outcome.ts), for a finding
-   * whose message and severity come from it. Not part of the lint's JSON: its message says it. */
+   * whose severity comes from it. Not part of the lint's JSON: `predicted` says it. */
   outcome?: OutcomeClaim;
+  /** This place's own prediction in words ("predicted by the access model: 2.2 denied (403), 2.4 served (200) for
+   * an outsider without credentials (GET /internal/)", or why it is not predicted): the place carries it, and the
+   * message stays the cause's, so that one cause's places are one finding. */
+  predicted?: string;
 }
 
 /** A claim on one piece of evidence: the rule explains it. */

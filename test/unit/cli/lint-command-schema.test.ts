@@ -69,6 +69,17 @@ describe("lint --format json", () => {
     expect(document.summary).toMatchObject({ findings: findings.length, places, failOn: "blocking", failed: true, known: 0, ignored: 0 });
   });
 
+  it("is valid with places that carry the access model's prediction (2.1), in JSON and in SARIF", async () => {
+    const block = (name: string) => `<Directory /usr/local/apache2/htdocs/${name}>\n    Order allow,deny\n    Allow from all\n    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`;
+    const tree = writeTree({ "site.conf": `LoadModule access_compat_module modules/mod_access_compat.so\n${block("l1")}${block("l2")}` });
+    const { document } = await lintOutput("json", tree);
+    expect(check(validateLint, document)).toEqual([]);
+    const a5 = (document.findings as Array<{ rule: string; places: Array<{ predicted?: string }> }>).filter((finding) => finding.rule === "A5");
+    expect(a5.map((finding) => finding.places.map((place) => place.predicted))).toEqual([["l1", "l2"].map((name) => expect.stringContaining(`(GET /${name}/)`))]);
+    const { document: sarif } = await lintOutput("sarif", tree);
+    expect(check(validateSarif, sarif)).toEqual([]);
+  });
+
   it("is valid with nothing found too", async () => {
     const { status, document } = await lintOutput("json", writeTree(PORTED_TREE));
     expect(status).toBe(0);

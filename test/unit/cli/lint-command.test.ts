@@ -91,7 +91,7 @@ describe("lint: text output", () => {
     const { status, stdout } = await runCli("lint", root, "--format", "json", "--output", out);
     expect(status).toBe(1);
     expect(stdout).toBe("");
-    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ schemaVersion: "2.0", summary: { failed: true } });
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ schemaVersion: "2.1", summary: { failed: true } });
     // Written beside the target and renamed into place: no temporary file is left.
     expect(readdirSync(root).filter((name) => name.startsWith("lint.json"))).toEqual(["lint.json"]);
   });

@@ -104,6 +104,14 @@ describe("lintSarif", () => {
     expect(result.properties.places).toBe(3);
   });
 
+  it("gives each location its place's prediction as the location's message, the result's message the cause's", () => {
+    const allow = (line: number, predicted?: string) =>
+      finding({ rule: "A1", severity: "security", line, column: 5, directive: "Allow from all", message: "open", fingerprint: `f${line}`, ...(predicted === undefined ? {} : { predicted }) });
+    const [result] = sarif([{ tree, findings: [allow(3, "predicted by the access model: 2.2 denied (403), 2.4 served (200) for an outsider (GET /a/)"), allow(7)] }]).runs[0].results;
+    expect(result.message.text).toBe("open");
+    expect(result.locations.map((l: { message?: { text: string } }) => l.message)).toEqual([{ text: "predicted by the access model: 2.2 denied (403), 2.4 served (200) for an outsider (GET /a/)" }, undefined]);
+  });
+
   it("indents a fix of several lines as the directive is, and leaves fixes out when the fix is no config text", () => {
     const results = sarif([
       {

@@ -92,6 +92,9 @@ describe("lint's reports in pieces", { timeout: 120_000 }, () => {
       finding({ line: 6, directive: undefined as unknown as string }),
       finding({ line: Number.NaN, column: Number.POSITIVE_INFINITY }),
       finding({ line: 8, related: [{ file: "y.conf", line: 1, column: 2, extra: true } as never] }),
+      // A place's own prediction (schema 2.1), with what JSON escapes.
+      finding({ line: 9, predicted: 'predicted by the access model: 2.2 denied (403), 2.4 served (200) for "an outsider"\u2028' }),
+      finding({ line: 10, predicted: 7 as unknown as string }),
     ];
     expectSameText(lintOutcome({ trees: [{ tree: lintedTree(), findings }], ignore: null, baseline: null, failOn: "blocking" }));
   });

@@ -66,6 +66,17 @@ describe("renderLintText", () => {
     expect(PLACES_SHOWN).toBe(5);
   });
 
+  it("shows each place's own prediction under it, the cause's message once", () => {
+    const places = [1, 2, 3].map((at) =>
+      finding({ rule: "A5", severity: "behaviour", line: 10 * at, directive: "Allow from all", message: "both must pass; predicted by the access model: the outcome changes (who gets what is given at each place)", fingerprint: `f${at}`, predicted: `predicted by the access model: 2.2 served (200), 2.4 denied (403) for an outsider without credentials (GET /l${at}/)` }),
+    );
+    const grouped = lintOutcome({ trees: [{ tree: lintedTree({ path: "configs/a" }), findings: places }], ignore: null, baseline: null, failOn: "blocking" });
+    expect(renderLintText(grouped, { color: false }).split("\n").slice(1, 8)).toEqual([
+      "  behaviour  A5  both must pass; predicted by the access model: the outcome changes (who gets what is given at each place)",
+      ...[1, 2, 3].flatMap((at) => [`      apache2.conf:${10 * at}:1  Allow from all`, `        predicted by the access model: 2.2 served (200), 2.4 denied (403) for an outsider without credentials (GET /l${at}/)`]),
+    ]);
+  });
+
   it("colours severities and the verdict on a terminal, and only there", () => {
     const coloured = renderLintText(outcome, { color: true });
     expect(coloured).toContain("\u001b[31m");

@@ -33,14 +33,14 @@ describe("A3: detect", () => {
     expect(findings[0]!.message).toMatch(/AuthType not set/);
     // Computed by the access model for the <Location>: 2.2's 500 for everyone, 2.4's grant for 127.0.0.1 and 403
     // for others (the recorded case a4); a grant where 2.2 failed every request is behaviour, as prove's "changed".
-    expect(findings[0]!.message).toMatch(/2\.2 answered 500, 2\.4 denied \(403\) for an outsider without credentials \(GET \/status\)/);
-    expect(findings[0]!.message).toMatch(/2\.2 answered 500, 2\.4 served \(200\) for a client on 127\.0\.0\.1 without credentials \(GET \/status\/probe\)/);
+    expect(findings[0]!.predicted).toMatch(/2\.2 answered 500, 2\.4 denied \(403\) for an outsider without credentials \(GET \/status\)/);
+    expect(findings[0]!.predicted).toMatch(/2\.2 answered 500, 2\.4 served \(200\) for a client on 127\.0\.0\.1 without credentials \(GET \/status\/probe\)/);
   });
 
   it("says per client what the model predicts where a URL reaches the lines: a password on 2.2, none on 2.4", async () => {
     const findings = await findingsOf(A3, fragment(`<Directory /usr/local/apache2/htdocs/p>\n${AUTH}    Require valid-user\n    Require ip 10.0.0.0/8\n</Directory>\n`));
     expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[6, "security", true]]);
-    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 asked for credentials \(401\), 2\.4 served \(200\) for a client from 10\.0\.0\.0\/8 without credentials, a client from 10\.0\.0\.0\/8 with a wrong password, .*\(GET \/p\/\)$/);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 asked for credentials \(401\), 2\.4 served \(200\) for a client from 10\.0\.0\.0\/8 without credentials, a client from 10\.0\.0\.0\/8 with a wrong password, .*\(GET \/p\/\)$/);
   });
 
   it("flags a 2.4-only Require all granted beside a Require valid-user 2.2 enforced (the dual-syntax mistake), also through a <Limit>", async () => {

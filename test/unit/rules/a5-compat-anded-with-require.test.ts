@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { A5 } from "../../../harness/rules/a5-compat-anded-with-require.ts";
+import { lintJsonChunks, type LintDocument } from "../../../harness/report/lint-json.ts";
+import { lintOutcome } from "../../../harness/rules/lint-outcome.ts";
 import { evidence, findingsOf, finding, fragment, record } from "./access-fixture.ts";
+import { lintedTree } from "./lint-findings.ts";
 
 describe("A5: detect", () => {
   it("flags a fragment's Allow lines outside the stock config's granted paths: <Directory /> denies on 2.4", async () => {
@@ -9,13 +12,15 @@ describe("A5: detect", () => {
     expect(findings[0]).toMatchObject({ line: 3, severity: "behaviour", directive: "Allow from all" });
     expect(findings[0]!.message).toMatch(/<Directory \/> of the 2.4 stock httpd.conf/);
     // No URL maps /usr/share/tool: the rule's own words, and why the outcome is not predicted.
-    expect(findings[0]!.message).toMatch(/2\.4 answers 403 \(AH01630\) where 2\.2 served \(the outcome is not predicted: no probe the plan makes for this tree reaches these lines\)$/);
+    expect(findings[0]!.message).toMatch(/2\.4 answers 403 \(AH01630\) where 2\.2 served \(the outcome is not predicted \(why is given at each place\)\)$/);
+    expect(findings[0]!.predicted).toBe("the outcome is not predicted: no probe the plan makes for this tree reaches these lines");
   });
 
   it("says what the access model predicts where a URL maps to the directory", async () => {
     const findings = await findingsOf(A5, fragment("Alias /tool /usr/share/tool\n<Directory /usr/share/tool>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
     expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[4, "behaviour", false]]);
-    expect(findings[0]!.message).toMatch(/both must pass; predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/tool\/\)$/);
+    expect(findings[0]!.message).toMatch(/both must pass; predicted by the access model: the outcome changes \(who gets what is given at each place\)$/);
+    expect(findings[0]!.predicted).toBe("predicted by the access model: 2.2 served (200), 2.4 denied (403) for an outsider without credentials (GET /tool/)");
   });
 
   it("takes the target's stock grants into account: /usr/share is granted on Debian, and the official htdocs", async () => {
@@ -28,8 +33,25 @@ describe("A5: detect", () => {
       `<Directory /usr/local/apache2/htdocs/l>\n    Order allow,deny\n    Allow from all\n${satisfy}    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`;
     const findings = await findingsOf(A5, fragment(text("")));
     expect(findings.map((f) => [f.line, f.related.map((r) => r.line)])).toEqual([[3, [5]]]);
-    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/l\/\)$/);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/l\/\)$/);
     expect(await findingsOf(A5, fragment(text("    Satisfy Any\n")))).toEqual([]);
+  });
+
+  it("groups places of one cause into one finding, each place with its own prediction (the message is the cause's)", async () => {
+    const block = (name: string) =>
+      `<Directory /usr/local/apache2/htdocs/${name}>\n    Order allow,deny\n    Allow from all\n    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`;
+    const findings = await findingsOf(A5, fragment(["l1", "l2", "l3"].map(block).join("")));
+    const outcome = lintOutcome({ trees: [{ tree: lintedTree({ files: ["site.conf"] }), findings }], ignore: null, baseline: null, failOn: "blocking" });
+    expect(outcome.findings).toHaveLength(1);
+    const [cause] = outcome.findings;
+    expect(cause!.message).toMatch(/; predicted by the access model: the outcome changes \(who gets what is given at each place\)$/);
+    expect(cause!.places.map((place) => [place.line, place.predicted])).toEqual(
+      ["l1", "l2", "l3"].map((name, at) => [3 + 7 * at, `predicted by the access model: 2.2 served (200), 2.4 denied (403) for an outsider without credentials (GET /${name}/)`]),
+    );
+    // --format json keeps every place and its prediction.
+    const document = JSON.parse([...lintJsonChunks(outcome, "1.2.3")].join("")) as LintDocument;
+    expect(document.findings).toHaveLength(1);
+    expect(document.findings[0]!.places.map((place) => place.predicted)).toEqual(cause!.places.map((place) => place.predicted));
   });
 
   it("claims no difference where the model predicts the same for every client: the 2.4-only Require names the address the Allow line admits", async () => {

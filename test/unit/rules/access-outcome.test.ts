@@ -7,7 +7,9 @@ import { proofProbes } from "../../../harness/judge/prove/proof-probes.ts";
 import { migrateTree } from "../../../harness/migrate/migrate-tree.ts";
 import { A3 } from "../../../harness/rules/a3-require-host-provider-on-22.ts";
 import { A5 } from "../../../harness/rules/a5-compat-anded-with-require.ts";
-import { governingSection, outcomeClaim, PREDICTED_VHOSTS } from "../../../harness/rules/access-outcome.ts";
+import { governingSection, messageAtPlace, outcomeClaim, PREDICTED_VHOSTS, PREDICTION_BUDGET } from "../../../harness/rules/access-outcome.ts";
+import { lintContextFindings } from "../../../harness/rules/lint-tree.ts";
+import { lintProbes } from "../../../harness/rules/tree-probes.ts";
 import { HANDLER_NOT_LOADED } from "../../../harness/rules/handler-not-loaded.ts";
 import { lintContext, type LintContext } from "../../../harness/rules/lint-context.ts";
 import type { CellOutcome } from "../../../harness/rules/outcome-claim.ts";
@@ -117,5 +119,52 @@ describe("outcomeClaim", () => {
     expect(outcomeClaim(context, { section: directory, view: "2.4", aspect: "access", obstacle: "the access model does not read RewriteRule" })).toMatchObject({ kind: "unpredicted", why: "the access model does not read RewriteRule" });
     const require = walked.byKey.get("require")![0]!;
     expect(governingSection(require.sections)).toMatchObject({ section: null, obstacle: expect.stringMatching(/<Limit POST>/) });
+  });
+});
+
+// A tree of `hosts` virtual hosts and one directory whose Allow line names `addresses` client ranges beside a
+// Require only 2.4 reads (A5): each virtual host × each client the tree names is a cell the finding governs.
+function cappedTree(hosts: number, addresses: number): LintContext {
+  const vhosts = Array.from({ length: hosts }, (_, i) => `<VirtualHost *:80>\n    ServerName h${i}.example.test\n    DocumentRoot /usr/local/apache2/htdocs\n</VirtualHost>\n`).join("");
+  const allow = Array.from({ length: addresses }, (_, i) => `10.${i}.0.0/16`).join(" ");
+  return fragmentContext(`${vhosts}<Directory /usr/local/apache2/htdocs/d>\n    Order allow,deny\n    Allow from ${allow}\n    <IfModule mod_authz_core.c>\n        Require ip 192.0.2.1\n    </IfModule>\n</Directory>\n`);
+}
+
+/** The cells the A5 finding on /d/ governs: the probes of its URL. */
+function governedCount(context: LintContext): number {
+  return lintProbes(context).probes.filter((probe) => probe.path === "/d/" || probe.path.startsWith("/d/")).length;
+}
+
+describe("lint's prediction caps", () => {
+  it(`predicts for a tree of ${PREDICTED_VHOSTS} virtual hosts, and says why not for one more`, () => {
+    const [under] = lintContextFindings(cappedTree(PREDICTED_VHOSTS, 1), [A5]);
+    expect(under!.predicted).toMatch(/^predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for /);
+    const [over] = lintContextFindings(cappedTree(PREDICTED_VHOSTS + 1, 1), [A5]);
+    expect(over!.message).toMatch(/\(the outcome is not predicted \(why is given at each place\)\)$/);
+    expect(over!.predicted).toBe(`the outcome is not predicted: lint predicts outcomes for trees of up to ${PREDICTED_VHOSTS} virtual hosts, this one has ${PREDICTED_VHOSTS + 1} (prove predicts and checks every cell)`);
+  });
+
+  it(`predicts a finding governing just under ${PREDICTION_BUDGET} requests, and says why not for one governing more`, { timeout: 60_000 }, () => {
+    // 32 hosts × (185 ranges + the outsider and the local client) = 5,984 cells; one range more, 6,016.
+    const under = cappedTree(PREDICTED_VHOSTS, 185);
+    const governed = governedCount(under);
+    expect(governed).toBeLessThanOrEqual(PREDICTION_BUDGET);
+    expect(governed).toBeGreaterThan(PREDICTION_BUDGET - PREDICTED_VHOSTS * 2);
+    expect(lintContextFindings(under, [A5]).map((finding) => finding.predicted)).toEqual([expect.stringMatching(/^predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for /)]);
+    const over = cappedTree(PREDICTED_VHOSTS, 186);
+    expect(governedCount(over)).toBeGreaterThan(PREDICTION_BUDGET);
+    expect(lintContextFindings(over, [A5]).map((finding) => finding.predicted)).toEqual([
+      `the outcome is not predicted: lint predicts at most ${PREDICTION_BUDGET} requests per tree, and this tree's findings govern more (prove predicts and checks every cell)`,
+    ]);
+  });
+});
+
+describe("messageAtPlace", () => {
+  it("says the place's own prediction where the cause's message points to it, and leaves other messages as they are", () => {
+    const [found] = lintContextFindings(cappedTree(1, 1), [A5]);
+    expect(found!.message).toMatch(/; predicted by the access model: the outcome changes \(who gets what is given at each place\)$/);
+    expect(messageAtPlace(found!)).toBe(`${found!.message.slice(0, found!.message.indexOf("; predicted by"))}; ${found!.predicted}`);
+    expect(messageAtPlace(found!)).toMatch(/do not take precedence; predicted by the access model: 2\.2 served \(200\), 2\.4 denied \(403\) for /);
+    expect(messageAtPlace({ message: "2.4 refuses to start: Invalid command 'Order'" })).toBe("2.4 refuses to start: Invalid command 'Order'");
   });
 });

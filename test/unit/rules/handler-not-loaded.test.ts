@@ -25,7 +25,7 @@ describe("handler-not-loaded: detect", () => {
   it("rates it behaviour where 2.4 refuses the directory anyway: a fragment's pure 2.2 directory outside the stock grants", async () => {
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    Order allow,deny\n    Allow from all\n</Directory>\n"));
     expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[1, "behaviour", false]]);
-    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 ran the script \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/tool-cgi\/probe\.cgi\)/);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 ran the script \(200\), 2\.4 denied \(403\) for an outsider without credentials \(GET \/tool-cgi\/probe\.cgi\)/);
     const underHtdocs = await findingsOf(HANDLER_NOT_LOADED, fragment("<Directory /usr/local/apache2/htdocs/app>\n    AddHandler cgi-script .cgi\n</Directory>\n"));
     expect(underHtdocs.map((f) => f.severity)).toEqual(["security"]);
   });
@@ -34,12 +34,12 @@ describe("handler-not-loaded: detect", () => {
     const cgi = "ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    AuthType Basic\n    AuthName tool\n    AuthUserFile /srv/tool/passwd\n    Require valid-user\n    Order allow,deny\n    Allow from all\n</Directory>\n";
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment(cgi));
     expect(findings.map((f) => [f.line, f.severity])).toEqual([[1, "security"]]);
-    expect(findings[0]!.message).toMatch(/2\.2 ran the script \(200\), 2\.4 sent the script's source \(200\) for the authenticated user probe-user \(an outsider\) \(GET \/tool-cgi\/probe\.cgi\)$/);
+    expect(findings[0]!.predicted).toMatch(/2\.2 ran the script \(200\), 2\.4 sent the script's source \(200\) for the authenticated user probe-user \(an outsider\) \(GET \/tool-cgi\/probe\.cgi\)$/);
   });
 
   it("names the clients a host rule admits, from the same model", async () => {
     const findings = await findingsOf(HANDLER_NOT_LOADED, fragment("ScriptAlias /tool-cgi/ /srv/tool/cgi/\n<Directory /srv/tool/cgi>\n    Require ip 10.0.0.0/8\n</Directory>\n"));
-    expect(findings.map((f) => [f.severity, /2\.2 denied \(403\), 2\.4 sent the script's source \(200\) for a client from 10\.0\.0\.0\/8 without credentials/.test(f.message)])).toEqual([["security", true]]);
+    expect(findings.map((f) => [f.severity, /2\.2 denied \(403\), 2\.4 sent the script's source \(200\) for a client from 10\.0\.0\.0\/8 without credentials/.test(f.predicted ?? "")])).toEqual([["security", true]]);
   });
 
   it("says nothing when the 2.4 side loads the handler's module too", async () => {

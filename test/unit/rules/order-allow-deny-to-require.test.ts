@@ -53,15 +53,18 @@ describe("order-allow-deny-to-require: detect", () => {
 
   it("notes Q4's trap in the message", async () => {
     const findings = await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, fragment('<Location /a>\n    Order Deny,Allow\n    Deny from all\n    AuthType Basic\n    AuthName "a"\n    AuthUserFile /srv/p\n    Require valid-user\n</Location>\n'));
-    expect(findings[0]!.message).toMatch(/refuses every client here, even with a password \(predicted by the access model for the \d+ requests probed here;/);
+    expect(findings[0]!.message).toMatch(/refuses every client here, even with a password \(predicted by the access model;/);
+    expect(findings[0]!.predicted).toMatch(/^2\.2 refuses every client here: predicted by the access model for the \d+ requests probed here$/);
   });
 
   it("notes Q6's reading where the model predicts it (a password admits, nothing else), and says so where it cannot predict", async () => {
     const q6 = (path: string) => `<Location ${path}>\n    Order allow,deny\n    Deny from all\n    AuthType Basic\n    AuthName "a"\n    AuthUserFile /srv/p\n    Require valid-user\n    Satisfy any\n</Location>\n`;
     const findings = await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, fragment(q6("/q6")));
-    expect(findings[0]!.message).toMatch(/admit no one on 2\.2, so only the password does \(predicted by the access model for the \d+ requests probed here;/);
+    expect(findings[0]!.message).toMatch(/admit no one on 2\.2, so only the password does \(predicted by the access model;/);
+    expect(findings[0]!.predicted).toMatch(/^only the password admits on 2\.2: predicted by the access model for the \d+ requests probed here$/);
     const regex = await findingsOf(ORDER_ALLOW_DENY_TO_REQUIRE, fragment(q6("~ ^/q6")));
-    expect(regex[0]!.message).toMatch(/admit no one on 2\.2, so only the password does \(not predicted: no probe the plan makes for this tree reaches these lines;/);
+    expect(regex[0]!.message).toMatch(/admit no one on 2\.2, so only the password does \(not predicted;/);
+    expect(regex[0]!.predicted).toBe("only the password admits on 2.2: not predicted: no probe the plan makes for this tree reaches these lines");
   });
 
   it("leaves a dual-syntax config's 2.2 branch and an already ported section alone, and a target without mod_access_compat", async () => {

@@ -12,7 +12,7 @@ describe("protection-module-not-loaded: detect", () => {
     expect(findings[0]).toMatchObject({ line: 3, directive: "AuthType Digest", severity: "security", sections: ["<Location />"] });
     expect(findings[0]!.message).toMatch(/auth_digest_module/);
     // Computed by the access model over the probes of the <Location />: 2.2.34 401, 2.4.68 200 (recorded above).
-    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 asked for credentials \(401\), 2\.4 served \(200\) for an outsider without credentials, /);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 asked for credentials \(401\), 2\.4 served \(200\) for an outsider without credentials, /);
     expect(findings[0]!.related.map((r) => r.line)).toEqual([2, 5, 6]);
   });
 
@@ -25,7 +25,8 @@ describe("protection-module-not-loaded: detect", () => {
     expect(findings[0]!.message).toMatch(/refuses/);
     // The access model does not read rewrites: the rule's own words, its own rating, and why.
     expect(findings[0]!.severity).toBe("security");
-    expect(findings[0]!.message).toMatch(/\(the outcome is not predicted: the access model does not read RewriteRule\)$/);
+    expect(findings[0]!.message).toMatch(/\(the outcome is not predicted \(why is given at each place\)\)$/);
+    expect(findings[0]!.predicted).toBe("the outcome is not predicted: the access model does not read RewriteRule");
   });
 
   it("says nothing for a module 2.4 loads too, or a negated condition, or a module 2.2 does not load", async () => {
@@ -37,7 +38,8 @@ describe("protection-module-not-loaded: detect", () => {
     const text = 'Alias /p /srv/p\n<Directory /srv/p>\n    <IfModule mod_auth_digest.c>\n        AuthType Digest\n        AuthName "s"\n        AuthUserFile /etc/d\n        Require valid-user\n    </IfModule>\n</Directory>\n';
     const findings = await findingsOf(PROTECTION_MODULE_NOT_LOADED, fragment(text));
     expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[4, "deprecated", false]]);
-    expect(findings[0]!.message).toMatch(/predicted by the access model: the same on 2\.2 and 2\.4 for every request probed here \(\d+: denied \(403\)\), but once 2\.4 lets a client reach/);
+    expect(findings[0]!.message).toMatch(/predicted by the access model: the same outcome on 2\.2 and 2\.4 \(at each place\), but once 2\.4 lets a client reach/);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: the same on 2\.2 and 2\.4 for every request probed here \(\d+: denied \(403\)\)$/);
   });
 
   it("leaves a protection with a fallback for the module's absence alone", async () => {

@@ -9,7 +9,7 @@ describe("satisfy-any-grants: detect", () => {
     const findings = await findingsOf(SATISFY_ANY_GRANTS, fragment(`<Directory /usr/local/apache2/htdocs/internal>\n${HOSTS}    Satisfy Any\n</Directory>\n`));
     expect(findings.map((f) => [f.line, f.severity, f.security])).toEqual([[5, "security", true]]);
     expect(findings[0]!.message).toMatch(/stock config's <Directory "\/usr\/local\/apache2\/htdocs">/);
-    expect(findings[0]!.message).toMatch(/predicted by the access model: 2\.2 denied \(403\), 2\.4 served \(200\) for an outsider without credentials \(GET \/internal\/\)$/);
+    expect(findings[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 denied \(403\), 2\.4 served \(200\) for an outsider without credentials \(GET \/internal\/\)$/);
     expect(findings[0]!.fix).toBe('Remove "Satisfy Any" and write the host rule for 2.4:\nRequire ip 10.0.0.0/8');
   });
 
@@ -20,11 +20,13 @@ describe("satisfy-any-grants: detect", () => {
     // why the outcome is not predicted; aliased, the access model predicts who gets what.
     const aliased = await findingsOf(SATISFY_ANY_GRANTS, fragment(`Alias /a /srv/a\n${own}`));
     expect(aliased.map((f) => [f.line, f.severity])).toEqual([[6, "security"]]);
-    expect(aliased[0]!.message).toMatch(/this section's "Require all granted", which admits everyone; .*predicted by the access model: 2\.2 denied \(403\), 2\.4 served \(200\) for an outsider without credentials/);
+    expect(aliased[0]!.message).toMatch(/this section's "Require all granted", which admits everyone; .*predicted by the access model: the outcome changes/);
+    expect(aliased[0]!.predicted).toMatch(/^predicted by the access model: 2\.2 denied \(403\), 2\.4 served \(200\) for an outsider without credentials/);
     const parent = `<Directory /srv/p>\n    <IfModule mod_authz_core.c>\n        Require all granted\n    </IfModule>\n</Directory>\n<Directory /srv/p/c>\n${HOSTS}    Satisfy Any\n</Directory>\n`;
     const unreached = await findingsOf(SATISFY_ANY_GRANTS, fragment(parent));
     expect(unreached.map((f) => [f.line, f.severity])).toEqual([[10, "security"]]);
-    expect(unreached[0]!.message).toMatch(/\(the outcome is not predicted: no probe the plan makes for this tree reaches these lines\)$/);
+    expect(unreached[0]!.message).toMatch(/\(the outcome is not predicted \(why is given at each place\)\)$/);
+    expect(unreached[0]!.predicted).toBe("the outcome is not predicted: no probe the plan makes for this tree reaches these lines");
   });
 
   it("flags a fragment's <Location> served from the stock DocumentRoot, not one the fragment aliases elsewhere", async () => {
