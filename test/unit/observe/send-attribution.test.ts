@@ -58,6 +58,15 @@ describe("placeByConnection", () => {
     expect(placed.trailing).toEqual([denied("10.77.1.5", 40077)]);
   });
 
+  it("gives a connection no client reported to the send whose window held its first line: a host send's late close", () => {
+    const established = "[Mon Dec 07 22:27:54.327265 2026] [ssl:info] [pid 41:tid 45] [client 172.20.0.1:60716] AH01964: Connection to child 0 established (server server:443)";
+    const closed = "[Mon Dec 07 22:27:55.217437 2026] [ssl:info] [pid 42:tid 69] (70014)End of file found: [client 172.20.0.1:60716] AH01992: SSL library error 6 reading data";
+    const next = "[Mon Dec 07 22:27:55.340247 2026] [ssl:info] [pid 42:tid 70] [client 172.20.0.1:60734] AH01964: Connection to child 67 established (server server:443)";
+    const placed = placeByConnection([send([], [established]), send([], [closed, next])], [denied("172.20.0.1", 60716)], of24);
+    expect(placed.sends).toEqual([[established, closed, denied("172.20.0.1", 60716)], [next]]);
+    expect(placed.trailing).toEqual([]);
+  });
+
   it("keeps 2.2's port-less lines where they arrived: the window after their own, as before", () => {
     const late = "[Mon Dec 07 21:10:02 2026] [error] [client 10.77.1.5] client denied by server configuration: /usr/local/apache2/htdocs/denied";
     const placed = placeByConnection([send([{ address: "10.77.1.5", port: 40001 }]), send([{ address: "10.77.1.5", port: 40002 }], [late])], [], of22);
