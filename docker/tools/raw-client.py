@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Raw requests from a client container's own address: sends the bytes read from stdin (optionally one byte
 every DELAY_MS, for slow-client checks), writes every byte the server sends back to stdout as it arrives
-(nothing held: a body of any size passes), and at the end one line `@@outcome <ok|reset|timeout|refused|tls>`
-to stderr.
+(nothing held: a body of any size passes), and to stderr `@@local-port <port>` once it connected and at the
+end one line `@@outcome <ok|reset|timeout|refused|tls>`.
 
     raw-client.py HOST PORT DELAY_MS TIMEOUT_S [tls SERVERNAME|- CERT_FILE|- KEY_FILE|-]
 
@@ -24,6 +24,10 @@ def given(arg_index):
 
 try:
     s = socket.create_connection((host, port), timeout=timeout_s)
+    # The local port pins the server's `[client a:port]` error-log lines to this request
+    # (harness/observe/send-attribution.ts).
+    sys.stderr.write(f"@@local-port {s.getsockname()[1]}\n")
+    sys.stderr.flush()
     if use_tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
         context.check_hostname = False

@@ -105,8 +105,10 @@ export type ContainerHttpPlan = Pick<
   clientCertificate: HttpRequestPlan["tlsClient"];
 };
 
-/** curl's per-transfer line on stderr (`-w %{stderr}...`): how many new connections the transfer opened. */
-const CONNECTS_LINE = /^@@connects (\d+)$/gm;
+/** curl's per-transfer line on stderr (`-w %{stderr}...`): how many new connections the transfer opened, and the
+ * local port of its connection (0 when it connected nowhere). */
+const TRANSFER_LINE = /^@@transfer (\d+) (\d+)$/gm;
+const TRANSFER_WRITEOUT = "%{stderr}@@transfer %{num_connects} %{local_port}\n";
 
 const CURL_TRANSPORT_CODES: Record<number, string> = {
   6: "ENOTFOUND",
@@ -123,8 +125,11 @@ function urlHost(address: string): string {
   return address.includes(":") ? `[${address}]` : address;
 }
 
-/** Pure: the curl command line for a plan; the body is read from stdin, or from `bodyFrom` (`@file`). */
-export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] {
+/** Pure: the curl command line for a plan; the body is read from stdin, or from `bodyFrom` (`@file`). With
+ * `transferLines` (a single send), each transfer says on stderr how many connections it opened and from which local
+ * port, as a keep-alive series always does: the port pins 2.4's `[client a:port]` lines to the send
+ * (observe/send-attribution.ts). A batch gives the port in its own writeout (client-batch.ts). */
+export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-", options: { transferLines?: boolean } = {}): string[] {
   const port = plan.port ?? (plan.tls ? 443 : 80);
   const server = urlHost(plan.serverIp);
   const name = plan.hostHeader ?? server;
@@ -147,10 +152,11 @@ export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] 
   if (plan.auth) args.push(...(plan.auth.scheme === "digest" ? ["--digest"] : []), "-u", `${plan.auth.user}:${plan.auth.password}`);
   if (plan.clientCertificate) args.push("--cert", CLIENT_CERTIFICATE.certificate, "--key", CLIENT_CERTIFICATE.privateKey);
   if (plan.body !== null) args.push("--data-binary", bodyFrom);
+  // Each transfer says on stderr whether it opened a connection, so the last one of a series tells whether it came
+  // on a reused connection, and from which port.
+  if (series || options.transferLines === true) args.push("-w", TRANSFER_WRITEOUT);
   if (series) {
-    // Every answer but the last is dropped (outputs pair with URLs in order); each transfer says on stderr
-    // whether it opened a connection, so the last one tells whether it came on a reused connection.
-    args.push("-w", "%{stderr}@@connects %{num_connects}\n");
+    // Every answer but the last is dropped (outputs pair with URLs in order).
     for (let i = 1; i < plan.keepAliveRequests; i++) args.push("-o", "/dev/null");
     for (let i = 1; i < plan.keepAliveRequests; i++) args.push(url);
   }
@@ -161,23 +167,36 @@ export function curlCommand(plan: ContainerHttpPlan, bodyFrom = "@-"): string[] 
 /** Pure: whether the last transfer of a keep-alive series opened no connection of its own (null: curl said
  * nothing, as for a single request). */
 export function lastTransferReused(stderr: string): boolean | null {
-  const counts = [...stderr.matchAll(CONNECTS_LINE)].map((match) => Number(match[1]));
+  const counts = [...stderr.matchAll(TRANSFER_LINE)].map((match) => Number(match[1]));
   return counts.length === 0 ? null : counts.at(-1) === 0;
 }
 
-export async function sendFromContainer(client: SendingClient, plan: ContainerHttpPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
+/** Pure: the local ports of the connections curl's transfers used, each once, in order (none: it connected nowhere,
+ * or said nothing). */
+export function transferPorts(stderr: string): number[] {
+  const ports = [...stderr.matchAll(TRANSFER_LINE)].map((match) => Number(match[2])).filter((port) => port > 0);
+  return [...new Set(ports)];
+}
+
+/** A single send's outcome, with the local ports of the connections it opened (observe/send-attribution.ts). */
+export interface ContainerSent {
+  outcome: HttpResponseOutcome | TransportFailureOutcome;
+  localPorts: number[];
+}
+
+export async function sendFromContainer(client: SendingClient, plan: ContainerHttpPlan): Promise<ContainerSent> {
   const started = Date.now();
   if (plan.clientCertificate) await stageClientCertificate(client, plan.clientCertificate);
   // curl's output (the head and the raw body) is parsed as the exec streams it: never held whole.
   const reader = new StreamedResponse(plan.method, { digest: plan.auth?.scheme === "digest" });
-  const result = await client.container.execStream(curlCommand(plan), {
+  const result = await client.container.execStream(curlCommand(plan, "@-", { transferLines: true }), {
     timeoutMs: plan.timeoutMs + 5_000,
     onStdout: (chunk) => reader.push(chunk),
     ...(plan.body !== null ? { stdin: plan.body } : {}),
   });
   const outcome = outcomeOfCurl(result.exitCode, result.stderr, reader, Date.now() - started);
   const reused = plan.keepAliveRequests > 1 ? lastTransferReused(result.stderr) : null;
-  return outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome;
+  return { outcome: outcome.kind === "response" && reused !== null ? { ...outcome, connectionReused: reused } : outcome, localPorts: transferPorts(result.stderr) };
 }
 
 /** One curl run's outcome: its exit status as a transport error, else the answer it wrote. */
@@ -186,7 +205,7 @@ export function outcomeOfCurl(exitCode: number, stderr: string, reader: Streamed
     return {
       kind: "transport-error",
       code: CURL_TRANSPORT_CODES[exitCode] ?? `CURL_${exitCode}`,
-      message: stderr.replace(CONNECTS_LINE, "").trim(),
+      message: stderr.replace(TRANSFER_LINE, "").trim(),
       durationMs,
     };
   }
@@ -221,7 +240,10 @@ export function rawClientCommand(plan: ContainerRawPlan): string[] {
   return args;
 }
 
-export async function sendRawFromContainer(client: SendingClient, plan: ContainerRawPlan): Promise<HttpResponseOutcome | TransportFailureOutcome> {
+/** raw-client.py's line on stderr once it connected: its socket's local port. */
+const RAW_LOCAL_PORT = /^@@local-port (\d+)\n?/m;
+
+export async function sendRawFromContainer(client: SendingClient, plan: ContainerRawPlan): Promise<ContainerSent> {
   const started = Date.now();
   if (plan.tls?.clientCertificate) await stageClientCertificate(client, plan.tls.clientCertificate);
   // raw-client.py writes the server's bytes to stdout as they come and its outcome to stderr at the end.
@@ -232,12 +254,14 @@ export async function sendRawFromContainer(client: SendingClient, plan: Containe
   );
   const durationMs = Date.now() - started;
   const outcome = /^@@outcome (\S+)$/m.exec(result.stderr)?.[1] ?? "unknown";
-  const message = result.stderr.replace(/^@@outcome \S+\n?/m, "").trim();
+  const port = Number(RAW_LOCAL_PORT.exec(result.stderr)?.[1] ?? 0);
+  const localPorts = port > 0 ? [port] : [];
+  const message = result.stderr.replace(/^@@outcome \S+\n?/m, "").replace(RAW_LOCAL_PORT, "").trim();
   if (outcome !== "ok" && reader.received === 0) {
-    return { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message, durationMs };
+    return { outcome: { kind: "transport-error", code: outcome === "reset" ? "ECONNRESET" : outcome.toUpperCase(), message, durationMs }, localPorts };
   }
-  if (reader.received === 0) return { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs };
-  return outcomeOf(reader, durationMs);
+  if (reader.received === 0) return { outcome: { kind: "transport-error", code: "EMPTY_RESPONSE", message: "the server closed without a byte", durationMs }, localPorts };
+  return { outcome: outcomeOf(reader, durationMs), localPorts };
 }
 
 /** The answer as the stream's bytes ended (a body cut short is kept as far as it came), or INVALID_RESPONSE

@@ -3,7 +3,7 @@ import { type Duplex, PassThrough } from "node:stream";
 import type Dockerode from "dockerode";
 import { changeEndpoints, limitEngineCall } from "./endpoint-changes.ts";
 import { HarnessError } from "../errors.ts";
-import { type ResourceRole, resourceLabels } from "./labels.ts";
+import { LABEL_PUBLISHES, type ResourceRole, resourceLabels } from "./labels.ts";
 import { EXEC_AGENT_COMMAND, ExecAgent } from "./exec-agent.ts";
 import { ExecDemuxer } from "./exec-demuxer.ts";
 import { LineStream } from "./line-stream.ts";
@@ -102,7 +102,7 @@ export class HarnessContainer {
         // The agent's (or an attached command's) stdin stays open for the run's commands, and its output is no log.
         ...(attached ? { OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : {}),
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
-        Labels: resourceLabels(scope.runId, spec.role, spec.scenario),
+        Labels: { ...resourceLabels(scope.runId, spec.role, spec.scenario), ...((spec.publish ?? []).length > 0 ? { [LABEL_PUBLISHES]: spec.publish!.join(",") } : {}) },
         ExposedPorts: exposed,
         HostConfig: {
           PortBindings: bindings,

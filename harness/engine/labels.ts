@@ -16,17 +16,24 @@ export const LABEL_SESSION = "io.httpd-upgrade-harness.session";
 export const LABEL_LEASE_SECONDS = "io.httpd-upgrade-harness.lease-seconds";
 /** On a run's lease volume only: when the lease ends, in the engine's clock (ISO 8601). */
 export const LABEL_LEASE_EXPIRES = "io.httpd-upgrade-harness.lease-expires";
+/** On a run's lease volume only: the process that renews it (engine/lease-holder.ts), for a sweep that can see it. */
+export const LABEL_LEASE_HOLDER = "io.httpd-upgrade-harness.lease-holder";
 export const LABEL_ROLE = "io.httpd-upgrade-harness.role";
 /** On a claim's place in line only (engine/claim-queue.ts): what it waits for (a subnet), and since when in the
  * engine's clock (epoch ms). */
 export const LABEL_CLAIM_KEY = "io.httpd-upgrade-harness.claim-key";
 export const LABEL_CLAIM_SINCE = "io.httpd-upgrade-harness.claim-since";
 export const LABEL_SCENARIO = "io.httpd-upgrade-harness.scenario";
+/** The container ports a container publishes on the host, as its create asked the engine (`80,443`); absent when
+ * none. The engine's events carry a container's labels, so what a short-lived container published can be told
+ * from its create event, without looking at it while it lives. */
+export const LABEL_PUBLISHES = "io.httpd-upgrade-harness.publishes";
 /** On images only. */
 export const LABEL_IMAGE = "io.httpd-upgrade-harness.image";
 export const LABEL_RECIPE_HASH = "io.httpd-upgrade-harness.recipe-hash";
 /** Informational only (`docker ps` shows who made a container): a pid means nothing in another pid namespace or
- * on another machine, so clean-up never reads them. */
+ * on another machine, so clean-up never reads them (a lease's holder, LABEL_LEASE_HOLDER, says where it means
+ * something). */
 export const LABEL_OWNER_PID = "io.httpd-upgrade-harness.owner-pid";
 export const LABEL_OWNER_HOST = "io.httpd-upgrade-harness.owner-host";
 

@@ -11,12 +11,16 @@
 // process), so machines with skewed clocks agree on them.
 //
 // A sweep (engine/sweep.ts) removes a run's resources only when its newest lease has expired by more than a grace
-// of half the lease (at least 2 s); a run with no lease volume at all (a crash between its first resource and
+// of half the lease (at least 2 s), or at once when the lease's holder, the run's process, is known gone: the lease
+// names it (engine/lease-holder.ts), and a sweep on the same kernel and in the same pid namespace sees whether it
+// lives (a run killed with SIGKILL). A run with no lease volume at all (a crash between its first resource and
 // its first lease, an old harness version, a `docker volume prune -a`, which the next heartbeat repairs) is
 // judged by the age of each resource instead. Resources without the run label are never touched.
 import type { Engine } from "./engine.ts";
+import { formatHolder, leaseHolderGone, thisHolder } from "./lease-holder.ts";
 import {
   LABEL_LEASE_EXPIRES,
+  LABEL_LEASE_HOLDER,
   LABEL_LEASE_SECONDS,
   LABEL_RUN_ID,
   LABEL_SESSION,
@@ -56,6 +60,8 @@ export interface LeaseRecord {
   expires: number;
   seconds: number;
   volume: string;
+  /** The process that renews it is known gone (engine/lease-holder.ts): seen from this process when listed. */
+  holderGone?: boolean;
 }
 
 /** Every lease volume on the engine. */
@@ -67,7 +73,8 @@ export async function listLeases(engine: Engine): Promise<LeaseRecord[]> {
     const expires = Date.parse(labels[LABEL_LEASE_EXPIRES] ?? "");
     const seconds = Number(labels[LABEL_LEASE_SECONDS]);
     if (!runId || !Number.isFinite(expires)) return [];
-    return [{ runId, session: labels[LABEL_SESSION], expires, seconds: Number.isFinite(seconds) ? seconds : 0, volume: volume.Name }];
+    const holderGone = leaseHolderGone(labels[LABEL_LEASE_HOLDER]);
+    return [{ runId, session: labels[LABEL_SESSION], expires, seconds: Number.isFinite(seconds) ? seconds : 0, volume: volume.Name, ...(holderGone ? { holderGone } : {}) }];
   });
 }
 
@@ -112,7 +119,8 @@ export class RunLease {
   private async renew(): Promise<void> {
     const expires = new Date((await engineNow(this.engine)) + this.seconds * 1000).toISOString();
     const name = `harness-lease-${this.runId}-${++this.sequence}`;
-    const labels = { ...resourceLabels(this.runId, "lease"), [LABEL_LEASE_EXPIRES]: expires };
+    const holder = thisHolder();
+    const labels = { ...resourceLabels(this.runId, "lease"), [LABEL_LEASE_EXPIRES]: expires, ...(holder === null ? {} : { [LABEL_LEASE_HOLDER]: formatHolder(holder) }) };
     await this.engine.docker.createVolume({ Name: name, Labels: labels });
     // The new lease stands before the old one goes: a sweep never sees this run without one.
     const old = this.volumes.splice(0, this.volumes.length, name);

@@ -14,17 +14,19 @@ export interface SweptResource {
 }
 
 /** Pure: whether a resource's run is gone, judged at `now` (engine clock, ms) from the run's lease volumes (see
- * engine/lease.ts): the newest lease expired more than a grace ago; or, with no lease at all, the resource is older
- * than its lease length plus the grace. */
+ * engine/lease.ts): the newest lease's holder is known gone, or the lease expired more than a grace ago; or, with no
+ * lease at all, the resource is older than its lease length plus the grace. */
 export function isAbandoned(resource: SweptResource, leases: readonly LeaseRecord[], now: number): boolean {
   const own = leases.filter((lease) => lease.runId === resource.runId);
-  if (own.length > 0) {
-    const newest = own.reduce((a, b) => (b.expires > a.expires ? b : a));
-    return now > newest.expires + leaseGraceMs(newest.seconds);
-  }
+  if (own.length > 0) return leaseEnded(own.reduce((a, b) => (b.expires > a.expires ? b : a)), now);
   const stated = Number(resource.labels[LABEL_LEASE_SECONDS]);
   const seconds = Number.isFinite(stated) && stated > 0 ? stated : LEGACY_RESOURCE_SECONDS;
   return now > resource.created + seconds * 1000 + leaseGraceMs(seconds);
+}
+
+/** Pure: whether a run's newest lease has ended: its holder is known gone, or it expired more than a grace ago. */
+export function leaseEnded(newest: LeaseRecord, now: number): boolean {
+  return newest.holderGone === true || now > newest.expires + leaseGraceMs(newest.seconds);
 }
 
 export interface SweepResult {
@@ -59,7 +61,7 @@ export async function sweepAbandoned(engine: Engine, options: { runId?: string }
   for (const lease of leases) if (lease.expires > (newest.get(lease.runId)?.expires ?? -Infinity)) newest.set(lease.runId, lease);
   const expired = leases.filter((lease) => {
     const last = newest.get(lease.runId)!;
-    return options.runId === lease.runId || now > last.expires + leaseGraceMs(last.seconds);
+    return options.runId === lease.runId || leaseEnded(last, now);
   });
   await Promise.all(expired.map((lease) => removeVolumeQuietly(engine, lease.volume)));
   // Places in line for a subnet (engine/claim-queue.ts) of runs that died waiting.

@@ -12,7 +12,11 @@
 //      whose access line when that came later, arrived no earlier than `gapMs / 2` before it.
 // Arrival alone was wrong for one 2.2 config in ten in a busy fleet: a line came 18 ms after its own access line,
 // or the harness, busy, read a whole batch's records and lines in one go, all with one arrival time.
-// Lines past the last request belong to the last request (its late lines, as a single send keeps them).
+// Lines past the last request belong to the last request (its late lines, as a single send keeps them); a line
+// that names a connection of another send of the side is moved to that send afterwards (send-attribution.ts).
+
+import type { ErrorLogDialect } from "../logs/error-log-record.ts";
+import { clientConnectionOf } from "../logs/client-connection.ts";
 
 export interface BatchLine {
   text: string;
@@ -34,9 +38,9 @@ export interface BatchSlot {
   skipped: boolean;
 }
 
-const CLIENT_PORT = /\[client \S+:(\d+)\]/;
-
-export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly BatchSlot[], gapMs: number): string[][] {
+/** `dialect`: the server's log dialect, which says whether a `[client ...]` ends in a port (2.4) or not (2.2, whose
+ * `[client ::5]` is no port 5). */
+export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly BatchSlot[], gapMs: number, dialect: ErrorLogDialect): string[][] {
   const result = slots.map((): string[] => []);
   const live = slots.map((slot, index) => ({ slot, index })).filter(({ slot }) => !slot.skipped);
   if (live.length === 0) return result;
@@ -44,8 +48,8 @@ export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly
   for (const { slot, index } of live) if (slot.localPort !== null) byPort.set(slot.localPort, index);
   const ordered = live.every(({ slot }) => slot.loggedOrder !== undefined);
   for (const line of lines) {
-    const port = CLIENT_PORT.exec(line.text)?.[1];
-    const exact = port === undefined ? undefined : byPort.get(Number(port));
+    const port = clientConnectionOf(line.text, dialect)?.port;
+    const exact = port === undefined ? undefined : byPort.get(port);
     if (exact !== undefined) {
       result[exact]!.push(line.text);
       continue;

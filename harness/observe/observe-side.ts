@@ -8,6 +8,7 @@ import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
 import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
 import { log } from "../engine/log.ts";
+import { clientConnectionOf, sameAddress } from "../logs/client-connection.ts";
 import { parseErrorLogLine } from "../logs/parse-error-log.ts";
 import { parseConfigTestOutput } from "../logs/split-config-test.ts";
 import type { GeneratedFile, PlannedRequest, SidePlan } from "../plan/scenario-plan.ts";
@@ -20,6 +21,7 @@ import type { BundleFile } from "../server/site-bundle.ts";
 import type { ExecOutcome, ObservedWorld, RequestObservation, RequestOutcome, SideObservation, VariantObservation } from "./observation.ts";
 import { type SideWorld, WORLD_IDENTITY_FAILED, WORLD_MISSING } from "../plan/tree/world-staging.ts";
 import { attributeBatchLines, type BatchSlot, markLoggedSlots } from "./batch-attribution.ts";
+import { placeByConnection, type SendConnection, type SendWindow } from "./send-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
@@ -143,6 +145,9 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       durationMs: 0,
     }));
     const requests: RequestObservation[] = [];
+    // Every send's window in the order sent: its lines are placed once the side's last window closed
+    // (send-attribution.ts), and parsed then.
+    const windows: Array<{ request: number; repeat: boolean; window: SendWindow }> = [];
     const requestsBegan = Date.now();
     let lastMark = httpd.logMark();
     for (let index = 0; index < plan.requests.length; ) {
@@ -166,14 +171,11 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
         input.onStep?.(`requests ${batch[0]!.name} to ${batch.at(-1)!.name} (one batch)`);
         const observed = await sendBatch(target, batch, input, local);
         for (const one of observed) {
-          requests.push({
-            name: one.request.name,
-            client: one.request.client,
-            outcome: one.first.outcome,
-            repeat: one.repeat?.outcome ?? null,
-            errorLog: one.first.lines.map((line) => parseErrorLogLine(line, dialect)),
-            repeatErrorLog: one.repeat ? one.repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
-          });
+          const at = requests.length;
+          requests.push({ name: one.request.name, client: one.request.client, outcome: one.first.outcome, repeat: one.repeat?.outcome ?? null, errorLog: [], repeatErrorLog: one.repeat ? [] : null });
+          // In the order the batch sent them: a request, then its repeat.
+          windows.push({ request: at, repeat: false, window: one.first });
+          if (one.repeat) windows.push({ request: at, repeat: true, window: one.repeat });
         }
         lastMark = httpd.logMark();
         index += batch.length;
@@ -183,20 +185,28 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       const first = await sendAttributed(target, request, input, local);
       const repeat =
         request.repeat && context.learnNoise && !timedOut(first.outcome) && !input.signal?.aborted ? await sendAttributed(target, request, input, local) : null;
-      requests.push({
-        name: request.name,
-        client: request.client,
-        outcome: first.outcome,
-        repeat: repeat?.outcome ?? null,
-        errorLog: first.lines.map((line) => parseErrorLogLine(line, dialect)),
-        repeatErrorLog: repeat ? repeat.lines.map((line) => parseErrorLogLine(line, dialect)) : null,
-      });
+      const at = requests.length;
+      requests.push({ name: request.name, client: request.client, outcome: first.outcome, repeat: repeat?.outcome ?? null, errorLog: [], repeatErrorLog: repeat ? [] : null });
+      windows.push({ request: at, repeat: false, window: first });
+      if (repeat) windows.push({ request: at, repeat: true, window: repeat });
       lastMark = httpd.logMark();
       index += 1;
     }
     const requestsEnded = Date.now();
     await httpd.logs.error.waitForQuiet(50, 300);
-    const trailing = boot.started ? httpd.logs.error.since(lastMark.err) : [];
+    // A line that came after its send's window (into a later one, or after the last) goes back to the send whose
+    // connection it names; the rest stay where they arrived.
+    const placed = placeByConnection(
+      windows.map((entry) => entry.window),
+      boot.started ? httpd.logs.error.since(lastMark.err) : [],
+      (line) => clientConnectionOf(line, dialect),
+    );
+    windows.forEach((entry, index) => {
+      const records = placed.sends[index]!.map((line) => parseErrorLogLine(line, dialect));
+      if (entry.repeat) requests[entry.request]!.repeatErrorLog = records;
+      else requests[entry.request]!.errorLog = records;
+    });
+    const trailing = placed.trailing;
     const variants = boot.started && !input.signal?.aborted ? await observeVariants(target, input, local) : plan.variants.map((v) => notReloaded(v.id, "the server did not start"));
     timing = `host ${hostTaken - began}, start ${requestsBegan - hostTaken}, requests ${requestsEnded - requestsBegan}, trailing+variants ${Date.now() - requestsEnded}`;
     return {
@@ -277,7 +287,7 @@ async function observeVariants(target: ServerTarget, input: SideInput, local: La
         continue;
       }
       const request = requests[index]!;
-      answers.push({ name: request.name, client: request.client, outcome: await send(target, request, input, local), repeat: null, errorLog: [], repeatErrorLog: null });
+      answers.push({ name: request.name, client: request.client, outcome: (await send(target, request, input, local)).outcome, repeat: null, errorLog: [], repeatErrorLog: null });
       index += 1;
     }
     observed.push({ id: variant.id, reloaded: true, reason: null, configTest: reload.configTest, requests: answers, durationMs: Date.now() - started });
@@ -304,20 +314,27 @@ function serverAddressFor(target: ServerTarget, client: Pick<StartedClientContai
   return (client.family === 6 ? own.ipv6 : own.ipv4) ?? "";
 }
 
-async function sendAttributed(
-  target: ServerTarget,
-  request: PlannedRequest,
-  input: SideInput,
-  local: LazyLocalClient,
-): Promise<{ outcome: RequestOutcome; lines: string[] }> {
-  const { httpd } = target;
-  const mark = httpd.logMark();
-  const outcome = await send(target, request, input, local);
-  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
-  return { outcome, lines };
+/** A send's outcome, its window's error-log lines and the connections it opened (send-attribution.ts). */
+interface Sent extends SendWindow {
+  outcome: RequestOutcome;
 }
 
-async function send(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<RequestOutcome> {
+async function sendAttributed(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<Sent> {
+  const { httpd } = target;
+  const mark = httpd.logMark();
+  const { outcome, connections } = await send(target, request, input, local);
+  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
+  return { outcome, lines, connections };
+}
+
+/** The connections of a client container's send, from the client's address (as the server sees it: the loopback
+ * address a local client sends from, a network client's own) and the ports its client reported. The host's sends go
+ * through the engine's published port, whose connection to the server the harness does not see: none. */
+function connectionsOf(address: string, ports: readonly number[]): SendConnection[] {
+  return ports.map((port) => ({ address: sameAddress(address), port }));
+}
+
+async function send(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<{ outcome: RequestOutcome; connections: SendConnection[] }> {
   const { httpd } = target;
   const clientCertificate = request.clientCertificate ? input.context.certificates.clients[request.clientCertificate] : null;
 
@@ -338,7 +355,7 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
       },
     });
     const stdout = Buffer.concat(kept).toString("utf8") + (bytes > keptBytes ? `\n…(${bytes - keptBytes} more bytes not kept)` : "");
-    return { kind: "exec", exitCode: result.exitCode, stdout, stderr: result.stderr, durationMs: Date.now() - started };
+    return { outcome: { kind: "exec", exitCode: result.exitCode, stdout, stderr: result.stderr, durationMs: Date.now() - started }, connections: [] };
   }
 
   // A local client sends to the server's loopback address from inside its network namespace; a network client
@@ -346,7 +363,13 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
   const fromHost = request.client === "host";
   const networkClient = request.loopback === null && !fromHost ? input.clients.get(request.client) : undefined;
   const client: SendingClient | null | undefined = request.loopback !== null ? await local.get() : fromHost ? null : networkClient;
-  if (!fromHost && !client) return { kind: "not-run", reason: `no client ${request.client}` };
+  if (!fromHost && !client) return { outcome: { kind: "not-run", reason: `no client ${request.client}` }, connections: [] };
+  // Where the server sees the client's connection come from.
+  const clientAddress = request.loopback ?? networkClient?.ip ?? null;
+  const sent = async (sending: Promise<{ outcome: RequestOutcome; localPorts: number[] }>) => {
+    const { outcome, localPorts } = await sending;
+    return { outcome, connections: clientAddress === null ? [] : connectionsOf(clientAddress, localPorts) };
+  };
   const serverIp = request.loopback ?? (networkClient ? serverAddressFor(target, networkClient) : (httpd.networkAddress ?? ""));
   const port = request.port ?? (request.tls ? 443 : 80);
   const published = { host: httpd.host, port: httpd.publishedPorts.get(port) ?? 0, tls: request.tls };
@@ -355,14 +378,14 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
     const data = Buffer.from(request.raw ?? "", "latin1");
     if (client) {
       const tls = request.tls ? { servername: request.hostHeader, clientCertificate } : null;
-      return sendRawFromContainer(client, { serverIp, port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tls });
+      return sent(sendRawFromContainer(client, { serverIp, port, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tls }));
     }
-    return sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate });
+    return { outcome: await sendRaw({ target: published, servername: request.hostHeader, data, trickleMs: request.trickleMs, timeoutMs: request.timeoutMs, tlsClient: clientCertificate }), connections: [] };
   }
 
   const fields = httpFields(request);
-  if (client) return sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate });
-  return sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null });
+  if (client) return sent(sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate }));
+  return { outcome: await sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null }), connections: [] };
 }
 
 function httpFields(request: PlannedRequest) {
@@ -402,8 +425,8 @@ function canBatch(target: ServerTarget, request: PlannedRequest, input: SideInpu
 
 interface BatchObserved {
   request: PlannedRequest;
-  first: { outcome: RequestOutcome; lines: string[] };
-  repeat: { outcome: RequestOutcome; lines: string[] } | null;
+  first: Sent;
+  repeat: Sent | null;
 }
 
 /** Sends a batch (each request, then its repeat when noise is learnt, in the order single sends would) and
@@ -411,7 +434,8 @@ interface BatchObserved {
 async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[], input: SideInput, local: LazyLocalClient): Promise<BatchObserved[]> {
   const { httpd } = target;
   const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
-  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [] }, repeat: null }));
+  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [], connections: [] }, repeat: null }));
+  const clientAddress = batch[0]!.loopback ?? input.clients.get(batch[0]!.client)!.ip;
   const items: Array<{ request: number; repeat: boolean; item: BatchItem }> = [];
   batch.forEach((request, index) => {
     const plan = containerPlan(target, request, input)!;
@@ -436,12 +460,12 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   const marked = logged === null ? null : markLoggedSlots(unmarked, units, logged);
   if (logged !== null && marked === null) log("[%s] %s: %d access lines for %d answers: error lines placed by when they came", httpd.container.shortId, input.scenario, logged.length, answered);
   const slots = marked ?? unmarked;
-  const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS);
-  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [] }, repeat: null }));
+  const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS, FAMILY_TRAITS[httpd.inspection.version.family].logDialect);
+  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [], connections: [] }, repeat: null }));
   items.forEach((entry, index) => {
-    const outcome = records[index]!.outcome;
+    const { outcome, localPort } = records[index]!;
     if (outcome === null) return;
-    const sent = { outcome, lines: attributed[index]! };
+    const sent: Sent = { outcome, lines: attributed[index]!, connections: connectionsOf(clientAddress, localPort === null ? [] : [localPort]) };
     if (entry.repeat) observed[entry.request]!.repeat = sent;
     else observed[entry.request]!.first = sent;
   });

@@ -275,7 +275,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       if (swept.containers + swept.networks > 0) {
         const runs = swept.runs.length === 1 ? `run ${swept.runs[0]}` : `runs ${swept.runs.join(", ")}`;
         const where = stations.length > 1 ? ` on ${station.engine.target.url}` : "";
-        note(`removed ${swept.containers} containers and ${swept.networks} networks${where} left by ${runs}, whose lease expired`);
+        note(`removed ${swept.containers} containers and ${swept.networks} networks${where} left by ${runs}, whose lease expired or whose process is gone`);
       }
     }
 

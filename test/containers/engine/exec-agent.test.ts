@@ -123,7 +123,10 @@ describe("exec agent batches", () => {
       "        open('/tmp/times', 'a').write('%f %s\\n' % (time.monotonic(), self.requestline))",
       "http.server.ThreadingHTTPServer(('127.0.0.1', 8080), H).serve_forever()",
     ].join("\n");
-    const servers = `cd /usr/local/bin && (python3 -c "${fileServer}" >/dev/null 2>&1 &) && (nc -l -p 8081 -s 127.0.0.1 >/dev/null 2>&1 &) && sleep 1`;
+    // Started, then waited for until both listen (state 0A in /proc/net/tcp, ports 0x1F90 and 0x1F91): a look at the
+    // sockets, not a connection, which would take nc's only one.
+    const listening = (port: string) => `grep -q ':${port} 00000000:0000 0A' /proc/net/tcp`;
+    const servers = `cd /usr/local/bin && (python3 -c "${fileServer}" >/dev/null 2>&1 &) && (nc -l -p 8081 -s 127.0.0.1 >/dev/null 2>&1 &) && until ${listening("1F90")} && ${listening("1F91")}; do sleep 0.05; done`;
     await Promise.all([agent.exec(["sh", "-c", servers]), plain.exec(["sh", "-c", servers])]);
     const plan = (path: string, port: number, extra: Partial<ContainerHttpPlan> = {}): ContainerHttpPlan => ({
       method: "GET", path, hostHeader: null, headers: [], body: null, auth: null, httpVersion: "1.1", timeoutMs: 3_000, keepAliveRequests: 1,

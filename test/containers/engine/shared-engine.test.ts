@@ -1,5 +1,6 @@
 // Several harness processes on one engine: a run in another pid namespace, a user's own container from a harness
-// image, and a run killed with SIGKILL. Clean-up goes by each run's lease (engine/lease.ts), never by pid.
+// image, and a run killed with SIGKILL. Clean-up goes by each run's lease (engine/lease.ts), and by whether the lease's
+// holder lives where a sweep can see it (engine/lease-holder.ts: this kernel and pid namespace), never by a bare pid.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -126,40 +127,70 @@ describe("one engine shared by several harness processes", { timeout: 240_000 },
     }
   });
 
-  it("reaps a run killed with SIGKILL once its lease has expired: the next run, or any run that starts first", async () => {
+  /** A run in a child process (under `prefix`), killed with SIGKILL once its first server was made: the session
+   * its resources carry and what it left. */
+  async function killedRun(what: string, leaseSeconds: number, prefix: string[] = []): Promise<{ session: string; left: Awaited<ReturnType<typeof listHarnessResources>> }> {
     const engine = await connectEngine();
-    const killed = sessionName("killed");
-    const victim = startCli(["run", scenarios(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"], {
-      HARNESS_SESSION: killed,
-      // Long enough that the sweep below, a moment after the kill, meets a live lease on any machine (10 s + 5 s of
-      // grace, for two engine calls); the wait for its expiry after that is a state, not a sleep.
-      HARNESS_LEASE_SECONDS: "10",
-      DEBUG: "harness:docker",
-    });
-    await waitFor("the victim's first server", () => /created from .* \(server\)/.test(victim.stderrSoFar()));
+    const session = sessionName(what);
+    const victim = startCli(
+      ["run", scenarios(3), "--baseline", image(), "--candidate", image(), "--concurrency", "1"],
+      { HARNESS_SESSION: session, HARNESS_LEASE_SECONDS: String(leaseSeconds), DEBUG: "harness:docker" },
+      prefix,
+    );
+    await waitFor(`${what}'s first server`, () => /created from .* \(server\)/.test(victim.stderrSoFar()));
     victim.kill("SIGKILL");
     expect((await victim.done).signal).toBe("SIGKILL");
-    const left = await listHarnessResources(engine, { session: killed });
+    const left = await listHarnessResources(engine, { session });
     expect(left.containers.length).toBeGreaterThan(0);
-    const leases = async (): Promise<number> => ((await engine.docker.listVolumes({ filters: { label: [`${LABEL_SESSION}=${killed}`] } })).Volumes ?? []).length;
-    expect(await leases()).toBeGreaterThan(0);
+    expect(await leaseVolumes(engine, session)).toBeGreaterThan(0);
+    return { session, left };
+  }
 
-    // While the lease holds, a sweep leaves the victim's resources alone.
-    await sweepAbandoned(engine);
-    expect(await listHarnessResources(engine, { session: killed })).toEqual(left);
+  const leaseVolumes = async (engine: Engine, session: string): Promise<number> =>
+    ((await engine.docker.listVolumes({ filters: { label: [`${LABEL_SESSION}=${session}`] } })).Volumes ?? []).length;
 
-    // Until the lease has expired past its grace on the engine's clock: a state, however long the machine takes.
-    await waitFor("the victim's lease to expire", async () => {
-      const [all, now] = await Promise.all([listLeases(engine), engineNow(engine)]);
-      return all.filter((lease) => lease.session === killed).every((lease) => now > lease.expires + leaseGraceMs(lease.seconds));
-    });
-    // Other test files run the harness at the same time, and any run's start sweeps expired leases, so the
-    // victim's resources may be reaped by one of them rather than by this next run. Whoever reaps them, they go,
-    // and a run that reaps says so in its own words.
+  /** The next run on the engine, or any other that starts first (other test files run the harness at the same time,
+   * and every run's start sweeps), reaps what the killed run left; a run that reaps says so in its own words. */
+  async function reapedByNextRun(engine: Engine, session: string): Promise<void> {
     const next = await startCli(["run", scenarios(1), "--baseline", image(), "--candidate", image()], {}).done;
     expect(next.status).toBe(0);
-    if (/removed \d+ container/.test(next.stderr)) expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by runs? [\w.-]+(, [\w.-]+)*, whose lease expired/);
-    expect(await listHarnessResources(engine, { session: killed })).toEqual({ containers: [], networks: [] });
-    expect(await leases()).toBe(0);
+    if (/removed \d+ container/.test(next.stderr)) expect(next.stderr).toMatch(/removed \d+ containers and \d+ networks left by runs? [\w.-]+(, [\w.-]+)*, whose lease expired or whose process is gone/);
+    expect(await listHarnessResources(engine, { session })).toEqual({ containers: [], networks: [] });
+    expect(await leaseVolumes(engine, session)).toBe(0);
+  }
+
+  it("reaps a run killed with SIGKILL at once, its process known gone, though its lease has ten minutes to run", async () => {
+    const engine = await connectEngine();
+    // The run is this machine's process, in this pid namespace: its lease names it (engine/lease-holder.ts).
+    const { session } = await killedRun("killed", 600);
+    const leases = (await listLeases(engine)).filter((lease) => lease.session === session);
+    expect(leases.length).toBeGreaterThan(0);
+    expect(leases.every((lease) => lease.holderGone === true)).toBe(true);
+    await reapedByNextRun(engine, session);
+  });
+
+  it("keeps a killed run's resources while its lease holds where its process cannot be seen, and reaps them once it expired", async () => {
+    const engine = await connectEngine();
+    // In a pid namespace of its own (unshare kills it with itself): no sweep here can tell whether it lives.
+    const unseen = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc"];
+    const held = await killedRun("killed-unseen", 600, unseen);
+    try {
+      expect((await listLeases(engine)).filter((lease) => lease.session === held.session).some((lease) => lease.holderGone === true)).toBe(false);
+      // Its lease runs ten minutes from its last renewal: a sweep now leaves everything, on any machine.
+      await sweepAbandoned(engine);
+      expect(await listHarnessResources(engine, { session: held.session })).toEqual(held.left);
+    } finally {
+      for (const runId of new Set((await listLeases(engine)).filter((lease) => lease.session === held.session).map((lease) => lease.runId))) await sweepAbandoned(engine, { runId });
+    }
+    expect(await listHarnessResources(engine, { session: held.session })).toEqual({ containers: [], networks: [] });
+
+    // With a lease of 2 s, a run unseen is reaped once the lease has expired past its grace on the engine's clock: a
+    // state, however long the machine takes to get there.
+    const short = await killedRun("killed-short", 2, unseen);
+    await waitFor("the killed run's lease to expire", async () => {
+      const [all, now] = await Promise.all([listLeases(engine), engineNow(engine)]);
+      return all.filter((lease) => lease.session === short.session).every((lease) => now > lease.expires + leaseGraceMs(lease.seconds));
+    });
+    await reapedByNextRun(engine, short.session);
   });
 });

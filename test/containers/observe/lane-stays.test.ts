@@ -4,9 +4,10 @@
 // engines, so it waited for work instead of retiring) keep its stay on the old network while another lane's
 // scenario waited for the new one: that scenario ran into its time limit, and a fleet run beside it, waiting for
 // the same subnet, did too. Driven here at the level of the lane and the shared networks, against the real engine.
-import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { planClientNetworks } from "../../../harness/clients/client-networks.ts";
 import { connectEngine } from "../../../harness/engine/engine.ts";
+import { LABEL_CLAIM_KEY, LABEL_ROLE, LABEL_RUN_ID } from "../../../harness/engine/labels.ts";
 import { clientNetworkPrefix } from "../../../harness/engine/network.ts";
 import { RunScope } from "../../../harness/engine/run-scope.ts";
 import { ScenarioLane } from "../../../harness/observe/scenario-lane.ts";
@@ -89,10 +90,24 @@ describe("a lane's stays on a shared client network", { timeout: 120_000 }, () =
     await lane.stayOn([seat], [use]);
 
     // Another scenario asks for the subnet while this one is on it: the seat stays, as the scenario's servers sit in
-    // its network namespace.
+    // its network namespace. The new network's claim is in line for the subnet (a state on the engine, looked for
+    // however long it takes), and it has not got it.
+    let settled = false;
     const next = shared.join(placed(), WANTED);
-    expect(await within(3_000, next)).toBe("still waiting");
+    void next.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.waitFor(
+      async () => {
+        const places = await scope.engine.docker.listVolumes({ filters: { label: [`${LABEL_ROLE}=claim`, `${LABEL_CLAIM_KEY}=${placed().subnet!.subnet}`, `${LABEL_RUN_ID}=${scope.runId}`] } });
+        expect((places.Volumes ?? []).length).toBeGreaterThan(0);
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    expect(settled).toBe(false);
     expect(await onNetwork(scope, use.network.id)).toContain(seat.containerId);
+    expect(settled).toBe(false);
 
     // The scenario ends as observePlan ends one: its hold given back, then the lane leaves what has closed.
     await use.leave();

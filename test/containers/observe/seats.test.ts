@@ -9,7 +9,7 @@
 // here get a container each (no server hosts, observe/server-reuse.test.ts), labelled with their scenario.
 import { describe, expect, it } from "vitest";
 import { connectEngine } from "../../../harness/engine/engine.ts";
-import { LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
+import { LABEL_PUBLISHES, LABEL_ROLE, LABEL_RUN_ID, LABEL_SCENARIO } from "../../../harness/engine/labels.ts";
 import type { SideObservation } from "../../../harness/observe/observation.ts";
 import { type EngineEvent, recordEngineEvents } from "../../helpers/engine-events.ts";
 import { runYamlScenarios } from "../../helpers/run-yaml-scenarios.ts";
@@ -58,28 +58,12 @@ function expectAnswered(side: SideObservation, fromHost = true): void {
   else expect(side.requests.map((request) => request.name)).not.toContain("from-host");
 }
 
-/** Every seat on the engine, by id, and how many host ports it published, as seen every 100 ms while `work` runs
- * (a run's seats are gone by its end); the caller picks its run's seats by the engine's events. */
-async function watchSeats<T>(work: () => Promise<T>): Promise<{ result: T; seats: Map<string, number> }> {
-  const engine = await connectEngine();
-  const seats = new Map<string, number>();
-  let running = true;
-  const watching = (async () => {
-    while (running) {
-      const listed = await engine.docker.listContainers({ all: true, filters: { label: [`${LABEL_ROLE}=seat`] } });
-      for (const container of listed) {
-        const published = container.Ports.filter((port) => port.PublicPort !== undefined).length;
-        seats.set(container.Id, Math.max(seats.get(container.Id) ?? 0, published));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  try {
-    return { result: await work(), seats };
-  } finally {
-    running = false;
-    await watching;
-  }
+/** How many ports a container published on the host, from its create event: the ports its create asked the engine
+ * to publish (engine/container.ts, LABEL_PUBLISHES). A seat is gone by its run's end, and a look at it while it
+ * lives would be a race with the lane that lets it go. */
+function publishedBy(event: EngineEvent): number {
+  const ports = event.Actor.Attributes[LABEL_PUBLISHES];
+  return ports === undefined || ports === "" ? 0 : ports.split(",").length;
 }
 
 async function expectNothingLeft(prefix: string): Promise<void> {
@@ -125,9 +109,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
   it("give a scenario with no request from the host a seat that publishes nothing, until the lane holds one that does", async () => {
     const recording = await recordEvents();
     const ids = ["seats-ports-a", "seats-ports-b", "seats-ports-c"];
-    const { result, seats } = await watchSeats(() =>
-      runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!, false)], { concurrency: 1, reuseServers: false }),
-    );
+    const result = await runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!, false)], { concurrency: 1, reuseServers: false });
     const happened = await recording.stop();
     result.runs.forEach((run, index) => {
       expect(run.error ?? null).toBeNull();
@@ -143,8 +125,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     // Two seats without ports for the first scenario, two publishing 80 and 443 for the second, which the third
     // takes too.
     expect(made).toHaveLength(4);
-    const published = made.map((event) => seats.get(event.Actor.ID));
-    expect(published).toEqual([0, 0, 2, 2]);
+    expect(made.map(publishedBy)).toEqual([0, 0, 2, 2]);
     await expectNothingLeft("seats-ports-");
   });
 
@@ -152,7 +133,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     const recording = await recordEvents();
     const ids = ["seats-last-a", "seats-last-b", "seats-last-c"];
     // The first scenario takes seats that publish nothing, the others published ones: the last needs only those.
-    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!)], { concurrency: 1, reuseServers: false }));
+    const result = await runYamlScenarios([scenario(ids[0]!, false), scenario(ids[1]!), scenario(ids[2]!)], { concurrency: 1, reuseServers: false });
     const happened = await recording.stop();
     result.runs.forEach((run, index) => {
       expect(run.error ?? null).toBeNull();
@@ -166,7 +147,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     expect(runIds.size).toBe(1);
     const ofRun = (event: EngineEvent): boolean => runIds.has(event.Actor.Attributes[LABEL_RUN_ID]);
     const made = happened.filter((event) => event.Type === "container" && event.Action === "create" && ofRun(event) && event.Actor.Attributes[LABEL_ROLE] === "seat");
-    const unpublished = made.filter((event) => seats.get(event.Actor.ID) === 0).map((event) => event.Actor.ID);
+    const unpublished = made.filter((event) => publishedBy(event) === 0).map((event) => event.Actor.ID);
     expect(unpublished).toHaveLength(2);
     // The last scenario's servers: the unpublished seats were gone before they were.
     const lastServers = new Set(
@@ -189,7 +170,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     // runs the IPv6 ones first, then the others, and the reports keep the order given.
     const noLocal = (id: string): string => scenario(id, false).replace(/^ {2}- \{ name: from-localhost6?,.*\n/gm, "");
     const ids = ["seats-group-a", "seats-group-b", "seats-group-c", "seats-group-d"];
-    const { result, seats } = await watchSeats(() => runYamlScenarios([scenario(ids[0]!, false), noLocal(ids[1]!), scenario(ids[2]!, false), noLocal(ids[3]!)], { concurrency: 1, reuseServers: false }));
+    const result = await runYamlScenarios([scenario(ids[0]!, false), noLocal(ids[1]!), scenario(ids[2]!, false), noLocal(ids[3]!)], { concurrency: 1, reuseServers: false });
     const happened = await recording.stop();
     expect(result.runs.map((run) => run.scenario.id)).toEqual(ids);
     result.runs.forEach((run, index) => {
@@ -213,7 +194,7 @@ describe("servers on seats", { timeout: 300_000 }, () => {
     const made = happened.filter((event) => event.Type === "container" && event.Action === "create" && ofRun(event) && event.Actor.Attributes[LABEL_ROLE] === "seat");
     // Two seats of each kind, each made once, none publishing.
     expect(made).toHaveLength(4);
-    expect(made.map((event) => seats.get(event.Actor.ID))).toEqual([0, 0, 0, 0]);
+    expect(made.map(publishedBy)).toEqual([0, 0, 0, 0]);
     const destroyed = (id: string): number => happened.find((event) => event.Type === "container" && event.Action === "destroy" && event.Actor.ID === id)?.timeNano ?? Infinity;
     // The IPv6 seats (the first two made) went while the lane ran on: before the last scenario's servers did.
     const lastServerGone = Math.min(...servers.filter((event) => event.Actor.Attributes[LABEL_SCENARIO] === ids[3]).map((event) => destroyed(event.Actor.ID)));

@@ -58,8 +58,14 @@ describe("following a log file without inotify", { timeout: 120_000 }, () => {
     container = await HarnessContainer.create(scope, { image: inject("images").candidate, role: "server", scenario: "log-follow", entrypoint: ["sleep"], command: ["infinity"] });
     await container.start();
     await container.exec(["sh", "-c", `mkdir -p /tmp/follow && touch ${LOG} ${ACCESS} && chown -R ${UID} /tmp/follow`]);
-    // Take every inotify instance this uid may have: idle followers of another file.
-    await container.exec(asUser("for i in $(seq 200); do tail -F /etc/hostname >/dev/null 2>&1 & done; sleep 0.5"));
+    // Take every inotify instance this uid may have: idle followers of another file, waited for until the uid holds
+    // as many as it may (max_user_instances), not for a while.
+    const held = `c=0; for p in /proc/[0-9]*; do [ "$(stat -c %u $p 2>/dev/null)" = ${UID} ] && c=$((c + $(ls -l $p/fd 2>/dev/null | grep -c inotify))); done; echo $c`;
+    const taken = await container.exec(
+      asUser(`for i in $(seq 200); do tail -F /etc/hostname >/dev/null 2>&1 & done; limit=$(cat /proc/sys/fs/inotify/max_user_instances); until [ "$(${held})" -ge "$limit" ]; do sleep 0.05; done; echo taken`),
+      { timeoutMs: 60_000 },
+    );
+    expect(taken.stdout.trim()).toBe("taken");
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ContainerHttpPlan, curlCommand, lastTransferReused, rawClientCommand } from "../../../harness/clients/client-container.ts";
+import { type ContainerHttpPlan, curlCommand, lastTransferReused, rawClientCommand, transferPorts } from "../../../harness/clients/client-container.ts";
 
 const PLAN: ContainerHttpPlan = {
   method: "GET",
@@ -62,17 +62,32 @@ describe("curlCommand", () => {
     const url = "http://[::1]:80/server-status?auto";
     expect(args.filter((arg) => arg === url)).toHaveLength(3);
     expect(args.filter((arg) => arg === "/dev/null")).toHaveLength(2);
-    expect(args).toEqual(expect.arrayContaining(["-H", "Connection: keep-alive", "-w", "%{stderr}@@connects %{num_connects}\n"]));
+    expect(args).toEqual(expect.arrayContaining(["-H", "Connection: keep-alive", "-w", "%{stderr}@@transfer %{num_connects} %{local_port}\n"]));
     expect(curlCommand({ ...PLAN, keepAliveRequests: 2, headers: [["Connection", "close"]], httpVersion: "1.0" })).not.toContain("Connection: keep-alive");
     expect(curlCommand(PLAN)).not.toContain("-w");
+  });
+
+  it("asks a single send's curl for each transfer's connection count and local port, on stderr", () => {
+    const args = curlCommand(PLAN, "@-", { transferLines: true });
+    expect(args.slice(args.indexOf("-w"), args.indexOf("-w") + 2)).toEqual(["-w", "%{stderr}@@transfer %{num_connects} %{local_port}\n"]);
+    expect(args.filter((arg) => arg === "-w")).toHaveLength(1);
+    expect(curlCommand({ ...PLAN, keepAliveRequests: 2 }, "@-", { transferLines: true }).filter((arg) => arg === "-w")).toHaveLength(1);
   });
 });
 
 describe("lastTransferReused", () => {
   it("reads whether curl's last transfer opened a connection of its own", () => {
-    expect(lastTransferReused("@@connects 1\n@@connects 0\n")).toBe(true);
-    expect(lastTransferReused("@@connects 1\n@@connects 1\n")).toBe(false);
+    expect(lastTransferReused("@@transfer 1 40100\n@@transfer 0 40100\n")).toBe(true);
+    expect(lastTransferReused("@@transfer 1 40100\n@@transfer 1 40102\n")).toBe(false);
     expect(lastTransferReused("curl: (7) Failed to connect\n")).toBeNull();
+  });
+});
+
+describe("transferPorts", () => {
+  it("reads the local port of each connection curl's transfers used, each once, and none where it connected nowhere", () => {
+    expect(transferPorts("@@transfer 1 40100\n@@transfer 0 40100\n@@transfer 1 40102\n")).toEqual([40100, 40102]);
+    expect(transferPorts("curl: (7) Failed to connect to 10.0.0.5 port 80\n@@transfer 0 0\n")).toEqual([]);
+    expect(transferPorts("")).toEqual([]);
   });
 });
 

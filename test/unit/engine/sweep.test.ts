@@ -20,6 +20,13 @@ describe("isAbandoned", () => {
     expect(isAbandoned(resource("a", 1_000), [lease("a", -600_000), lease("a", 50_000)], NOW)).toBe(false);
   });
 
+  it("gives a run up at once when its newest lease's holder is known gone, however long the lease has to run", () => {
+    expect(isAbandoned(resource("a", 1_000), [{ ...lease("a", 600_000), holderGone: true }], NOW)).toBe(true);
+    expect(isAbandoned(resource("a", 1_000), [{ ...lease("a", 600_000), holderGone: false }], NOW)).toBe(false);
+    // An older lease's holder does not decide: the newest does (mid-renewal both are one process's).
+    expect(isAbandoned(resource("a", 1_000), [{ ...lease("a", -600_000), holderGone: true }, lease("a", 50_000)], NOW)).toBe(false);
+  });
+
   it("judges a run with no lease by the age of the resource: its lease length plus the grace", () => {
     expect(isAbandoned(resource("b", 60_000), [lease("a", 1_000)], NOW)).toBe(false);
     expect(isAbandoned(resource("b", 60_000 + leaseGraceMs(60) + 1), [], NOW)).toBe(true);

@@ -9,7 +9,12 @@ describe("attributeBatchLines", () => {
       { text: "[authz_core:error] [pid 9] [client 10.77.1.5:40002] AH01630: client denied", arrivedAt: 5 },
       { text: "[core:info] [pid 9] [client 2001:db8:77::5:40001] AH00128: File does not exist", arrivedAt: 999 },
     ];
-    expect(attributeBatchLines(lines, [slot(100, 40001), slot(200, 40002)], 30)).toEqual([[lines[1]!.text], [lines[0]!.text]]);
+    expect(attributeBatchLines(lines, [slot(100, 40001), slot(200, 40002)], 30, "2.4")).toEqual([[lines[1]!.text], [lines[0]!.text]]);
+  });
+
+  it("takes no port from a 2.2 line, whose IPv6 client may end in a number", () => {
+    const line = { text: "[Mon Nov 23 23:15:48 2026] [error] [client 2001:db8:77::5] client denied", arrivedAt: 210 };
+    expect(attributeBatchLines([line], [slot(100, 5), slot(200, 40002)], 30, "2.2")).toEqual([[], [line.text]]);
   });
 
   it("places lines without a known port by arrival: up to half a gap after a record, they are its request's", () => {
@@ -20,7 +25,7 @@ describe("attributeBatchLines", () => {
       { text: text(3), arrivedAt: 190 },
       { text: text(4), arrivedAt: 260 }, // after the last window: the last request's late line
     ];
-    expect(attributeBatchLines(lines, [slot(100), slot(200), slot(230)], 30)).toEqual([[text(1), text(2)], [text(3)], [text(4)]]);
+    expect(attributeBatchLines(lines, [slot(100), slot(200), slot(230)], 30, "2.4")).toEqual([[text(1), text(2)], [text(3)], [text(4)]]);
   });
 
   it("places lines without a known port by the access lines around them when one follower kept their order, whenever they arrived", () => {
@@ -33,28 +38,28 @@ describe("attributeBatchLines", () => {
       { text: text(3), arrivedAt: 500, order: 3 },
       { text: text(4), arrivedAt: 500, order: 6 }, // after the last access line: the last request's late line
     ];
-    expect(attributeBatchLines(lines, [logged(1), logged(4), logged(5)], 30)).toEqual([[text(1)], [text(2), text(3)], [text(4)]]);
+    expect(attributeBatchLines(lines, [logged(1), logged(4), logged(5)], 30, "2.4")).toEqual([[text(1)], [text(2), text(3)], [text(4)]]);
     // By arrival, all four were the first request's.
-    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500)], 30)).toEqual([[text(1), text(2), text(3), text(4)], [], []]);
+    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500)], 30, "2.4")).toEqual([[text(1), text(2), text(3), text(4)], [], []]);
   });
 
   it("places lines by arrival when a request has no access line to order by", () => {
     const line = { text: "[error] [client 10.77.1.5] late", arrivedAt: 130, order: 3 };
     const slots = [{ ...slot(100), loggedAt: 100, loggedOrder: 1 }, slot(200, null), { ...slot(300), loggedAt: 300, loggedOrder: 5 }];
-    expect(attributeBatchLines([line], slots, 30)).toEqual([[], [line.text], []]);
+    expect(attributeBatchLines([line], slots, 30, "2.4")).toEqual([[], [line.text], []]);
   });
 
   it("takes a request's access line as the end of its window when it came after the record", () => {
     // 18 ms after the record, 3 ms after the access line: the first request's, not the second's.
     const line = { text: "[error] [client 10.77.1.5] denied", arrivedAt: 118 };
-    expect(attributeBatchLines([line], [{ ...slot(100), loggedAt: 115 }, { ...slot(200), loggedAt: 201 }], 30)).toEqual([[line.text], []]);
-    expect(attributeBatchLines([line], [slot(100), slot(200)], 30)).toEqual([[], [line.text]]);
+    expect(attributeBatchLines([line], [{ ...slot(100), loggedAt: 115 }, { ...slot(200), loggedAt: 201 }], 30, "2.4")).toEqual([[line.text], []]);
+    expect(attributeBatchLines([line], [slot(100), slot(200)], 30, "2.4")).toEqual([[], [line.text]]);
   });
 
   it("gives a skipped request nothing, and a port no request of the batch had is placed by time", () => {
     const line = { text: "[client 10.77.1.5:5] something", arrivedAt: 250 };
-    expect(attributeBatchLines([line], [slot(100, 40001), slot(101, null, true), slot(300, 40003)], 30)).toEqual([[], [], [line.text]]);
-    expect(attributeBatchLines([line], [slot(0, null, true)], 30)).toEqual([[]]);
+    expect(attributeBatchLines([line], [slot(100, 40001), slot(101, null, true), slot(300, 40003)], 30, "2.4")).toEqual([[], [], [line.text]]);
+    expect(attributeBatchLines([line], [slot(0, null, true)], 30, "2.4")).toEqual([[]]);
   });
 });
 
@@ -76,9 +81,9 @@ describe("markLoggedSlots", () => {
     expect(marked.map((s) => s.loggedOrder)).toEqual([1, 4, 6, 9]);
     const text = (n: number) => `[Mon Dec 07 18:30:00 2026] [error] line ${n}`;
     const lines = [{ text: text(0), arrivedAt: 500, order: 0 }, { text: text(3), arrivedAt: 500, order: 3 }, { text: text(8), arrivedAt: 500, order: 8 }];
-    expect(attributeBatchLines(lines, marked, 30)).toEqual([[text(0)], [text(3)], [], [text(8)]]);
+    expect(attributeBatchLines(lines, marked, 30, "2.4")).toEqual([[text(0)], [text(3)], [], [text(8)]]);
     // Read by arrival (what the batch fell back to when the lines were counted one for one), every line was the first's.
-    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500), slot(500)], 30)).toEqual([[text(0), text(3), text(8)], [], [], []]);
+    expect(attributeBatchLines(lines, [slot(500), slot(500), slot(500), slot(500)], 30, "2.4")).toEqual([[text(0), text(3), text(8)], [], [], []]);
   });
 
   it("leaves the slots to arrival when the access lines are no multiple of the requests (a log written for some requests only)", () => {

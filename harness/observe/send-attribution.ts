@@ -1,0 +1,77 @@
+// Pure: a side's error-log lines placed on the sends whose connections they name. Each send of a side (a single
+// send, or one item of a batch) collects the lines of its window: those since its mark, once its access line came
+// and the error log went quiet (server/httpd-server.ts errorLinesSince), or its share of a batch's window
+// (batch-attribution.ts). A line that reaches the harness after its own send's window closed falls into the next
+// window: a 2.4 AH00898 of one request, late, once landed on the request after it in a fleet run. So, after the
+// side's last window, a line that names a client connection (2.4's `[client 10.77.1.5:43210]`,
+// logs/client-connection.ts) of another send than the one whose window holds it is moved to that send; one that
+// names a connection of its own send, or none at all (2.2's lines, 2.4's lines without a client), stays where it
+// arrived, as before. A connection is a send's when its client reported its port, else when the send's window held
+// the first line naming it. Lines after the last window (the side's trailing lines) are a window too, of no send.
+
+import type { ClientConnection } from "../logs/client-connection.ts";
+
+/** A connection a send opened, as its client told it: the client's address where it is known, written as
+ * logs/client-connection.ts sameAddress writes a line's, and the local port. */
+export interface SendConnection {
+  /** null: unknown (then the port alone tells). */
+  address: string | null;
+  port: number;
+}
+
+export interface SendWindow {
+  /** The connections it opened (curl's `%{local_port}`, the raw client's socket); empty when not known. */
+  connections: readonly SendConnection[];
+  /** The lines its window collected, in the order they arrived. */
+  lines: readonly string[];
+}
+
+export interface PlacedLines {
+  /** Per send, in the order of `sends`: its lines, those it kept and then those moved to it, each in arrival order. */
+  sends: string[][];
+  trailing: string[];
+}
+
+/** `sends` in the order they were sent; `connectionOf` reads a line's client connection (null: it names none). A
+ * connection is a send's when its client reported it; one no client reported (the host's sends reach the server
+ * through the engine's published port, from the proxy's port) is the send whose window held its first line: mod_ssl's
+ * AH01964 "Connection ... established" in its own window, and the AH01992 of its close, logged late, in a later one. */
+export function placeByConnection(sends: readonly SendWindow[], trailing: readonly string[], connectionOf: (line: string) => ClientConnection | null): PlacedLines {
+  const placed: PlacedLines = { sends: sends.map(() => []), trailing: [] };
+  const reported = (connection: ClientConnection): number[] => {
+    const found: number[] = [];
+    sends.forEach((send, index) => {
+      if (send.connections.some((own) => own.port === connection.port && (own.address === null || own.address === connection.address))) found.push(index);
+    });
+    return found;
+  };
+  // Connections no client reported, by the window that first held a line naming them.
+  const firstSeen = new Map<string, number>();
+  sends.forEach((send, window) => {
+    for (const line of send.lines) {
+      const connection = connectionOf(line);
+      if (connection === null || reported(connection).length > 0) continue;
+      const key = `${connection.address} ${connection.port}`;
+      if (!firstSeen.has(key)) firstSeen.set(key, window);
+    }
+  });
+  // A window's line goes to its own send when that send is one of the line's owners, else to the nearest owner
+  // sent before the window (a late line), else to the nearest after it.
+  const place = (line: string, window: number): number => {
+    const connection = connectionOf(line);
+    if (connection === null) return window;
+    const found = reported(connection);
+    if (found.length === 0) return firstSeen.get(`${connection.address} ${connection.port}`) ?? window;
+    if (found.includes(window)) return window;
+    return found.filter((index) => index < window).at(-1) ?? found[0]!;
+  };
+  // Windows in the order they closed: a line moved to an earlier send comes after that send's own lines.
+  sends.forEach((send, window) => {
+    for (const line of send.lines) placed.sends[place(line, window)]!.push(line);
+  });
+  for (const line of trailing) {
+    const to = place(line, sends.length);
+    (to === sends.length ? placed.trailing : placed.sends[to]!).push(line);
+  }
+  return placed;
+}
