@@ -25,7 +25,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { Writable } from "node:stream";
 import { HarnessError } from "../errors.ts";
-import { HarnessContainer } from "../engine/container.ts";
+import { type ContainerSpec, HarnessContainer } from "../engine/container.ts";
 import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
@@ -265,18 +265,9 @@ export class ServerHost {
   /** A host on a seat, ready for its first config; null where the image cannot be a host (no GNU find, awk, sort
    * or cp). */
   static async open(scope: RunScope, spec: { image: string; profile: HttpdProfile; seatId: string; label: string }): Promise<ServerHost | null> {
-    const container = await HarnessContainer.create(scope, {
-      image: spec.image,
-      role: "server",
-      scenario: spec.label,
-      entrypoint: ["/bin/sh", "-c"],
-      command: [hostScript(spec.profile)],
-      attached: true,
-      joinNetworkOf: spec.seatId,
-    });
+    const container = await HarnessContainer.create(scope, { ...ServerHost.#spec(spec), joinNetworkOf: spec.seatId });
     try {
-      await container.start();
-      if (!(await ServerHost.#ready(container, spec.image))) return null;
+      if (!(await ServerHost.#started(container, spec.image))) return null;
     } catch (error) {
       await container.remove();
       throw error;
@@ -289,20 +280,9 @@ export class ServerHost {
    * nothing (a local client's requests need the tools image's agent); null where the image cannot be a host. */
   static async openSeat(scope: RunScope, spec: { image: string; profile: HttpdProfile; network: string; label: string; publish: boolean }): Promise<{ seat: ServerSeat; host: ServerHost } | null> {
     const publishes = spec.publish ? SEAT_PORTS : [];
-    const container = await HarnessContainer.create(scope, {
-      image: spec.image,
-      role: "server",
-      scenario: spec.label,
-      entrypoint: ["/bin/sh", "-c"],
-      command: [hostScript(spec.profile)],
-      attached: true,
-      publish: [...publishes],
-      network: { name: spec.network, aliases: [] },
-      ipv6: false,
-    });
+    const container = await HarnessContainer.create(scope, { ...ServerHost.#spec(spec), publish: [...publishes], network: { name: spec.network, aliases: [] }, ipv6: false });
     try {
-      await container.start();
-      if (!(await ServerHost.#ready(container, spec.image))) return null;
+      if (!(await ServerHost.#started(container, spec.image))) return null;
       const address = await container.ipAddress(spec.network).catch(() => null);
       const published = publishes.length > 0 ? await container.mappedPorts(publishes) : new Map<number, number>();
       const seat: ServerSeat = { containerId: container.id, holder: container, publishes, published, address };
@@ -313,8 +293,15 @@ export class ServerHost {
     }
   }
 
-  /** Whether a host's script said it is ready; a container that cannot host is removed. */
-  static async #ready(container: HarnessContainer, image: string): Promise<boolean> {
+  /** What every host's container is, wherever its network comes from: the image's shell running the host's script,
+   * its stdin open to the harness (hostLoop). */
+  static #spec(spec: { image: string; profile: HttpdProfile; label: string }): ContainerSpec {
+    return { image: spec.image, role: "server", scenario: spec.label, entrypoint: ["/bin/sh", "-c"], command: [hostScript(spec.profile)], attached: true };
+  }
+
+  /** Starts a host's container; whether its script said it is ready (a container that cannot host is removed). */
+  static async #started(container: HarnessContainer, image: string): Promise<boolean> {
+    await container.start();
     const said = await container.stdout.waitForLine((line) => line === HOST_READY || line === HOST_UNSUPPORTED, { timeoutMs: 60_000 });
     if (said >= 0 && container.stdout.lines[said] === HOST_READY) return true;
     log("[%s] %s cannot host servers: %s", container.shortId, image, said < 0 ? "no answer" : "no GNU find, awk, sort, xargs or cp");
