@@ -28,8 +28,10 @@ const OUTLINED_CELL = keptOnly<ReportProbeCell>("a probe cell", {});
 /** An outlined difference per class: its class alone. */
 const outlinedDifferences = new Map<string, ReportFinding["differences"][number]>();
 function outlinedDifference(cls: Difference["class"]): ReportFinding["differences"][number] {
-  let outlined = outlinedDifferences.get(cls);
-  if (outlined === undefined) outlinedDifferences.set(cls, (outlined = keptOnly("a finding's difference", { class: cls })));
+  const known = outlinedDifferences.get(cls);
+  if (known !== undefined) return known;
+  const outlined = keptOnly<ReportFinding["differences"][number]>("a finding's difference", { class: cls });
+  outlinedDifferences.set(cls, outlined);
   return outlined;
 }
 
