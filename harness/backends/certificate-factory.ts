@@ -32,10 +32,10 @@ import {
 import type { JsonGeneralName } from "@peculiar/x509";
 import { SUBJECT_ATTRIBUTES, type Subject, formatSubject, valueProblem } from "../scenario/subject-name.ts";
 
-import { CERTIFICATE_KINDS } from "../scenario/scenario-schema.ts";
+import { CERTIFICATE_KINDS } from "../scenario/certificate-kinds.ts";
 import type { CertificateKind } from "../scenario/scenario.ts";
 
-// The kinds are the scenario format's (one list, in scenario-schema.ts); re-exported for the factory's users.
+// The kinds are the scenario format's (one list, scenario/certificate-kinds.ts); re-exported for the factory's users.
 export { CERTIFICATE_KINDS, type CertificateKind };
 
 /** PEM strings. `privateKey` is PKCS#8; `privateKeyPkcs1` is the same key as PKCS#1. */

@@ -9,7 +9,7 @@ import type { LayoutId } from "../conf/effective-config.ts";
 import { HarnessError } from "../errors.ts";
 import { discoverConfigs, labelOf, type PassedOver } from "../fleet/discover-configs.ts";
 import { configIds, type FleetConfig } from "../fleet/fleet-config.ts";
-import { FLEET_FILE_NAME, loadFleetFile } from "../fleet/fleet-file.ts";
+import { FLEET_FILE_NAME } from "../fleet/fleet-file-name.ts";
 
 export interface FleetInputOptions {
   cwd: string;
@@ -41,7 +41,8 @@ export async function fleetConfigs(args: readonly string[], options: FleetInputO
       passed.push(...discovered.passed);
       continue;
     }
-    const file = await loadFleetFile(fleetFile);
+    // Imported when a fleet has a fleet.yaml: the YAML parser is no part of a fleet that has none.
+    const file = await (await import("../fleet/fleet-file.ts")).loadFleetFile(fleetFile);
     for (const entry of file.entries) {
       const own = { layout: entry.layout ?? options.layout, defines: entry.defines.length > 0 ? entry.defines : [...options.defines], ignoreFile: entry.ignoreFile };
       if (entry.kind === "tree") {

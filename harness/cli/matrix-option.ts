@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { DEFAULT_BASELINE_IMAGE, DEFAULT_CANDIDATE_IMAGE } from "../engine/default-images.ts";
 import { recipeNamed } from "../engine/image-recipes.ts";
 import { HarnessError } from "../errors.ts";
-import { type Matrix, type MatrixEntry, parseMatrixFile } from "../plan/matrix-file.ts";
+import type { Matrix, MatrixEntry } from "../plan/matrix-file.ts";
 import type { MatrixAxis } from "../plan/side.ts";
 import type { RunSide } from "../observe/run-harness.ts";
 
@@ -47,7 +47,8 @@ export async function loadMatrixFile(path: string): Promise<Matrix> {
       hint: "Give --matrix an existing YAML file naming the candidates (see README, \"Several candidates: a version matrix\").",
     });
   }
-  return parseMatrixFile(text, path);
+  // Imported when a matrix file is given: the YAML parser is no part of a run without one.
+  return (await import("../plan/matrix-file.ts")).parseMatrixFile(text, path);
 }
 
 /** Labels for --candidate images: the image name, numbered when the same image is given twice. */

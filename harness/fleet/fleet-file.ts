@@ -9,7 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNo
 import { LAYOUTS, type LayoutId } from "../conf/effective-config.ts";
 import { HarnessError } from "../errors.ts";
 
-export const FLEET_FILE_NAME = "fleet.yaml";
+export { FLEET_FILE_NAME } from "./fleet-file-name.ts";
 
 const ENTRY_KEYS = ["path", "discover", "layout", "defines", "ignore", "name"] as const;
 const TOP_KEYS = ["configs", "exclude"] as const;

@@ -5,7 +5,6 @@ import { type BatchItem, batchable, sendBatchFromContainer } from "../clients/cl
 import { type ContainerHttpPlan, type SendingClient, sendFromContainer, sendRawFromContainer } from "../clients/client-container.ts";
 import { LazyLocalClient, startLocalClient } from "../clients/local-client.ts";
 import { BODY_TEXT_LIMIT } from "../clients/http-request.ts";
-import { sendHttp } from "../clients/send-http.ts";
 import { sendRaw } from "../clients/send-raw.ts";
 import { log } from "../engine/log.ts";
 import { clientConnectionOf, sameAddress } from "../logs/client-connection.ts";
@@ -385,6 +384,9 @@ async function send(target: ServerTarget, request: PlannedRequest, input: SideIn
 
   const fields = httpFields(request);
   if (client) return sent(sendFromContainer(client, { ...fields, serverIp, port, tls: request.tls, clientCertificate }));
+  // undici is imported by the first request sent from the host: a run whose requests all go from client
+  // containers (a fleet's, through its seats' agents) never loads it.
+  const { sendHttp } = await import("../clients/send-http.ts");
   return { outcome: await sendHttp({ ...fields, target: published, tlsClient: clientCertificate, caCertificate: null }), connections: [] };
 }
 

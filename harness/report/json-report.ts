@@ -422,7 +422,12 @@ export function* jsonReportChunks(frame: Report, scenarios: Iterable<ReportScena
   yield whole.slice(0, at + SCENARIOS_SLOT.length - 1);
   let first = true;
   for (const one of scenarios) {
-    yield `${first ? "\n" : ",\n"}${JSON.stringify(ordered(one, scenario), null, 2).replace(/^/gm, "    ")}`;
+    // A scenario in groups of lines, each indented as the whole would be: a fleet's scenario is some 100 KB of
+    // text, and as one string (twice: written, then indented) a large object that only a full collection frees.
+    let group = 0;
+    for (const lines of prettyLineGroups(ordered(one, scenario), SCENARIO_SPLIT_DEPTH)) {
+      yield `${group++ > 0 ? "\n" : first ? "\n" : ",\n"}${lines.replace(/^/gm, "    ")}`;
+    }
     first = false;
   }
   yield first ? "]" : "\n  ]";
@@ -430,3 +435,35 @@ export function* jsonReportChunks(frame: Report, scenarios: Iterable<ReportScena
 }
 
 const SCENARIOS_SLOT = '\n  "scenarios": []';
+
+/** A scenario is split into its keys and their arrays' items (a request, a finding, a cell). */
+const SCENARIO_SPLIT_DEPTH = 2;
+
+/** `value` as `JSON.stringify(value, null, 2)` writes it, in groups of whole lines (joined with "\n" they are that
+ * very text), split `depth` levels of objects and arrays deep; below that, or at a value with its own toJSON, one
+ * group. */
+export function* prettyLineGroups(value: unknown, depth: number): Generator<string> {
+  if (depth === 0 || value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    yield JSON.stringify(value, null, 2);
+    return;
+  }
+  const array = Array.isArray(value);
+  // JSON.stringify leaves out an object's undefined, function and symbol values, and writes null for them in an array.
+  const members: Array<[string | null, unknown]> = array
+    ? (value as unknown[]).map((item): [null, unknown] => [null, item === undefined || typeof item === "function" || typeof item === "symbol" ? null : item])
+    : Object.entries(value).filter(([, inner]) => inner !== undefined && typeof inner !== "function" && typeof inner !== "symbol");
+  if (members.length === 0) {
+    yield array ? "[]" : "{}";
+    return;
+  }
+  yield array ? "[" : "{";
+  for (const [index, [key, inner]] of members.entries()) {
+    const groups = [...prettyLineGroups(inner, depth - 1)];
+    for (const [at, lines] of groups.entries()) {
+      const head = at === 0 && key !== null ? `${JSON.stringify(key)}: ` : "";
+      const tail = at === groups.length - 1 && index < members.length - 1 ? "," : "";
+      yield `  ${head}${lines.replace(/\n/g, "\n  ")}${tail}`;
+    }
+  }
+  yield array ? "]" : "}";
+}

@@ -5,6 +5,7 @@
 import { LAYOUTS } from "../conf/effective-config.ts";
 import { z } from "zod";
 import { LOG_LEVELS } from "../logs/error-log-record.ts";
+import { CERTIFICATE_KINDS } from "./certificate-kinds.ts";
 
 export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Names of clients and backends: they appear in variables such as {{clients.NAME.ip}}. */
@@ -23,7 +24,7 @@ export const PREDICTED_FIELD_PATTERN =
   /^(?:status|body|errorLog|transport|outcome|exec|httpVersion|configTest|started|startupLog|trailingLog|missingModules|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
 export const SERVER_LEVEL_FIELDS: readonly string[] = ["configTest", "started", "startupLog", "trailingLog", "missingModules"];
 export const IGNORE_FIELD_PATTERN = /^(?:status|body|errorLog|transport|outcome|exec|httpVersion|trailingLog|header:[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
-export const CERTIFICATE_KINDS = ["valid", "expired", "not-yet-valid", "wrong-name", "self-signed"] as const;
+export { CERTIFICATE_KINDS };
 export const BACKEND_KINDS = ["http-origin", "https-origin", "scgi-origin", "forward-proxy-target"] as const;
 
 const TEXT_MATCHER_EXPECTED =

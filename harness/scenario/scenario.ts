@@ -4,7 +4,7 @@ import type { LayoutId } from "../conf/effective-config.ts";
 import type { SourcePosition } from "../errors.ts";
 import type { Family } from "../versions/httpd-version.ts";
 import type { VersionRange } from "../versions/version-range.ts";
-import type { CERTIFICATE_KINDS } from "./scenario-schema.ts";
+import type { CERTIFICATE_KINDS } from "./certificate-kinds.ts";
 import type { Subject } from "./subject-name.ts";
 import type { AuthScheme, ProbeWorld, RequestProbe } from "./probe-world.ts";
 

@@ -47,6 +47,14 @@ describe("the CLI's offline commands", { timeout: 120_000 }, () => {
     expect(packages.filter((name) => HEAVY.includes(name))).toEqual([]);
   });
 
+  it("fleet loads the engine's client but not the scenario schema's validator, the HTTP client or the YAML parser", () => {
+    // A fleet with neither fleet.yaml nor --matrix: its requests go from the seats' agents, its certificates need only
+    // their kinds' list. The engine does not answer, so the run stops once its modules are loaded.
+    const { packages, stderr } = packagesLoaded(["fleet", SAMPLE, "--state", "$OUT"], { DOCKER_HOST: "tcp://127.0.0.1:9" });
+    expect(packages, stderr).toContain("dockerode");
+    expect(packages.filter((name) => ["undici", "zod", "yaml", "testcontainers"].includes(name))).toEqual([]);
+  });
+
   it("a command that needs the engine still loads it (the hook would see it)", () => {
     // `engine` asks the engine; whatever it answers, it has loaded dockerode to ask.
     const { packages } = packagesLoaded(["engine"], { DOCKER_HOST: "tcp://127.0.0.1:9" });

@@ -6,7 +6,7 @@ import { renderReport, REPORT_FORMATS, reportChunks } from "../../../harness/cli
 import { scenarioOutline } from "../../../harness/fleet/scenario-outline.ts";
 import { judgeRun } from "../../../harness/judge/judge-run.ts";
 import { buildReport } from "../../../harness/report/build-report.ts";
-import type { Report } from "../../../harness/report/report-model.ts";
+import type { Report, ReportProbeCell, ReportProbes } from "../../../harness/report/report-model.ts";
 import { matrixResult } from "../../fixtures/observations/matrix.ts";
 import { sampleReport, sampleReportWithSecurity } from "../../fixtures/reports/sample-report.ts";
 
@@ -31,9 +31,25 @@ describe("scenarioOutline", () => {
   it("keeps the verdict, findings and outcomes and drops the bulk", () => {
     const scenario = sampleReport.scenarios.find((s) => s.requests.some((r) => r.baseline?.body))!;
     const outline = scenarioOutline(scenario);
-    expect([outline.verdict, outline.findings, outline.expectations]).toEqual([scenario.verdict, scenario.findings, scenario.expectations]);
+    const causes = (findings: Report["scenarios"][number]["findings"]) => findings.map(({ differences, ...rest }) => ({ ...rest, classes: differences.map((d) => d.class) }));
+    expect([outline.verdict, causes(outline.findings), outline.expectations]).toEqual([scenario.verdict, causes(scenario.findings), scenario.expectations]);
     expect(outline.requests.map((r) => [r.name, r.baseline?.status, r.candidate?.status])).toEqual(scenario.requests.map((r) => [r.name, r.baseline?.status, r.candidate?.status]));
     expect(outline.requests.every((r) => r.baseline?.body == null && r.differences.length === 0)).toBe(true);
     expect(JSON.stringify(outline).length).toBeLessThan(JSON.stringify(scenario).length / 2);
+  });
+
+  it("keeps a probe run's cells as their count and a finding's differences as their classes, and says so when a head reads more", () => {
+    const scenario = sampleReport.scenarios.find((s) => s.findings.some((f) => f.differences.length > 0))!;
+    const cell: ReportProbeCell = { request: "r1", cell: "c1", vhost: "v", region: "/", client: "outsider", credentials: "none", user: null, method: "GET", path: "/", class: "equal", reason: null, proven: true, baseline: null, candidate: null };
+    const probes: ReportProbes = { classes: { ...scenario.probes?.classes, equal: 2 } as ReportProbes["classes"], proven: 2, cells: [cell, { ...cell, cell: "c2" }] };
+    const outline = scenarioOutline({ ...scenario, probes });
+    expect(outline.probes?.cells.length).toBe(2);
+    expect([outline.probes?.classes, outline.probes?.proven]).toEqual([probes.classes, 2]);
+    expect(() => outline.probes?.cells[0]?.class).toThrow(/outline keeps no class of a probe cell/);
+    const finding = scenario.findings.find((f) => f.differences.length > 0)!;
+    const outlined = outline.findings[scenario.findings.indexOf(finding)]!;
+    expect(outlined.differences.map((d) => d.class)).toEqual(finding.differences.map((d) => d.class));
+    expect(() => outlined.differences[0]!.field).toThrow(/outline keeps no field of a finding's difference/);
+    expect({ ...outlined, differences: [] }).toEqual({ ...finding, differences: [] });
   });
 });

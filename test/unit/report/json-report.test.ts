@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderJsonReport } from "../../../harness/report/json-report.ts";
+import { prettyLineGroups, renderJsonReport } from "../../../harness/report/json-report.ts";
 import type { Report } from "../../../harness/report/report-model.ts";
 import { sampleReport } from "../../fixtures/reports/sample-report.ts";
 
@@ -68,5 +69,41 @@ describe("renderJsonReport", () => {
       ["status", 200, 500],
       ["errorLog", [], ["AH01084", "AH00898", "AH01097"]],
     ]);
+  });
+});
+
+describe("prettyLineGroups (a fleet's scenarios written in pieces)", () => {
+  // Values as a report holds them, and what JSON.stringify treats apart: undefined and functions (left out of an
+  // object, null in an array), empty objects and arrays, keys that look like indexes, line and paragraph
+  // separators in strings (no JSON escape, but a line start to the indenting RegExp).
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(fc.string({ unit: fc.constantFrom("a", "\n", "\u2028", '"', "é", "\\") }), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constant(() => 1)),
+    node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "b", "0", "10", "key"), tie("node"), { maxKeys: 4 })),
+  })).node;
+
+  it("joined with newlines, is JSON.stringify's text at every depth", () => {
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 4 }), (v, depth) => {
+        if (v === undefined || typeof v === "function") return;
+        expect([...prettyLineGroups(v, depth)].join("\n")).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("indented group by group, is the whole text indented", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        if (v === undefined || typeof v === "function") return;
+        const groups = [...prettyLineGroups(v, 2)].map((lines) => lines.replace(/^/gm, "    "));
+        expect(groups.join("\n")).toBe(JSON.stringify(v, null, 2).replace(/^/gm, "    "));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("splits a scenario into its keys and their items", () => {
+    const groups = [...prettyLineGroups({ id: "a", requests: [{ name: "r1" }, { name: "r2" }] }, 2)];
+    expect(groups).toEqual(["{", '  "id": "a",', '  "requests": [', '    {\n      "name": "r1"\n    },', '    {\n      "name": "r2"\n    }', "  ]", "}"]);
   });
 });
