@@ -43,8 +43,15 @@ export function requestVhost(config: EffectiveConfig, target: RequestTarget): Ef
 /** The file path a URL maps to in a vhost; null when neither an Alias nor a DocumentRoot takes it.
  * @param defaultRoot the document root when the config sets none (a fragment read into the image's config) */
 export function requestPath(config: EffectiveConfig, vhost: EffectiveSection | null, url: string, defaultRoot: string | null = null): string | null {
-  const path = url.split("?")[0]!;
   const index = serverIndex(config, vhost);
+  const key = defaultRoot === null ? `n\u0000${url}` : `r${defaultRoot}\u0000${url}`;
+  let file = index.paths.get(key);
+  if (file === undefined) index.paths.set(key, (file = mapPath(config, vhost, index, url, defaultRoot)));
+  return file;
+}
+
+function mapPath(config: EffectiveConfig, vhost: EffectiveSection | null, index: ServerRequestIndex, url: string, defaultRoot: string | null): string | null {
+  const path = url.split("?")[0]!;
   // The longest URL that takes the path; of equal ones, the first in reading order.
   let alias: PlainAlias | undefined;
   for (const a of index.aliases) if ((path === a.url || path.startsWith(a.prefix)) && (alias === undefined || a.url.length > alias.url.length)) alias = a;
@@ -131,6 +138,9 @@ interface PlainAlias {
  * URLs through them, and each used to re-split every section's pattern and re-filter every section per request. */
 export interface ServerRequestIndex {
   aliases: PlainAlias[];
+  /** The file each URL (keyed with the default root asked with it) maps to: the planner, the world's staging and
+   * the predictions map the same URLs again and again. */
+  paths: Map<string, string | null>;
   /** The server's DocumentRoot path, null when none is set; undefined until first asked. */
   root: string | null | undefined;
   /** Plain <Directory> sections, sorted by their pattern's component count, then reading order. */
@@ -156,7 +166,7 @@ export function serverIndex(config: EffectiveConfig, vhost: EffectiveSection | n
     if (a.regex || a.url === null || a.path === null || (a.vhost !== null && a.vhost !== vhost)) continue;
     aliases.push({ url: a.url, prefix: a.url.endsWith("/") ? a.url : `${a.url}/`, path: a.path });
   }
-  index = { aliases, root: undefined, plainDirs: [], regexDirs: [], files: [], locations: [] };
+  index = { aliases, paths: new Map(), root: undefined, plainDirs: [], regexDirs: [], files: [], locations: [] };
   const plain: { section: EffectiveSection; components: string[]; index: number }[] = [];
   for (const s of serverSections(config, vhost)) {
     const key = s.section.key;

@@ -110,3 +110,13 @@ describe("sectionsAt", () => {
     expect(serverIndex(config, null).plainDirs.map((d) => d.components)).toEqual([[], ["srv", "*"], ["srv", "other"], ["srv", "www", "app"], ["srv", "www", "app"]]);
   });
 });
+
+describe("requestPath, asked again", () => {
+  it("keeps a URL's answer apart per default root, an empty root apart from none", () => {
+    const config = effectiveConfig("Listen 80");
+    expect(requestPath(config, null, "/a")).toBeNull();
+    expect(requestPath(config, null, "/a", "")).toBe("/a");
+    expect(requestPath(config, null, "/a", "/srv")).toBe("/srv/a");
+    expect(requestPath(config, null, "/a")).toBeNull();
+  });
+});
