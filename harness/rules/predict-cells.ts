@@ -166,6 +166,16 @@ function stockSections(stock: EffectiveConfig, url: string, file: string): Secti
   });
 }
 
+/** A config's own section's facts, read once per section (a value never changed once evaluated): every probe
+ * that meets the section used to read its lines again. The facts are never changed once made. */
+const ownFactsCache = new WeakMap<EffectiveSection, SectionFacts>();
+
+function ownFacts(section: EffectiveSection): SectionFacts {
+  let facts = ownFactsCache.get(section);
+  if (facts === undefined) ownFactsCache.set(section, (facts = factsOf(section)));
+  return facts;
+}
+
 // ---- one request on one side ----------------------------------------------------------------------------------
 
 interface Ask {
@@ -191,7 +201,7 @@ function sectionsFor(ask: Ask, probe: Probe, url: string): { sections: SectionFa
     .filter((a) => !a.regex && a.url !== null && a.path !== null && (a.vhost === null || a.vhost === vhost))
     .filter((a) => url === a.url || url.startsWith(a.url!.endsWith("/") ? a.url! : `${a.url}/`))
     .sort((a, b) => b.url!.length - a.url!.length)[0];
-  const own = requestSections(ask.config, probe.target, url, ask.defaultRoot).map((section) => factsOf(section));
+  const own = requestSections(ask.config, probe.target, url, ask.defaultRoot).map(ownFacts);
   const around = !ask.fragment || ask.stock === null ? [] : stockSections(ask.stock, url, file);
   // Stable: the stock config is read before the fragment, so at equal phase and depth its section merges first.
   const sections = [...around, ...own].map((facts, index) => ({ facts, index }))

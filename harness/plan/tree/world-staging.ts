@@ -107,12 +107,24 @@ function cgiExtensions(config: EffectiveConfig): string[] {
     .flatMap((entry) => entry.directive.args.slice(1).map((e) => (e.startsWith(".") ? e : `.${e}`).toLowerCase()));
 }
 
+/** Whether a key of `map` starts with `prefix`; without copying the keys into an array per question (the staging
+ * asks for every URL of the world, and the copies were much of the planner's garbage). */
+function keyUnder(map: ReadonlyMap<string, unknown>, prefix: string): boolean {
+  for (const key of map.keys()) if (key.startsWith(prefix)) return true;
+  return false;
+}
+
+/** The first key of `map` (in its order) that is a directory above `path`. */
+function keyAbove(map: ReadonlyMap<string, unknown>, path: string): string | undefined {
+  for (const key of map.keys()) if (path.startsWith(`${key}/`)) return key;
+  return undefined;
+}
+
 export function stageWorld(input: WorldStagingInput): WorldStaging {
   const { world, config, files } = input;
   const out: WorldStaging = { files: [], stubs: [], adaptations: [], setup: [], record: { objects: [], stores: [], users: world.users.map((u) => u.name) } };
   const planted = new Map<string, { marker: string; kind: ObjectKind }>();
-  const isDirectory = (path: string): boolean =>
-    input.directories.has(path) || [...files.keys()].some((f) => f.startsWith(`${path}/`)) || [...planted.keys()].some((f) => f.startsWith(`${path}/`));
+  const isDirectory = (path: string): boolean => input.directories.has(path) || keyUnder(files, `${path}/`) || keyUnder(planted, `${path}/`);
   const scripts = cgiExtensions(config);
 
   // ---- objects ---------------------------------------------------------------------------------------------
@@ -168,7 +180,7 @@ export function stageWorld(input: WorldStagingInput): WorldStaging {
       out.record.objects.push({ ...base, path, held: "tree", kind, marker: null, sha256: sha256Of(held), reason: null });
       continue;
     }
-    const blocker = [...files.keys()].find((f) => path.startsWith(`${f}/`));
+    const blocker = keyAbove(files, path);
     if (blocker !== undefined) {
       out.record.objects.push({ ...base, path, held: "none", kind, marker: null, sha256: null, reason: `the tree holds a file at ${blocker}` });
       continue;
