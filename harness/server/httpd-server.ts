@@ -133,6 +133,24 @@ export class StartedHttpd implements AsyncDisposable {
     });
   }
 
+  /** Each error-log line's place among the follower's lines from index `from`, `count` of them; null when the two
+   * logs do not come from one follower (observe/send-attribution.ts places by them). */
+  errorLineOrders(from: number, count: number): number[] | null {
+    if (!this.orderedLogs) return null;
+    const orders = this.logs.error.orders.slice(from, from + count);
+    return orders.length === count ? orders : null;
+  }
+
+  /** Waits, bounded, until the access log has `count` lines since `mark`. With both logs from one follower that
+   * is a barrier: every error line httpd wrote before those access lines has then reached the harness, however
+   * late the follower's stream came (a send's own wait for its access line, errorLinesSince, is short). Without
+   * one follower, or without an access log, it waits for nothing. */
+  async accessLinesCaughtUp(mark: { err: number; out: number }, count: number, timeoutMs = 10_000): Promise<void> {
+    const { access, error } = this.logs;
+    if (count <= 0 || !this.accessLogged || error === access || error.orders.length !== error.count || access.orders.length !== access.count) return;
+    await access.waitForLine(() => true, { from: mark.out + count - 1, timeoutMs });
+  }
+
   /** Whether both logs come from the start script's one follower: their lines' orders then tell which came first. */
   private get orderedLogs(): boolean {
     const { error, access } = this.logs;
