@@ -343,9 +343,12 @@ async function sendAttributed(target: ServerTarget, request: PlannedRequest, inp
   const { httpd } = target;
   const mark = httpd.logMark();
   const { outcome, connections } = await send(target, request, input, local);
-  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
+  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec", answered: outcome.kind === "response" });
   const orders = httpd.errorLineOrders(mark.err, lines.length);
-  return { outcome, lines, connections, units: accessUnits(outcome), ...(orders === null ? {} : { orders }) };
+  const units = accessUnits(outcome);
+  // Its window closed before its access line came: its lines may be in the next (send-attribution.ts).
+  const closedBeforeLogged = units > 0 && httpd.logs.access.count < mark.out + units;
+  return { outcome, lines, connections, units, ...(orders === null ? {} : { orders }), ...(closedBeforeLogged ? { closedBeforeLogged } : {}) };
 }
 
 /** The connections of a client container's send, from the client's address (as the server sees it: the loopback

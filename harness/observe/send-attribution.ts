@@ -10,11 +10,15 @@
 // the first line naming it. Lines after the last window (the side's trailing lines) are a window too, of no send.
 // A line that names no connection (2.2's, 2.4's without a client) is placed by order where it can be: when one
 // follower carries both logs (server/log-targets.ts scriptMergedFollowLines), its lines reach the harness in the
-// order httpd wrote them, and httpd writes a request's error lines before its access line. So such a line goes to
-// the first send whose access line came after it, if that send is before the window that holds it. Under load (a
-// 2-core machine running the catalogue with a real 2.2) a send's access line once came after its window had
-// waited for it, and all of its 2.2 lines fell into the next window: the request had no lines in one run and six
-// in the other. A line after its window's access line (a late line) stays in its window, as before.
+// order httpd wrote them, and httpd writes a request's error lines before its access line. Under load (a 2-core
+// machine running the catalogue with a real 2.2) a send's access line once came after its window had waited for
+// it, and all of its 2.2 lines fell into the next window: the request had no lines in one run and six in the
+// other. So a line of no connection goes to the first send whose access line came after it, when that send is
+// before the window that holds it and that send's window closed without its access line. Only then: httpd writes
+// a request's access line after its answer went out, so a send that began before that line was written (which
+// only a window closed without it lets happen) writes its first lines before it; a window that saw its own
+// access line held all of its request's earlier lines. A line after its window's access line (a late line) stays
+// in its window, as before.
 
 import type { ClientConnection } from "../logs/client-connection.ts";
 
@@ -35,6 +39,8 @@ export interface SendWindow {
   orders?: readonly number[];
   /** The place of its access line among them (batch-attribution.ts markLoggedSlots); absent: none, or not known. */
   loggedOrder?: number;
+  /** Its window closed before its access line came (the wait for it ran out). */
+  closedBeforeLogged?: boolean;
 }
 
 export interface PlacedLines {
@@ -73,12 +79,13 @@ export function placeByConnection(
   });
   // A window's line goes to its own send when that send is one of the line's owners, else to the nearest owner
   // sent before the window (a late line), else to the nearest after it.
-  // A line of no connection, by its order: the first send logged after it, when that is an earlier one.
+  // A line of no connection, by its order: the first send logged after it, when that is an earlier one whose
+  // window closed before its access line came.
   const logged = sends.flatMap((send, index) => (send.loggedOrder === undefined ? [] : [{ index, order: send.loggedOrder }]));
   const byOrder = (order: number | undefined, window: number): number => {
     if (order === undefined) return window;
     const owner = logged.find((send) => send.order > order);
-    return owner !== undefined && owner.index < window ? owner.index : window;
+    return owner !== undefined && owner.index < window && sends[owner.index]!.closedBeforeLogged === true ? owner.index : window;
   };
   const place = (line: string, window: number, order: number | undefined): number => {
     const connection = connectionOf(line);

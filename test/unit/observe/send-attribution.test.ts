@@ -90,7 +90,7 @@ describe("placeByConnection", () => {
     it("goes to the send whose access line came after it when its window closed before that line arrived", () => {
       const placed = placeByConnection(
         [
-          { connections: [], lines: [], loggedOrder: 12 },
+          { connections: [], lines: [], loggedOrder: 12, closedBeforeLogged: true },
           { connections: [], lines: [...again, ...second], orders: [10, 11, 13, 14], loggedOrder: 15 },
         ],
         [],
@@ -103,7 +103,7 @@ describe("placeByConnection", () => {
       const placed = placeByConnection(
         [
           { connections: [], lines: second, orders: [3, 4], loggedOrder: 5 },
-          { connections: [], lines: [], loggedOrder: 12 },
+          { connections: [], lines: [], loggedOrder: 12, closedBeforeLogged: true },
         ],
         again,
         of22,
@@ -117,8 +117,8 @@ describe("placeByConnection", () => {
       const late = debug22("child pid 42 exit signal Segmentation fault (11)");
       const placed = placeByConnection(
         [
-          { connections: [], lines: [second[0]!, late], orders: [3, 6], loggedOrder: 5 },
-          { connections: [], lines: [again[0]!], orders: [7], loggedOrder: 8 },
+          { connections: [], lines: [second[0]!, late], orders: [3, 6], loggedOrder: 5, closedBeforeLogged: true },
+          { connections: [], lines: [again[0]!], orders: [7], loggedOrder: 8, closedBeforeLogged: true },
         ],
         [again[1]!],
         of22,
@@ -126,6 +126,21 @@ describe("placeByConnection", () => {
       );
       expect(placed.sends).toEqual([[second[0], late], [again[0]]]);
       expect(placed.trailing).toEqual([again[1]]);
+    });
+
+    it("stays in the next send's window when it was written before an earlier send's access line whose window saw that line", () => {
+      // Sent without waiting for the first send's access line, the second's first lines (orders 4, 5) were written
+      // before it (6): httpd logs a request once its answer went out. A window that saw its access line held all of
+      // its request's lines.
+      const placed = placeByConnection(
+        [
+          { connections: [], lines: again, orders: [1, 2], loggedOrder: 6 },
+          { connections: [], lines: second, orders: [4, 5], loggedOrder: 9 },
+        ],
+        [],
+        of22,
+      );
+      expect(placed.sends).toEqual([again, second]);
     });
 
     it("stays where it arrived when the sends' access lines are not known", () => {
