@@ -194,10 +194,11 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       index += 1;
     }
     const requestsEnded = Date.now();
-    // Every answered send's access line, before the side's lines are placed: with one follower for both logs, the
-    // error lines httpd wrote before them are here then, however late the stream came (send-attribution.ts).
+    // When a send's window closed before its access line came, every answered send's access line, before the side's
+    // lines are placed: with one follower for both logs, the error lines httpd wrote before them are here then,
+    // however late the stream came (send-attribution.ts).
     const units = windows.map((entry) => entry.window.units);
-    if (boot.started) await httpd.accessLinesCaughtUp(sideMark, units.reduce((sum, n) => sum + n, 0));
+    if (boot.started && windows.some((entry) => entry.window.closedBeforeLogged === true)) await httpd.accessLinesCaughtUp(sideMark, units.reduce((sum, n) => sum + n, 0));
     await httpd.logs.error.waitForQuiet(50, 300);
     const logged = boot.started ? httpd.accessLinesSince(sideMark) : null;
     const marked = logged === null ? null : markLoggedSlots(windows.map(() => ({ localPort: null, receivedAt: 0, skipped: false })), units, logged);

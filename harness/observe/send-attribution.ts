@@ -77,8 +77,6 @@ export function placeByConnection(
       if (!firstSeen.has(key)) firstSeen.set(key, window);
     }
   });
-  // A window's line goes to its own send when that send is one of the line's owners, else to the nearest owner
-  // sent before the window (a late line), else to the nearest after it.
   // A line of no connection, by its order: the first send logged after it, when that is an earlier one whose
   // window closed before its access line came.
   const logged = sends.flatMap((send, index) => (send.loggedOrder === undefined ? [] : [{ index, order: send.loggedOrder }]));
@@ -87,6 +85,8 @@ export function placeByConnection(
     const owner = logged.find((send) => send.order > order);
     return owner !== undefined && owner.index < window && sends[owner.index]!.closedBeforeLogged === true ? owner.index : window;
   };
+  // A window's line goes to its own send when that send is one of the line's owners, else to the nearest owner
+  // sent before the window (a late line), else to the nearest after it.
   const place = (line: string, window: number, order: number | undefined): number => {
     const connection = connectionOf(line);
     if (connection === null) return byOrder(order, window);

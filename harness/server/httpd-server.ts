@@ -33,7 +33,7 @@ import { RELOAD_TEST, reloadScript, type StartExtras, splitStartPhases, stagingF
  * image whose script cannot follow, after a failed config test): the engine's words, not httpd's. */
 const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:|cannot exec in a (?:stopped|deleted) state|^task [0-9a-f]{64} not found/;
 
-/** How long a send waits for its access line when one follower carries both logs (httpd-server.ts orderedLogs):
+/** How long a send waits for its access line when one follower carries both logs (StartedHttpd.oneFollower):
  * that line is then a barrier (every error line httpd wrote before it came before it), and the next send must not
  * begin before httpd wrote it, or the next request's first lines precede it. Under load 1.5 s was too short for a
  * 2.2 line's stream. A response the config does not log (CustomLog ... env=) waits this long once. */
@@ -152,7 +152,7 @@ export class StartedHttpd implements AsyncDisposable {
    * is a barrier: every error line httpd wrote before those access lines has then reached the harness, however
    * late the follower's stream came (a send's own wait for its access line, errorLinesSince, is short). Without
    * one follower, or without an access log, it waits for nothing. */
-  async accessLinesCaughtUp(mark: { err: number; out: number }, count: number, timeoutMs = 10_000): Promise<void> {
+  async accessLinesCaughtUp(mark: { err: number; out: number }, count: number, timeoutMs = ORDERED_ACCESS_WAIT_MS): Promise<void> {
     if (count <= 0 || !this.accessLogged || !this.oneFollower) return;
     const { access } = this.logs;
     await access.waitForLine(() => true, { from: mark.out + count - 1, timeoutMs });
