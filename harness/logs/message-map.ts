@@ -159,6 +159,14 @@ export const MESSAGE_MAP: readonly MessageMapRow[] = [
     source22: "modules/aaa/mod_auth_digest.c:229 (notice)",
     note: "2.2's following \"Digest: done\" (mod_auth_digest.c:246) has no 2.4 counterpart and stays unmapped.",
   },
+  {
+    event: "mpm-child-started",
+    v22: null,
+    v24: /^Child \d+ started: pid \d+, gen \d+, active \d+\/\d+, total \d+\/\d+\/\d+$/,
+    source24: "server/mpm/event/event.c make_child (mpm_event:debug, no AH code; the real 2.4.68 logged it at event.c(751))",
+    source22: "not logged: 2.2's MPMs log no line when they start a child",
+    note: "The parent starts a child when the load asks for one, so the line falls in whichever request's window was open: at LogLevel debug a cache request of the catalogue had it in one run and not in the next.",
+  },
   // ---- access control and authentication ------------------------------------------------------------------
   {
     event: "AH01797",

@@ -146,9 +146,10 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
     const requests: RequestObservation[] = [];
     // Every send's window in the order sent: its lines are placed once the side's last window closed
     // (send-attribution.ts), and parsed then.
-    const windows: Array<{ request: number; repeat: boolean; window: SendWindow }> = [];
+    const windows: Array<{ request: number; repeat: boolean; window: Sent }> = [];
     const requestsBegan = Date.now();
     let lastMark = httpd.logMark();
+    const sideMark = lastMark;
     for (let index = 0; index < plan.requests.length; ) {
       const request = plan.requests[index]!;
       if (input.signal?.aborted) break;
@@ -192,13 +193,25 @@ export async function observeSide(input: SideInput): Promise<SideObservation> {
       index += 1;
     }
     const requestsEnded = Date.now();
+    // When a send's window closed before its access line came, every answered send's access line, before the side's
+    // lines are placed: with one follower for both logs, the error lines httpd wrote before them are here then,
+    // however late the stream came (send-attribution.ts).
+    const units = windows.map((entry) => entry.window.units);
+    if (boot.started && windows.some((entry) => entry.window.closedBeforeLogged === true)) await httpd.accessLinesCaughtUp(sideMark, units.reduce((sum, n) => sum + n, 0));
     await httpd.logs.error.waitForQuiet(50, 300);
+    const logged = boot.started ? httpd.accessLinesSince(sideMark) : null;
+    const marked = logged === null ? null : markLoggedSlots(windows.map(() => ({ localPort: null, receivedAt: 0, skipped: false })), units, logged);
+    const trailingLines = boot.started ? httpd.logs.error.since(lastMark.err) : [];
     // A line that came after its send's window (into a later one, or after the last) goes back to the send whose
-    // connection it names; the rest stay where they arrived.
+    // connection it names, or, naming none, to the send logged after it; the rest stay where they arrived.
     const placed = placeByConnection(
-      windows.map((entry) => entry.window),
-      boot.started ? httpd.logs.error.since(lastMark.err) : [],
+      windows.map((entry, index) => {
+        const loggedOrder = marked?.[index]?.loggedOrder;
+        return loggedOrder === undefined ? entry.window : { ...entry.window, loggedOrder };
+      }),
+      trailingLines,
       (line) => clientConnectionOf(line, dialect),
+      (boot.started ? httpd.errorLineOrders(lastMark.err, trailingLines.length) : null) ?? undefined,
     );
     windows.forEach((entry, index) => {
       const records = placed.sends[index]!.map((line) => parseErrorLogLine(line, dialect));
@@ -316,14 +329,26 @@ function serverAddressFor(target: ServerTarget, client: Pick<StartedClientContai
 /** A send's outcome, its window's error-log lines and the connections it opened (send-attribution.ts). */
 interface Sent extends SendWindow {
   outcome: RequestOutcome;
+  /** How many access lines it makes the server write: 0 unanswered (or an exec), 2 for a Digest answer after its
+   * challenge, else 1. */
+  units: number;
+}
+
+/** How many access lines an outcome's request was logged with (Sent.units). */
+function accessUnits(outcome: RequestOutcome): number {
+  return outcome.kind !== "response" ? 0 : outcome.challenged === true ? 2 : 1;
 }
 
 async function sendAttributed(target: ServerTarget, request: PlannedRequest, input: SideInput, local: LazyLocalClient): Promise<Sent> {
   const { httpd } = target;
   const mark = httpd.logMark();
   const { outcome, connections } = await send(target, request, input, local);
-  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec" });
-  return { outcome, lines, connections };
+  const lines = await httpd.errorLinesSince(mark, { expectAccessLine: outcome.kind !== "exec", answered: outcome.kind === "response" });
+  const orders = httpd.errorLineOrders(mark.err, lines.length);
+  const units = accessUnits(outcome);
+  // Its window closed before its access line came: its lines may be in the next (send-attribution.ts).
+  const closedBeforeLogged = units > 0 && httpd.logs.access.count < mark.out + units;
+  return { outcome, lines, connections, units, ...(orders === null ? {} : { orders }), ...(closedBeforeLogged ? { closedBeforeLogged } : {}) };
 }
 
 /** The connections of a client container's send, from the client's address (as the server sees it: the loopback
@@ -436,7 +461,7 @@ interface BatchObserved {
 async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[], input: SideInput, local: LazyLocalClient): Promise<BatchObserved[]> {
   const { httpd } = target;
   const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
-  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [], connections: [] }, repeat: null }));
+  if (client === undefined) return batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: `no client ${request.client}` }, lines: [], connections: [], units: 0 }, repeat: null }));
   const clientAddress = batch[0]!.loopback ?? input.clients.get(batch[0]!.client)!.ip;
   const items: Array<{ request: number; repeat: boolean; item: BatchItem }> = [];
   batch.forEach((request, index) => {
@@ -447,7 +472,7 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   const mark = httpd.logMark();
   const records = await sendBatchFromContainer(client, items.map((entry) => entry.item), { gapMs: BATCH_GAP_MS });
   // A Digest request answered after a challenge went twice: two access lines, the second its answer's.
-  const logLines = (record: (typeof records)[number]): number => (record.outcome?.kind !== "response" ? 0 : record.outcome.challenged === true ? 2 : 1);
+  const logLines = (record: (typeof records)[number]): number => (record.outcome === null ? 0 : accessUnits(record.outcome));
   const answered = records.reduce((sum, record) => sum + logLines(record), 0);
   const lines = await httpd.errorLinesArrivedSince(mark, { accessLines: answered });
   const unmarked: BatchSlot[] = records.map((record) => ({ localPort: record.localPort, receivedAt: record.receivedAt, skipped: record.outcome === null }));
@@ -463,11 +488,11 @@ async function sendBatch(target: ServerTarget, batch: readonly PlannedRequest[],
   if (logged !== null && marked === null) log("[%s] %s: %d access lines for %d answers: error lines placed by when they came", httpd.container.shortId, input.scenario, logged.length, answered);
   const slots = marked ?? unmarked;
   const attributed = attributeBatchLines(lines, slots, BATCH_GAP_MS, FAMILY_TRAITS[httpd.inspection.version.family].logDialect);
-  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [], connections: [] }, repeat: null }));
+  const observed: BatchObserved[] = batch.map((request) => ({ request, first: { outcome: { kind: "not-run", reason: "not sent" }, lines: [], connections: [], units: 0 }, repeat: null }));
   items.forEach((entry, index) => {
     const { outcome, localPort } = records[index]!;
     if (outcome === null) return;
-    const sent: Sent = { outcome, lines: attributed[index]!, connections: connectionsOf(clientAddress, localPort === null ? [] : [localPort]) };
+    const sent: Sent = { outcome, lines: attributed[index]!, connections: connectionsOf(clientAddress, localPort === null ? [] : [localPort]), units: units[index]! };
     if (entry.repeat) observed[entry.request]!.repeat = sent;
     else observed[entry.request]!.first = sent;
   });

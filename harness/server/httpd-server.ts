@@ -33,6 +33,12 @@ import { RELOAD_TEST, reloadScript, type StartExtras, splitStartPhases, stagingF
  * image whose script cannot follow, after a failed config test): the engine's words, not httpd's. */
 const ENGINE_EXEC_FAILURE = /^OCI runtime exec failed:|cannot exec in a (?:stopped|deleted) state|^task [0-9a-f]{64} not found/;
 
+/** How long a send waits for its access line when one follower carries both logs (StartedHttpd.oneFollower):
+ * that line is then a barrier (every error line httpd wrote before it came before it), and the next send must not
+ * begin before httpd wrote it, or the next request's first lines precede it. Under load 1.5 s was too short for a
+ * 2.2 line's stream. A response the config does not log (CustomLog ... env=) waits this long once. */
+const ORDERED_ACCESS_WAIT_MS = 5_000;
+
 /** How long the error log must stay quiet after a request was logged before its lines are taken. */
 const ATTRIBUTION_QUIET_MS = 120;
 
@@ -111,9 +117,10 @@ export class StartedHttpd implements AsyncDisposable {
   /** The error-log lines written since `mark`, once the request has been logged: its access-log line has
    * appeared (httpd writes error lines before the access line, but the two logs reach us apart, so a line
    * can trail), and then the error log has stayed quiet for a window counted from that moment. */
-  async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean }): Promise<string[]> {
+  async errorLinesSince(mark: { err: number; out: number }, options: { expectAccessLine: boolean; answered?: boolean }): Promise<string[]> {
     const { access, error } = this.logs;
-    if (options.expectAccessLine && this.accessLogged) await access.waitForLine(() => true, { from: mark.out, timeoutMs: 1_500 });
+    const timeoutMs = options.answered === true && this.oneFollower ? ORDERED_ACCESS_WAIT_MS : 1_500;
+    if (options.expectAccessLine && this.accessLogged) await access.waitForLine(() => true, { from: mark.out, timeoutMs });
     await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
     return error.since(mark.err);
   }
@@ -131,6 +138,30 @@ export class StartedHttpd implements AsyncDisposable {
       const order = ordered ? error.orders[mark.err + index] : undefined;
       return { text, arrivedAt: error.arrivals[mark.err + index] ?? Date.now(), ...(order === undefined ? {} : { order }) };
     });
+  }
+
+  /** Each error-log line's place among the follower's lines from index `from`, `count` of them; null when the two
+   * logs do not come from one follower (observe/send-attribution.ts places by them). */
+  errorLineOrders(from: number, count: number): number[] | null {
+    if (!this.orderedLogs) return null;
+    const orders = this.logs.error.orders.slice(from, from + count);
+    return orders.length === count ? orders : null;
+  }
+
+  /** Waits, bounded, until the access log has `count` lines since `mark`. With both logs from one follower that
+   * is a barrier: every error line httpd wrote before those access lines has then reached the harness, however
+   * late the follower's stream came (a send's own wait for its access line, errorLinesSince, is short). Without
+   * one follower, or without an access log, it waits for nothing. */
+  async accessLinesCaughtUp(mark: { err: number; out: number }, count: number, timeoutMs = ORDERED_ACCESS_WAIT_MS): Promise<void> {
+    if (count <= 0 || !this.accessLogged || !this.oneFollower) return;
+    const { access } = this.logs;
+    await access.waitForLine(() => true, { from: mark.out + count - 1, timeoutMs });
+  }
+
+  /** Whether both logs come from the start script's one follower, whether or not an access line came yet. */
+  private get oneFollower(): boolean {
+    const { error, access } = this.logs;
+    return error !== access && error.count > 0 && error.orders.length === error.count && access.orders.length === access.count;
   }
 
   /** Whether both logs come from the start script's one follower: their lines' orders then tell which came first. */

@@ -36,10 +36,12 @@ export function comparableFleet(report: Report): unknown {
 /** Error-log messages that the machine's load and the clock decide, not the config: the event MPM's "within
  * MinSpareThreads of MaxRequestWorkers" (AH10159) when its threads start slowly on a busy machine, and, at
  * LogLevel debug, a child process starting its threads (AH02471 "start_threads: Using epoll") when the MPM
- * happens to spawn one while a request is in flight; and a piped logger that exits being restarted (AH00106), which
+ * happens to spawn one while a request is in flight, with the parent's uncoded "Child 3 started: pid ..."
+ * (mpm-child-started, logs/message-map.ts), which alone gave a 2.4 cache request a "debug" in one catalogue run and
+ * not in the other; and a piped logger that exits being restarted (AH00106), which
  * httpd does over and over on its own clock, falling in one request's window or the next's, with what the logger
  * itself prints (lines that are not httpd's records: no id, event or level, left out for the same reason). */
-const LOAD_DRIVEN = new Set(["AH10159", "AH02471", "AH00106"]);
+const LOAD_DRIVEN = new Set(["AH10159", "AH02471", "AH00106", "mpm-child-started"]);
 
 /** One scenario's answers without what time decides: its verdict (settled), error, expectation results, config
  * tests, and per request and side the outcome, status, transport error and which messages the error log had

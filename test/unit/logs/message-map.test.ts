@@ -148,6 +148,18 @@ describe("event families across versions", () => {
   });
 });
 
+describe("a 2.4 line without a code", () => {
+  // As the real 2.4.68 logged it at LogLevel debug, in cache-session-id-substring's other-param-jsessionid-5.
+  it("names the event MPM's start of a child, so that a comparison can leave the load's line out", () => {
+    const started = parseErrorLogLine(
+      "[Mon Dec 07 22:51:51.983182 2026] [mpm_event:debug] [pid 30:tid 30] event.c(751): Child 3 started: pid 129, gen 0, active 4/16, total 4/4/16",
+      "2.4",
+    );
+    expect(started.code).toBeNull();
+    expect(started.event).toBe("mpm-child-started");
+  });
+});
+
 describe("the tables", () => {
   it("names each event as an AH code or a lower-case synthetic id and cites both sources", () => {
     const bad = MESSAGE_MAP.filter(

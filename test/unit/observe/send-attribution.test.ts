@@ -79,4 +79,73 @@ describe("placeByConnection", () => {
     // The second window's line is its own send's; the third's goes to the nearest earlier send with that port.
     expect(placed.sends).toEqual([[], [line, denied("10.77.1.5", 40001)], []]);
   });
+
+  describe("a line that names no connection, where one follower carries both logs in httpd's order", () => {
+    const debug22 = (message: string) => `[Mon Dec 07 22:50:32 2026] [debug] mod_cache.c(772): ${message}`;
+    // The 2.2 lines of cache-session-id-substring's jsessionid-1-again (orders 10, 11: its access line 12) fell
+    // into jsessionid-2's window, whose own lines are 13, 14 (its access line 15).
+    const again = [debug22("cache: serving /page.shtml"), debug22("cache: Removing CACHE_REMOVE_URL filter.")];
+    const second = [debug22("cache: serving /page.shtml"), debug22("disk_cache: Recalled cached URL info header")];
+
+    it("goes to the send whose access line came after it when its window closed before that line arrived", () => {
+      const placed = placeByConnection(
+        [
+          { connections: [], lines: [], loggedOrder: 12, closedBeforeLogged: true },
+          { connections: [], lines: [...again, ...second], orders: [10, 11, 13, 14], loggedOrder: 15 },
+        ],
+        [],
+        of22,
+      );
+      expect(placed.sends).toEqual([again, second]);
+    });
+
+    it("goes from the trailing lines to the last send when that send's access line came after it", () => {
+      const placed = placeByConnection(
+        [
+          { connections: [], lines: second, orders: [3, 4], loggedOrder: 5 },
+          { connections: [], lines: [], loggedOrder: 12, closedBeforeLogged: true },
+        ],
+        again,
+        of22,
+        [10, 11],
+      );
+      expect(placed.sends).toEqual([second, again]);
+      expect(placed.trailing).toEqual([]);
+    });
+
+    it("stays in its window when it came after that window's own access line (a late line), and in the trailing lines after the last", () => {
+      const late = debug22("child pid 42 exit signal Segmentation fault (11)");
+      const placed = placeByConnection(
+        [
+          { connections: [], lines: [second[0]!, late], orders: [3, 6], loggedOrder: 5, closedBeforeLogged: true },
+          { connections: [], lines: [again[0]!], orders: [7], loggedOrder: 8, closedBeforeLogged: true },
+        ],
+        [again[1]!],
+        of22,
+        [9],
+      );
+      expect(placed.sends).toEqual([[second[0], late], [again[0]]]);
+      expect(placed.trailing).toEqual([again[1]]);
+    });
+
+    it("stays in the next send's window when it was written before an earlier send's access line whose window saw that line", () => {
+      // Sent without waiting for the first send's access line, the second's first lines (orders 4, 5) were written
+      // before it (6): httpd logs a request once its answer went out. A window that saw its access line held all of
+      // its request's lines.
+      const placed = placeByConnection(
+        [
+          { connections: [], lines: again, orders: [1, 2], loggedOrder: 6 },
+          { connections: [], lines: second, orders: [4, 5], loggedOrder: 9 },
+        ],
+        [],
+        of22,
+      );
+      expect(placed.sends).toEqual([again, second]);
+    });
+
+    it("stays where it arrived when the sends' access lines are not known", () => {
+      const placed = placeByConnection([{ connections: [], lines: [] }, { connections: [], lines: [...again, ...second], orders: [10, 11, 13, 14] }], [], of22);
+      expect(placed.sends).toEqual([[], [...again, ...second]]);
+    });
+  });
 });
