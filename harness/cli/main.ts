@@ -10,6 +10,12 @@ import { USAGE } from "./parse-options.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `run --help` as every other tool takes it: the usage, exit 0 (not an unknown option). After `--` it is an argument.
+  const ask = rest.indexOf("--help") >= 0 ? rest.indexOf("--help") : rest.indexOf("-h");
+  if (command !== undefined && ask >= 0 && !rest.slice(0, ask).includes("--")) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
   try {
     switch (command) {
       case "run":
