@@ -73,7 +73,9 @@ export function attributeBatchLines(lines: readonly BatchLine[], slots: readonly
  * requests only (`env=`), the lines are no multiple: the slots are left as they are, and arrival decides. */
 export function markLoggedSlots(slots: readonly BatchSlot[], units: readonly number[], logged: ReadonlyArray<{ arrivedAt: number; order?: number }>): BatchSlot[] | null {
   const answered = units.reduce((sum, n) => sum + n, 0);
-  if (answered === 0 || logged.length % answered !== 0) return null;
+  // No access line at all (a server whose access log the harness does not follow, or one that logs none of these
+  // requests) is no multiple either: 0 lines for n answers would mark every slot with a line that is not there.
+  if (answered === 0 || logged.length === 0 || logged.length % answered !== 0) return null;
   const perRequest = logged.length / answered;
   let next = 0;
   return slots.map((slot, index) => {

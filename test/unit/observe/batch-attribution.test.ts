@@ -90,4 +90,8 @@ describe("markLoggedSlots", () => {
     expect(markLoggedSlots([slot(100), slot(200)], [1, 1], [at(1), at(2), at(4)])).toBeNull();
     expect(markLoggedSlots([slot(100, null, true)], [0], [])).toBeNull();
   });
+
+  it("leaves the slots to arrival when answered requests logged no access line at all", () => {
+    expect(markLoggedSlots([slot(100), slot(200)], [1, 1], [])).toBeNull();
+  });
 });
