@@ -21,6 +21,7 @@ import {
   scriptMergedFollowLines,
   ERROR_LINE,
   MERGED_LOG,
+  STREAM_DIR,
   streamFiles,
   streamRedirect,
 } from "./log-targets.ts";
@@ -61,7 +62,7 @@ export interface ServerLaunch {
   extras?: StartExtras;
   /** Log files a tree writes to, followed inside the container; absent: where the config's first ErrorLog and
    * CustomLog point. An empty list means the container's stream. */
-  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean; mergeable?: boolean; formats?: readonly string[] };
+  logs?: { error: readonly string[]; access: readonly string[]; accessLogged: boolean; mergeable?: boolean; formats?: readonly string[]; streams?: { error: boolean; access: boolean } };
   /** IPv6 in the server's network namespace (see ContainerSpec.ipv6), for the local client's requests to ::1. */
   ipv6?: boolean;
   startupTimeoutMs?: number;
@@ -241,8 +242,11 @@ export async function startHttpd(scope: RunScope, launch: ServerLaunch): Promise
   const pathsOf = (target: string | readonly string[] | null): readonly string[] | null => (target === null ? null : typeof target === "string" ? [target] : target);
   // The script follows the log files itself where the image lets it: no exec per server. A log on the container's
   // stderr or stdout goes to a file it follows with the others, in the order httpd wrote them (log-targets.ts).
-  const streams = streamFiles(targets);
-  const followTargets = { errorLog: targets.errorLog ?? streams.stderr, accessLog: targets.accessLog ?? streams.stdout };
+  // httpd's own streams are followed too where they are a log beside the files (the plan's `streams`).
+  const streams = streamFiles(targets, STREAM_DIR, launch.logs?.streams);
+  const withStream = (files: string | readonly string[] | null, stream: string | null): string | readonly string[] | null =>
+    files === null ? stream : stream === null ? files : [...(typeof files === "string" ? [files] : files), stream];
+  const followTargets = { errorLog: withStream(targets.errorLog, streams.stderr), accessLog: withStream(targets.accessLog, streams.stdout) };
   // Every log to one file, when error and access lines can be told apart by their form: httpd's own order then
   // reaches the harness however late the follower reads (log-targets.ts scriptMergedFollowLines).
   const merged = launch.logs?.mergeable ?? !/^\s*ErrorLogFormat\b/im.test(launch.config.text);

@@ -92,9 +92,13 @@ export interface StreamFiles {
 }
 const NO_STREAM_FILES: StreamFiles = { stderr: null, stdout: null };
 
-/** The files for the streams a config logs to (null: the target is a file, or nothing: that stream stays). */
-export function streamFiles(targets: { errorLog: unknown; accessLog: unknown }, dir = STREAM_DIR): StreamFiles {
-  return { stderr: targets.errorLog === null ? `${dir}/stderr` : null, stdout: targets.accessLog === null ? `${dir}/stdout` : null };
+/** The files for the streams a config logs to (null: the target is a file, or nothing: that stream stays).
+ * `also`: a stream that is a log besides the files (a virtual host's file beside the main server's stream). */
+export function streamFiles(targets: { errorLog: unknown; accessLog: unknown }, dir = STREAM_DIR, also?: { error: boolean; access: boolean }): StreamFiles {
+  return {
+    stderr: targets.errorLog === null || also?.error === true ? `${dir}/stderr` : null,
+    stdout: targets.accessLog === null || also?.access === true ? `${dir}/stdout` : null,
+  };
 }
 
 /** The redirections of httpd's final exec into the stream files, when the script follows them (its follower

@@ -5,6 +5,7 @@
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { accessLogFormats } from "../../conf/queries/log-formats.ts";
 import { STANDARD_LOG_FORMATS } from "../../logs/access-log-format.ts";
+import { accessFormatsOfText } from "../../logs/access-line-shape.ts";
 import { classifyLogTarget } from "../../conf/queries/log-targets.ts";
 import { vhostLabel } from "../../conf/queries/virtual-hosts.ts";
 import { resolveServerPath } from "../../conf/queries/server-root.ts";
@@ -32,6 +33,19 @@ export interface FollowedLogs {
   /** The access formats the config's logs write with (nicknames resolved): in a merged log, an unbracketed line
    * that none of them fits is an error line (logs/access-line-shape.ts). */
   formats: string[];
+  /** httpd's own stderr (error) or stdout (access) is a log too, besides the files: a server logging to the
+   * container's stream while a virtual host logs to a file, or a fragment's site logs on the stock config's
+   * streams. Absent when neither is; with no file at all the streams are read anyway. */
+  streams?: { error: boolean; access: boolean };
+}
+
+/** What the image's stock config logs, for a fragment read after it: its main server's targets (null: a stream, a
+ * pipe or none, as server/log-targets.ts logTargets reads them) and its text, whose access formats and
+ * ErrorLogFormat count too. */
+export interface StockLogs {
+  errorLog: string | null;
+  accessLog: string | null;
+  text: string;
 }
 
 export interface LogCapture {
@@ -42,12 +56,17 @@ export interface LogCapture {
   adaptations: Adaptation[];
 }
 
-export function captureLogs(config: EffectiveConfig): LogCapture {
+/** `stock`: for a fragment, what the image's stock config around it logs. Its main server logs there, not to
+ * httpd's default error log, and its lines are followed besides the fragment's own files: without them a site
+ * file's own ErrorLog and CustomLog were never followed (only the stock config's streams were), and every request
+ * of such a fragment showed no error line and no access line on either version. */
+export function captureLogs(config: EffectiveConfig, stock: StockLogs | null = null): LogCapture {
   const edits: LineEdit[] = [];
   const adaptations: Adaptation[] = [];
   const error = new Set<string>();
   const access = new Set<string>();
   let errorStream = false;
+  let accessStream = false;
   let accessLogged = false;
   let captured = 0;
   const named: LogCapture["files"] = [];
@@ -64,6 +83,7 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     const kind = classified.kind;
     if (kind === "stream") {
       if (isError) errorStream = true;
+      else accessStream = true;
       continue;
     }
     let path: string;
@@ -90,15 +110,29 @@ export function captureLogs(config: EffectiveConfig): LogCapture {
     (isError ? error : access).add(path);
     named.push({ path, file: directive.span.file, line: directive.span.line });
   }
-  if (error.size === 0 && !errorStream) {
+  if (stock !== null) {
+    // The main server of the stock config logs where that config says; a stream stays a stream.
+    if (stock.errorLog !== null) error.add(stock.errorLog);
+    else errorStream = true;
+    if (stock.accessLog !== null) access.add(stock.accessLog);
+    else if (/^\s*(?:CustomLog|TransferLog)\s/im.test(stock.text)) accessStream = true;
+    if (/^\s*(?:CustomLog|TransferLog)\s/im.test(stock.text)) accessLogged = true;
+  } else if (error.size === 0 && !errorStream) {
     const path = resolveServerPath(config, DEFAULT_ERROR_LOG, "final");
     error.add(path);
     named.push({ path, file: config.mainFile, line: 1 });
   }
   // A nickname the tree does not define is the stock config's (common, combined) or httpd's literal text.
-  const formats = [...new Set(accessLogFormats(config).map((f) => (f.format.includes("%") ? f.format : (STANDARD_LOG_FORMATS[f.format.toLowerCase()] ?? f.format))))];
-  const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !formats.some(startsLikeAnErrorLine);
-  return { logs: { error: [...error], access: [...access], accessLogged, mergeable, formats }, files: named, edits, adaptations };
+  const formats = [
+    ...new Set([
+      ...accessLogFormats(config).map((f) => (f.format.includes("%") ? f.format : (STANDARD_LOG_FORMATS[f.format.toLowerCase()] ?? f.format))),
+      ...(stock === null ? [] : accessFormatsOfText(stock.text)),
+    ]),
+  ];
+  const mergeable = directivesNamed(config, "errorlogformat").length === 0 && !(stock !== null && /^\s*ErrorLogFormat\s/im.test(stock.text)) && !formats.some(startsLikeAnErrorLine);
+  // httpd's streams are read anyway when no file is followed; beside files they must be named.
+  const streams = (errorStream && error.size > 0) || (accessStream && access.size > 0) ? { streams: { error: errorStream, access: accessStream } } : {};
+  return { logs: { error: [...error], access: [...access], accessLogged, mergeable, formats, ...streams }, files: named, edits, adaptations };
 }
 
 /** An access format whose lines could start as an error line does: a time of its own format first, bracketed. */

@@ -19,6 +19,7 @@ import type { Side } from "../side.ts";
 import { adaptModules } from "./adapt-modules.ts";
 import { applyLineEdits, type LineEdit } from "./line-edit.ts";
 import { captureLogs } from "./log-capture.ts";
+import { logTargets } from "../../server/log-targets.ts";
 import type { Adaptation, Stub } from "./tree-side-plan.ts";
 import { treeStubs } from "./tree-stubs.ts";
 import { stageWorld, type WorldStaging } from "./world-staging.ts";
@@ -93,7 +94,9 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     modules = again;
     if (settled) break;
   }
-  const logs = captureLogs(config);
+  // A fragment's own logs are followed besides those of the image's stock config it is appended to.
+  const stockText = fragment ? inspection.stockConfig : null;
+  const logs = captureLogs(config, stockText === null ? null : { ...logTargets(stockText, profile.serverRoot), text: stockText });
 
   const editsByFile = new Map<string, LineEdit[]>();
   for (const edit of [...modules.edits, ...logs.edits]) editsByFile.set(edit.file, [...(editsByFile.get(edit.file) ?? []), edit]);
@@ -208,7 +211,8 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
     httpd: { args, environment: { ...config.environment } },
     setup: [...emptyDirectories(tree.source), ...stubs.setup, ...(world?.setup ?? [])],
     ports: ports.length > 0 || all.length > 0 ? ports : [80],
-    logs: fragment ? null : logs.logs,
+    // A fragment whose image's stock config is not known: the launch reads the logs from the staged text.
+    logs: fragment && stockText === null ? null : logs.logs,
     world: world?.record ?? null,
     tree: {
       origin: tree.source.origin,

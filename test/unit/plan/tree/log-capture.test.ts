@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { evaluateTree } from "../../../../harness/conf/evaluate-tree.ts";
-import { CAPTURE_DIR, captureLogs } from "../../../../harness/plan/tree/log-capture.ts";
+import { CAPTURE_DIR, captureLogs, type StockLogs } from "../../../../harness/plan/tree/log-capture.ts";
 import { httpdVersion } from "../../../../harness/versions/httpd-version.ts";
 import { memoryTree } from "../../conf/memory-tree.ts";
 
-function capture(main: string, version = "2.4.68") {
+function capture(main: string, version = "2.4.68", stock: StockLogs | null = null) {
   const tree = memoryTree({ "conf/httpd.conf": main });
   const config = evaluateTree(tree, { version: httpdVersion(version), defines: [], environment: {}, builtinModules: ["core.c", "http_core.c", "mod_so.c"] });
-  return captureLogs(config);
+  return captureLogs(config, stock);
 }
 
 describe("captureLogs", () => {
@@ -43,6 +43,29 @@ describe("captureLogs", () => {
     const result = capture("Listen 80\nErrorLog /proc/self/fd/2\nCustomLog /proc/self/fd/1 common\n");
     expect(result.logs).toEqual({ error: [], access: [], accessLogged: true, mergeable: true, formats: ['%h %l %u %t "%r" %>s %b'] });
     expect(result.edits).toEqual([]);
+  });
+
+  it("follows a virtual host's file log and the main server's stream beside it", () => {
+    const result = capture("Listen 80\nErrorLog /proc/self/fd/2\n<VirtualHost *:80>\nErrorLog logs/site_error\nCustomLog logs/site_access combined\n</VirtualHost>\n");
+    expect(result.logs.error).toEqual(["/usr/local/apache2/logs/site_error"]);
+    expect(result.logs.streams).toEqual({ error: true, access: false });
+  });
+
+  it("follows a fragment's own log files besides the stock config's streams, and takes the stock config's formats", () => {
+    const official = 'ErrorLog /proc/self/fd/2\nLogFormat "%h %l %u %t \\"%r\\" %>s %b" common\nCustomLog /proc/self/fd/1 common\n';
+    const result = capture("<VirtualHost *:80>\nErrorLog logs/site_error\nCustomLog logs/site_access combined\n</VirtualHost>\n", "2.4.68", { errorLog: null, accessLog: null, text: official });
+    expect(result.logs.error).toEqual(["/usr/local/apache2/logs/site_error"]);
+    expect(result.logs.access).toEqual(["/usr/local/apache2/logs/site_access"]);
+    expect(result.logs.streams).toEqual({ error: true, access: true });
+    expect(result.logs.accessLogged).toBe(true);
+    expect(result.logs.formats).toContain('%h %l %u %t "%r" %>s %b');
+    // No httpd default error log for the fragment: its main server is the stock config's.
+    expect(result.files.map((f) => f.path)).toEqual(["/usr/local/apache2/logs/site_error", "/usr/local/apache2/logs/site_access"]);
+  });
+
+  it("follows the stock config's log files around a fragment that logs nowhere of its own", () => {
+    const result = capture("<Location /x>\nSetHandler server-status\n</Location>\n", "2.2.34", { errorLog: "/usr/local/apache2/logs/error_log", accessLog: "/usr/local/apache2/logs/access_log", text: "ErrorLog logs/error_log\nCustomLog logs/access_log common\nErrorLogFormat x\n" });
+    expect(result.logs).toEqual({ error: ["/usr/local/apache2/logs/error_log"], access: ["/usr/local/apache2/logs/access_log"], accessLogged: true, mergeable: false, formats: [] });
   });
 
   it("numbers the captured files so two piped logs never share one", () => {
