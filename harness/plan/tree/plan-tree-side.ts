@@ -18,6 +18,7 @@ import type { PlannedFile, SidePlan } from "../scenario-plan.ts";
 import type { Side } from "../side.ts";
 import { adaptModules } from "./adapt-modules.ts";
 import { applyLineEdits, type LineEdit } from "./line-edit.ts";
+import { fragmentEnvironment } from "./fragment-environment.ts";
 import { captureLogs } from "./log-capture.ts";
 import { logTargets } from "../../server/log-targets.ts";
 import type { Adaptation, Stub } from "./tree-side-plan.ts";
@@ -56,12 +57,12 @@ function fileContent(bytes: Buffer, edits: readonly LineEdit[]): PlannedFile["co
   return { base64: Buffer.from(applyLineEdits(bytes.toString("latin1"), edits), "latin1").toString("base64") };
 }
 
-export function evaluateForSide(input: Pick<TreeSideInput, "inspection" | "ref" | "tree">, loadedFirst: readonly string[] = []): EffectiveConfig {
+export function evaluateForSide(input: Pick<TreeSideInput, "inspection" | "ref" | "tree">, loadedFirst: readonly string[] = [], environment: Readonly<Record<string, string>> = {}): EffectiveConfig {
   const { inspection, ref, tree } = input;
   return evaluateTree(tree, {
     version: inspection.version,
     defines: ref.defines,
-    environment: {},
+    environment,
     builtinModules: builtinSourceFiles([...inspection.builtinModules, ...loadedFirst]),
   });
 }
@@ -83,12 +84,14 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   // `--target-modules`: what the operator's distribution loads around a fragment besides the image's stock config.
   const extra = fragment ? extraModuleLines(input.extraModules ?? null, stockModules, image) : { lines: [], names: [], adaptations: [] };
   const around = [...stockModules, ...extra.names];
-  let config = evaluateForSide(input, around);
+  // A fragment out of a Debian tree names envvars' variables: set as envvars would (fragment-environment.ts).
+  const variables = fragmentEnvironment(tree);
+  let config = evaluateForSide(input, around, variables.environment);
   let modules = adaptModules(config, image, writtenForFamily, compiledIn);
   // Until what is loaded first no longer changes what the tree loads (twice at most in practice).
   for (let round = 0; round < 3 && modules.startDirectives.length > 0; round++) {
     const loadedFirst = loadedModuleNames(modules.startDirectives.join("\n"));
-    config = evaluateForSide(input, [...around, ...loadedFirst]);
+    config = evaluateForSide(input, [...around, ...loadedFirst], variables.environment);
     const again = adaptModules(config, image, writtenForFamily, compiledIn);
     const settled = again.startDirectives.join("\n") === modules.startDirectives.join("\n");
     modules = again;
@@ -223,7 +226,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
       defines: ref.defines,
       files: config.files,
       adaptations: [...extra.adaptations, ...modules.adaptations.filter((a) => !extra.lines.includes(a.now)), ...logs.adaptations, ...(world?.adaptations ?? [])],
-      stubs: [...stubs.stubs, ...(world?.stubs ?? []), ...(sampleStub ? [sampleStub] : [])],
+      stubs: [...variables.stubs, ...stubs.stubs, ...(world?.stubs ?? []), ...(sampleStub ? [sampleStub] : [])],
       problems: [...config.problems],
       stockModules: stockModules.map((name) => `${name}_module`),
       loadedModules: [...new Set([...stockModules, ...loadedModuleNames(startDirectives.join("\n")), ...treeLoadModules(config)].map((name) => `${name}_module`))],

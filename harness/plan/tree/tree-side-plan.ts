@@ -19,8 +19,8 @@ export interface Adaptation {
 
 /** Something the tree refers to but does not contain, made by the harness. */
 export interface Stub {
-  kind: "directory" | "document-root" | "certificate" | "private-key" | "ca-certificate" | "crl" | "password-file" | "group-file" | "dbm-file" | "image-file" | "user" | "group" | "probe-object";
-  /** Absolute path inside the server, or the user or group name. */
+  kind: "directory" | "document-root" | "certificate" | "private-key" | "ca-certificate" | "crl" | "password-file" | "group-file" | "dbm-file" | "image-file" | "user" | "group" | "probe-object" | "variable";
+  /** Absolute path inside the server, the user or group name, or NAME=value for a variable. */
   target: string;
   /** The directive that names it. */
   file: string;

@@ -4,7 +4,8 @@
 // on either version, and a difference whose cause is in the error log (2.2's "attempt to invoke directory as
 // script") went to the wrong cause. Real answers: 2.4.68 logs AH01797 "client denied by server configuration" for
 // the denied document root, 2.2.34 "client denied by server configuration" (compared when HTTPD_BASELINE_IMAGE is
-// given; the candidate alone otherwise).
+// given; the candidate alone otherwise). The error log is a Debian site file's, under ${APACHE_LOG_DIR}, which the
+// harness sets as Debian's envvars do (without it neither version starts).
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import { runTrees } from "../../helpers/run-trees.ts";
 const SITE = `<VirtualHost *:80>
     ServerName logs.example
     DocumentRoot /var/www/logs-site
-    ErrorLog /var/log/site/error.log
+    ErrorLog \${APACHE_LOG_DIR}/error.log
     CustomLog /var/log/site/access.log combined
     <Directory /var/www/logs-site>
         Order allow,deny
@@ -42,6 +43,13 @@ describe("a fragment's own log files", { timeout: 300_000 }, () => {
   });
 
   const sides = () => (inject("images").baseline ? (["baseline", "candidate"] as const) : (["candidate"] as const));
+
+  it("are where Debian's envvars put them: the variable is set and listed as made up", () => {
+    for (const side of sides()) {
+      const tree = report!.servers[side]!.tree!;
+      expect(tree.stubs, side).toContainEqual(expect.objectContaining({ kind: "variable", target: "APACHE_LOG_DIR=/var/log/apache2", line: 4 }));
+    }
+  });
 
   it("are followed: the denied request's error line is the request's, on each version", () => {
     const denied = report!.requests.find((r) => r.sent.startsWith("GET / "))!;
