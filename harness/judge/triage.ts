@@ -379,7 +379,11 @@ export function triageScenario(input: TriageInput): TriageResult {
         continue;
       }
       changed.set(item.difference, difference);
-      const place = cause.lines.length > 0 ? cause.lines.map((l) => `${l.file}:${l.line}`).sort().join(",") : (item.request?.path ?? "(server)");
+      // Without config lines, a rule's or a seed row's cause is one finding for the whole server (2.2's X-Pad on
+      // every short head is one cause, not one per path); an outcome or an unexplained difference stays per path,
+      // where the path is what tells one from another.
+      const byPath = cause.kind === "outcome" || cause.kind === "unexplained";
+      const place = cause.lines.length > 0 ? cause.lines.map((l) => `${l.file}:${l.line}`).sort().join(",") : byPath ? (item.request?.path ?? "(server)") : "(server)";
       const key = `${cause.id}\u0000${cause.module ?? place}`;
       let finding = byKey.get(key);
       if (!finding) {

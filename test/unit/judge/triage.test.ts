@@ -143,6 +143,12 @@ describe("triage, causes of a started candidate's differences", () => {
     expect(judgement.findings[1]!.evidence[0]).toBe("access narrowed: served → denied");
   });
 
+  it("makes a rule's claims without config lines one finding for the server, whatever the paths", () => {
+    const any403: Rule = { ...deniedRule("behaviour"), recognise: (evidence) => (evidence.field === "status" && evidence.status.candidate === 403 ? { summary: "403 on 2.4" } : null) };
+    const judgement = judgeScenario(treeRun({ old24: 403 }), inputs([any403]));
+    expect(judgement.findings.map((f) => [f.rule, f.config, f.requests])).toEqual([["T-DENY", [], { count: 2, examples: ["GET /status", "GET /old"] }]]);
+  });
+
   it("names a grant 2.4 adds as a security finding", () => {
     const site = scenario(TREE_YAML);
     const baseline = observePlan(sidePlan(site, "2.2"), {
