@@ -5,6 +5,7 @@
 // backups, the source of scripts). Each region names the section pattern it stands for, the kind of object its path
 // names (the world plants one where the tree holds none) and the config line that called for it.
 import { posix } from "node:path";
+import { regexExample } from "./regex-example.ts";
 import type { EffectiveConfig, EffectiveNode, EffectiveSection } from "../../conf/effective-config.ts";
 import { aliasTargets } from "../../conf/queries/alias-targets.ts";
 import { documentRoot } from "../../conf/queries/document-roots.ts";
@@ -137,7 +138,7 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
     else served.push(alias.path);
     withScripts.push(alias.path);
   }
-  for (const { section } of serverSections(config, vhost)) {
+  for (const { section, sections: enclosing } of serverSections(config, vhost)) {
     const pattern = section.args.at(-1) ?? "";
     const regex = section.key.endsWith("match") || section.args[0] === "~";
     const label = `<${section.name}${regex ? " ~" : ""} ${pattern}>`;
@@ -155,6 +156,15 @@ export function probeRegions(config: EffectiveConfig, vhost: EffectiveSection | 
       if (url !== "/") add({ path: sibling(url), purpose: "outside", region: label, object: plainKind(sibling(url)), origin });
     } else if (section.key === "files" && !regex && !/[*?[]/.test(pattern)) {
       add({ path: `/${pattern}`, purpose: "inside", region: label, object: "static", origin });
+    } else if (section.key === "filesmatch" || (section.key === "files" && regex)) {
+      // A file the pattern matches, in the directory that holds the section (the document root when none does).
+      const name = regexExample(pattern, "file");
+      const holder = [...enclosing].reverse().find((s) => s.key === "directory" && s.args[0] !== "~" && !(s.args.at(-1) ?? "").includes("*"));
+      const base = holder === undefined ? "/" : urlOf(holder.args.at(-1) ?? "", aliases, root);
+      if (name !== null && base !== null) add({ path: `${base}${name}`, purpose: "inside", region: label, object: "static", origin });
+    } else if (section.key === "locationmatch" || (section.key === "location" && regex)) {
+      const path = regexExample(pattern, "url");
+      if (path !== null) add({ path, purpose: "inside", region: label, object: plainKind(path), origin });
     }
     if (url === null) continue;
     // What runs here: a script where CGI is on (or would be, with a handler named), a parsed page where SSI is.

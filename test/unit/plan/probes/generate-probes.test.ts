@@ -102,6 +102,23 @@ describe("generateProbes", () => {
     expect(set.world.objects.find((o) => o.url === "/cgi-bin/probe.cgi")!.origin).toMatchObject({ text: 'ScriptAlias /cgi-bin/ /usr/local/apache2/cgi-bin/' });
   });
 
+  it("asks a file and a URL that regular-expression sections match, inside the directory that holds a <FilesMatch>", async () => {
+    const config = await configOf([
+      '<FilesMatch "\\.(inc|sql|bak)$">', "  Order allow,deny", "  Deny from all", "</FilesMatch>",
+      "<Directory /usr/local/apache2/htdocs/app>", '  <Files ~ "^\\.ht">', "    Deny from all", "  </Files>", "</Directory>",
+      '<LocationMatch "^/(admin|login)">', "  Deny from all", "</LocationMatch>",
+      '<LocationMatch "^/x/(?=y)">', "  Deny from all", "</LocationMatch>",
+    ].join("\n"));
+    const set = generateProbes([config], []);
+    const regions = new Map(set.probes.map((p) => [p.path, p.region]));
+    expect(regions.get("/probe.inc")).toBe("<FilesMatch ~ \\.(inc|sql|bak)$>");
+    expect(regions.get("/app/.ht")).toBe("<Files ~ ^\\.ht>");
+    expect(regions.get("/admin")).toBe("<LocationMatch ~ ^/(admin|login)>");
+    // A pattern no example is made for asks nothing under it.
+    expect([...regions.keys()].filter((path) => path.startsWith("/x/"))).toEqual([]);
+    expect(set.world.objects.find((o) => o.url === "/probe.inc")?.kind).toBe("static");
+  });
+
   it("names the cells it cannot probe and why", async () => {
     const config = await configOf([
       "<Location />", "  AuthType Basic", "  AuthName s", "  AuthBasicProvider ldap", "  Require valid-user", "  Deny from 2001:db8::/32", "</Location>",
