@@ -92,8 +92,6 @@ export function evaluateTree(tree: ConfigTree, options: EvaluateOptions): Effect
 class EvaluatedDirective implements EffectiveDirective {
   /** On the prototype (below the classes), not a field of each of the 230,000 directives of a 10,000-vhost tree. */
   declare readonly kind: "directive";
-  name: string;
-  key: string;
   args: string[];
   node: DirectiveNode;
   guards: Guard[];
@@ -106,8 +104,6 @@ class EvaluatedDirective implements EffectiveDirective {
   #index = -1;
 
   constructor(node: DirectiveNode, args: string[], guards: Guard[]) {
-    this.name = node.name;
-    this.key = node.key;
     this.args = args;
     this.node = node;
     this.guards = guards;
@@ -115,6 +111,16 @@ class EvaluatedDirective implements EffectiveDirective {
 
   get span(): Span {
     return this.node.span;
+  }
+
+  /** The node's name and key, asked of it: the same strings, not two fields more in each of the 270,000 effective
+   * nodes of a 10,000-vhost tree. Nothing renames a node the evaluation read (a rewrite copies it). */
+  get name(): string {
+    return this.node.name;
+  }
+
+  get key(): string {
+    return this.node.key;
   }
 
   /** As a walk entry (WalkedDirective): the directive itself, and where its first walk put it. */
@@ -152,8 +158,6 @@ class EvaluatedDirective implements EffectiveDirective {
 class EvaluatedSection implements EffectiveSection {
   /** On the prototype, as EvaluatedDirective's. */
   declare readonly kind: "section";
-  name: string;
-  key: string;
   args: string[];
   node: SectionNode;
   guards: Guard[];
@@ -161,8 +165,6 @@ class EvaluatedSection implements EffectiveSection {
   declare viaMacro?: MacroUse;
 
   constructor(node: SectionNode, args: string[], guards: Guard[], children: EffectiveNode[]) {
-    this.name = node.name;
-    this.key = node.key;
     this.args = args;
     this.node = node;
     this.guards = guards;
@@ -171,6 +173,16 @@ class EvaluatedSection implements EffectiveSection {
 
   get span(): Span {
     return this.node.span;
+  }
+
+  /** The node's name and key, asked of it: the same strings, not two fields more in each of the 270,000 effective
+   * nodes of a 10,000-vhost tree. Nothing renames a node the evaluation read (a rewrite copies it). */
+  get name(): string {
+    return this.node.name;
+  }
+
+  get key(): string {
+    return this.node.key;
   }
 
   toJSON(): EffectiveSection {
