@@ -464,7 +464,7 @@ export class LineReadings {
 export function parseFile(path: string, bytes: Buffer, readings: LineReadings = new LineReadings()): ParsedFile {
   const decoded = decodeFile(bytes);
   if (decoded.binary) return binaryFile(path, decoded.text);
-  return new FileParse(path, decoded, readings).run();
+  return new FileParse(path, decoded, readings, bytes).run();
 }
 
 /** One file's parse: what it has read so far, and the steps that read a line. A class, not functions made inside
@@ -482,11 +482,32 @@ class FileParse {
   readonly #top: SyntaxNode[] = [];
   readonly #stack: OpenSection[] = [];
 
-  constructor(path: string, decoded: DecodedFile, readings: LineReadings) {
+  /** The file's bytes and where its text starts in them, when every character is one byte (latin1, or UTF-8
+   * holding ASCII only); else undefined. */
+  readonly #bytes: Buffer | undefined;
+  readonly #byteBase: number;
+
+  constructor(path: string, decoded: DecodedFile, readings: LineReadings, bytes?: Buffer) {
     this.#path = path;
     this.#decoded = decoded;
     this.#split = splitLines(decoded.text);
     this.#readings = readings;
+    this.#byteBase = decoded.bom ? 3 : 0;
+    this.#bytes = bytes !== undefined && bytes.length - this.#byteBase === decoded.text.length ? bytes : undefined;
+  }
+
+  /** A line not read before, as a string of its own made from the file's bytes instead of a slice of the file's
+   * text: the strings a node keeps (its raw text, its arguments, its values) are then slices of the line, and the
+   * file's text, which every slice of it kept alive (10.6 MB on 10,000 vhosts, beside the 10.7 MB of bytes the tree
+   * holds anyway), is garbage once the file is read. A file whose characters are not one byte each keeps slices. */
+  #ownLine(lines: PhysicalLine[], index: number): void {
+    const bytes = this.#bytes;
+    if (bytes === undefined) return;
+    const line = lines[index] as PhysicalLine;
+    const from = this.#byteBase + line.start;
+    const text = bytes.toString("latin1", from, from + line.text.length);
+    const body = line.body.length === line.text.length ? text : text.slice(0, line.body.length);
+    lines[index] = { number: line.number, text, eol: line.eol, body, start: line.start };
   }
 
   run(): ParsedFile {
@@ -524,6 +545,7 @@ class FileParse {
         index++;
         continue;
       }
+      this.#ownLine(lines, index);
       const logical = logicalLineAt(lines, index);
       index += logical.lastLine - logical.firstLine + 1;
       for (const note of logical.notes) this.#problem("warning", note.line, note.column, note.message);
