@@ -287,6 +287,16 @@ describe("parseFile: bytes", () => {
     }
   });
 
+  it("gives the words of a line asked later, short or longer than its packed word positions hold (2^15)", () => {
+    for (const length of [10, 40_000]) {
+      const long = "a".repeat(length);
+      const file = parse(`Header set X ${long}\n<Directory "/srv/${long}">\n</Directory>\n`);
+      const [directive, section] = file.nodes as [DirectiveNode, SectionNode];
+      expect(directive.args.map((word) => [word.value, word.column])).toEqual([["set", 8], ["X", 12], [long, 14]]);
+      expect(section.args.map((word) => [word.value, word.raw, word.column])).toEqual([[`/srv/${long}`, `"/srv/${long}"`, 12]]);
+    }
+  });
+
   it("reads an empty file as no nodes", () => {
     expect(parse("")).toMatchObject({ nodes: [], problems: [], finalLineEnd: false });
   });
