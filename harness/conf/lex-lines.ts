@@ -53,6 +53,8 @@ export interface PhysicalLine {
   eol: "\n" | "\r\n" | "";
   /** The line as httpd reads it: `text` without the CR of a CR LF line end. */
   body: string;
+  /** Where `text` starts in the text split (a UTF-16 index). */
+  start: number;
 }
 
 export interface SplitText {
@@ -83,16 +85,16 @@ export function splitLines(text: string): SplitText {
   for (;;) {
     const end = text.indexOf("\n", start);
     if (end < 0) {
-      if (start < text.length) lines.push({ number, text: text.slice(start), eol: "", body: text.slice(start) });
+      if (start < text.length) lines.push({ number, text: text.slice(start), eol: "", body: text.slice(start), start });
       break;
     }
     const cr = text.charCodeAt(end - 1) === 13 && end > start;
     if (crlf) {
       const part = text.slice(start, end - 1);
-      lines.push({ number, text: part, eol: "\r\n", body: part });
+      lines.push({ number, text: part, eol: "\r\n", body: part, start });
     } else {
       const part = text.slice(start, end);
-      lines.push({ number, text: part, eol: "\n", body: cr ? text.slice(start, end - 1) : part });
+      lines.push({ number, text: part, eol: "\n", body: cr ? text.slice(start, end - 1) : part, start });
     }
     number++;
     start = end + 1;

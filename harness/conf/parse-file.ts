@@ -58,26 +58,35 @@ interface AsParsed {
   raw: string;
   head: string;
   values: string[];
-  /** The words the parser gave the node; null until asked for (wordsOf), for a line of one physical line: read
-   * again from `raw` then. Lint reads the values, not the words: 100,000 words and their 80,000 arrays (8 MiB
-   * of a 10,000-vhost tree) were made for lines no rule asked the words of. */
-  words: readonly Word[] | null;
-  /** Where the words are read from when made: `raw.slice(0, argsEnd)` from `argsStart`. */
-  argsStart: number;
-  argsEnd: number;
+  /** The words the parser gave the node; for a line of one physical line, until asked for (wordsOf), where they
+   * are read again from `raw`: `raw.slice(0, argsEnd)` from `argsStart`, the two packed in one small integer
+   * (WORDS_LATER_SHIFT) rather than two fields of every reading. Lint reads the values, not the words: 100,000
+   * words and their 80,000 arrays (8 MiB of a 10,000-vhost tree) were made for lines no rule asked the words of. */
+  words: readonly Word[] | number;
 }
 
-/** The reading's words, made on the first ask for a line read without them (one physical line: each word's
+/** argsStart and argsEnd of a reading whose words are made later, as `argsStart << 15 | argsEnd`: both below 2^15
+ * (a longer line has its words made at once), so the number stays a small integer V8 keeps in the field. */
+const WORDS_LATER_SHIFT = 15;
+const WORDS_LATER_MASK = 32767;
+
+/** The words of `raw.slice(0, argsEnd)` from `argsStart`, as a line of one physical line has them (each word's
  * column is its index plus one, its line the node's own). */
-function wordsOf(parsed: AsParsed): readonly Word[] {
-  if (parsed.words !== null) return parsed.words;
-  const read = readWords(parsed.raw.slice(0, parsed.argsEnd), parsed.argsStart);
+function wordsAt(raw: string, argsStart: number, argsEnd: number): readonly Word[] {
+  const read = readWords(raw.slice(0, argsEnd), argsStart);
   const words = new Array<Word>(read.length);
   for (let at = 0; at < read.length; at++) {
     const word = read[at]!;
     words[at] = { value: word.value, raw: word.raw, quote: word.quote, lineOffset: 0, column: word.start + 1 };
   }
-  return (parsed.words = Object.freeze(words));
+  return Object.freeze(words);
+}
+
+/** The reading's words, made on the first ask for a line read without them. */
+function wordsOf(parsed: AsParsed): readonly Word[] {
+  const words = parsed.words;
+  if (typeof words !== "number") return words;
+  return (parsed.words = wordsAt(parsed.raw, words >> WORDS_LATER_SHIFT, words & WORDS_LATER_MASK));
 }
 
 /** Parsed nodes a rewrite changed a field of (changed): rare, so a set, not a field in every node. */
@@ -341,17 +350,18 @@ const NO_WORDS: readonly Word[] = Object.freeze([]);
 /** What a node reads as, `args` frozen: parsedValues hands the values out, and every node that reads the same
  * (LineReadings) shares the record, its words and its values. */
 function asParsed(raw: string, head: string, args: Word[]): AsParsed {
-  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
-  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args), argsStart: 0, argsEnd: 0 };
+  if (args.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
+  return { raw, head, values: Object.freeze(args.map((arg) => arg.value)) as string[], words: Object.freeze(args) };
 }
 
 /** As asParsed, for a line of one physical line whose words are all terminated: the values now, the words
  * (`raw.slice(0, argsEnd)` read from `argsStart`) when asked. */
 function asParsedLater(raw: string, head: string, read: readonly ReadWord[], argsStart: number, argsEnd: number): AsParsed {
-  if (read.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+  if (read.length === 0) return { raw, head, values: NO_VALUES, words: NO_WORDS };
   const values = new Array<string>(read.length);
   for (let at = 0; at < read.length; at++) values[at] = read[at]!.value;
-  return { raw, head, values: Object.freeze(values) as string[], words: null, argsStart, argsEnd };
+  const words = argsEnd <= WORDS_LATER_MASK ? (argsStart << WORDS_LATER_SHIFT) | argsEnd : wordsAt(raw, argsStart, argsEnd);
+  return { raw, head, values: Object.freeze(values) as string[], words };
 }
 
 /** Whether a line's words can be read again from its raw text alone, later: one physical line, no word left
@@ -464,7 +474,7 @@ export class LineReadings {
 export function parseFile(path: string, bytes: Buffer, readings: LineReadings = new LineReadings()): ParsedFile {
   const decoded = decodeFile(bytes);
   if (decoded.binary) return binaryFile(path, decoded.text);
-  return new FileParse(path, decoded, readings).run();
+  return new FileParse(path, decoded, readings, bytes).run();
 }
 
 /** One file's parse: what it has read so far, and the steps that read a line. A class, not functions made inside
@@ -482,11 +492,32 @@ class FileParse {
   readonly #top: SyntaxNode[] = [];
   readonly #stack: OpenSection[] = [];
 
-  constructor(path: string, decoded: DecodedFile, readings: LineReadings) {
+  /** The file's bytes and where its text starts in them, when every character is one byte (latin1, or UTF-8
+   * holding ASCII only); else undefined. */
+  readonly #bytes: Buffer | undefined;
+  readonly #byteBase: number;
+
+  constructor(path: string, decoded: DecodedFile, readings: LineReadings, bytes?: Buffer) {
     this.#path = path;
     this.#decoded = decoded;
     this.#split = splitLines(decoded.text);
     this.#readings = readings;
+    this.#byteBase = decoded.bom ? 3 : 0;
+    this.#bytes = bytes !== undefined && bytes.length - this.#byteBase === decoded.text.length ? bytes : undefined;
+  }
+
+  /** A line not read before, as a string of its own made from the file's bytes instead of a slice of the file's
+   * text: the strings a node keeps (its raw text, its arguments, its values) are then slices of the line, and the
+   * file's text, which every slice of it kept alive (10.6 MB on 10,000 vhosts, beside the 10.7 MB of bytes the tree
+   * holds anyway), is garbage once the file is read. A file whose characters are not one byte each keeps slices. */
+  #ownLine(lines: PhysicalLine[], index: number): void {
+    const bytes = this.#bytes;
+    if (bytes === undefined) return;
+    const line = lines[index] as PhysicalLine;
+    const from = this.#byteBase + line.start;
+    const text = bytes.toString("latin1", from, from + line.text.length);
+    const body = line.body.length === line.text.length ? text : text.slice(0, line.body.length);
+    lines[index] = { number: line.number, text, eol: line.eol, body, start: line.start };
   }
 
   run(): ParsedFile {
@@ -524,6 +555,7 @@ class FileParse {
         index++;
         continue;
       }
+      this.#ownLine(lines, index);
       const logical = logicalLineAt(lines, index);
       index += logical.lastLine - logical.firstLine + 1;
       for (const note of logical.notes) this.#problem("warning", note.line, note.column, note.message);
@@ -659,7 +691,7 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const { column, endColumn } = node.span;
     if (node.kind === "blank") {
-      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 }, next: undefined });
+      this.#readings.keep(node.raw, { kind: "blank", key: "", argsText: "", column, endColumn, parsed: { raw: node.raw, head: "", values: NO_VALUES, words: NO_WORDS }, next: undefined });
     } else if (node instanceof ParsedComment || node instanceof ParsedDirective || node instanceof ParsedSection) {
       const parsed = asParsedOf(node) as AsParsed;
       const kind = node.kind;
@@ -691,7 +723,7 @@ class FileParse {
     if (/\\\r?$/.test(logical.raw)) return;
     const span = section.closeSpan;
     if (span === null || section.closeRaw !== logical.raw) return;
-    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS, argsStart: 0, argsEnd: 0 };
+    const parsed: AsParsed = { raw: logical.raw, head: "", values: NO_VALUES, words: NO_WORDS };
     this.#readings.keep(logical.raw, { kind: "close", key: section.key, argsText: "", column: span.column, endColumn: span.endColumn, parsed, next: undefined });
   }
 

@@ -1,6 +1,7 @@
 // Every directive of an evaluated config in httpd's reading order, each with the sections that enclose it. The
 // queries read this flat list instead of each walking the tree, so "which vhost is this in" has one answer.
 import type { EffectiveConfig, EffectiveDirective, EffectiveNode, EffectiveSection } from "../effective-config.ts";
+import { walkedDirectiveAt } from "../evaluate-tree.ts";
 import { appended } from "../exact-arrays.ts";
 
 export interface WalkedDirective {
@@ -131,7 +132,14 @@ function directivesByServer(config: EffectiveConfig): Map<EffectiveSection | nul
 }
 
 function addDirective(walk: Walk, directive: EffectiveDirective, sections: EffectiveSection[]): void {
-  const entry = { directive, sections, index: walk.next++ };
+  // The evaluated directive is its first walk's entry itself (evaluate-tree.ts walkedAt); a later walk takes it
+  // where it reads the same (the same enclosing array, an index still increasing), else makes an entry of its own.
+  const own = walkedDirectiveAt(directive, sections, walk.next);
+  let entry: WalkedDirective;
+  if (own !== undefined) {
+    entry = own;
+    walk.next = own.index + 1;
+  } else entry = { directive, sections, index: walk.next++ };
   walk.walked.directives.push(entry);
   push(walk.walked.byKey, directive.key, entry);
 }

@@ -259,6 +259,44 @@ describe("parseFile: bytes", () => {
     expect(file.problems).toEqual([expect.objectContaining({ severity: "error", message: expect.stringContaining("UTF-16"), hint: expect.stringContaining("UTF-8") })]);
   });
 
+  it("reads each line's text from the file's own bytes, whatever their encoding, BOM and line ends", () => {
+    // A line not read before is made from the bytes when every character is one byte (ASCII UTF-8, latin1), and
+    // sliced from the decoded text otherwise: both must give the lines as the text splits them.
+    const lines = ["Listen 80", "<VirtualHost *:80>", "  ServerAdmin r\xe9mi@example.org", "  ServerName a.test\r", "</VirtualHost>", "Listen 80"];
+    const cases: Array<[string, Buffer]> = [
+      ["ascii", Buffer.from(lines.join("\n").replace("\xe9", "e"), "latin1")],
+      ["bom", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join("\n").replace("\xe9", "e"), "latin1")])],
+      ["latin1", Buffer.from(lines.join("\n"), "latin1")],
+      ["utf8", Buffer.from(lines.join("\n"), "utf8")],
+      ["crlf", Buffer.from(lines.join("\r\n").replace("\r\r", "\r").replace("\xe9", "e"), "latin1")],
+    ];
+    for (const [name, bytes] of cases) {
+      const file = parseFile("t.conf", bytes);
+      const section = file.nodes[1] as SectionNode;
+      const read = [file.nodes[0] as DirectiveNode, ...only(section.children, "directive"), file.nodes[2] as DirectiveNode];
+      const text = lines.map((line) => (name === "ascii" || name === "bom" || name === "crlf" ? line.replace("\xe9", "e") : line));
+      expect([read[0]!.raw, section.openRaw, read[1]!.raw, read[2]!.raw.replace(/\r$/, ""), section.closeRaw, read[3]!.raw], name).toEqual(text.map((line) => line.replace(/\r$/, "")));
+      expect(read[1]!.args.map((word) => word.value), name).toEqual([text[2]!.trim().split(" ")[1]]);
+      expect(read[2]!.args.map((word) => word.value), name).toEqual(["a.test"]);
+      expect(read.map((node) => [node.span.line, node.span.column, node.span.endColumn]), name).toEqual([
+        [1, 1, 9],
+        [3, 3, 30],
+        [4, 3, 19],
+        [6, 1, 9],
+      ]);
+    }
+  });
+
+  it("gives the words of a line asked later, short or longer than its packed word positions hold (2^15)", () => {
+    for (const length of [10, 40_000]) {
+      const long = "a".repeat(length);
+      const file = parse(`Header set X ${long}\n<Directory "/srv/${long}">\n</Directory>\n`);
+      const [directive, section] = file.nodes as [DirectiveNode, SectionNode];
+      expect(directive.args.map((word) => [word.value, word.column])).toEqual([["set", 8], ["X", 12], [long, 14]]);
+      expect(section.args.map((word) => [word.value, word.raw, word.column])).toEqual([[`/srv/${long}`, `"/srv/${long}"`, 12]]);
+    }
+  });
+
   it("reads an empty file as no nodes", () => {
     expect(parse("")).toMatchObject({ nodes: [], problems: [], finalLineEnd: false });
   });
