@@ -41,6 +41,21 @@ describe("access-scope", () => {
     expect([hasOwn(source, directory, "order"), hasOwn(source, vhost, "order"), hasOwn(source, directory, "allow", (d) => d.args.includes("10.0.0.3"))]).toEqual([true, false, false]);
   });
 
+  it("finds the sections above one by path with a directive of a name, in the main server and the line's own virtual host only", async () => {
+    const { source } = await contextOf(
+      fragment(
+        "<Directory /srv>\n    Require all denied\n</Directory>\n<VirtualHost *:80>\n    <Directory /srv/a>\n        Require all granted\n    </Directory>\n    <Directory /srv/a/b>\n        Order allow,deny\n    </Directory>\n    <Directory /srv/a/b/c>\n    </Directory>\n</VirtualHost>\n<VirtualHost *:81>\n    <Directory /srv/a/b>\n        Require all granted\n    </Directory>\n    <Directory /srv/a/b/c>\n    </Directory>\n</VirtualHost>\n",
+      ),
+    );
+    const sections = walkConfig(source).sections.map((entry) => entry.section);
+    const lines = (found: ReturnType<typeof sectionsAbove>) => found.map((entry) => `${entry.section.args[0]}:${entry.section.span.line}`);
+    const [first, second] = sections.filter((section) => section.args[0] === "/srv/a/b/c");
+    expect(lines(sectionsAboveWith(source, first!, "require"))).toEqual(["/srv:1", "/srv/a:5"]);
+    expect(lines(sectionsAboveWith(source, first!, "order"))).toEqual(["/srv/a/b:8"]);
+    expect(lines(sectionsAboveWith(source, second!, "require"))).toEqual(["/srv:1", "/srv/a/b:15"]);
+    expect(lines(sectionsAboveWith(source, second!, "order"))).toEqual([]);
+  });
+
   it("tells protecting lines: host rules, authentication, refusing rewrites; not the lines that open (AuthType None, Require all granted, Allow from all, Satisfy Any) nor a redirect", async () => {
     const { source } = await contextOf(fragment("Deny from all\nAuthType None\nAuthType Basic\nRewriteRule ^/x - [F]\nRewriteRule ^/y /z [R=301,L]\nRewriteRule ^/g - [L,gone]\nOptions None\nRequire all granted\nAllow from all\nSatisfy Any\nRequire valid-user\nAllow from 10.0.0.1\n"));
     expect(walkConfig(source).directives.map((entry) => protects(entry.directive))).toEqual([true, false, true, true, false, true, false, false, false, false, true, true]);
