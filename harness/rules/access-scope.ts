@@ -92,7 +92,8 @@ function ownIndex(config: EffectiveConfig, key: string): OwnIndex {
     counts.set(scope, (counts.get(scope) ?? 0) + 1);
   }
   const index: OwnIndex = new Map();
-  for (const [scope, count] of counts) index.set(scope, new Array<WalkedDirective>(count));
+  // forEach, not for-of over the entries: no [scope, count] pair made per section.
+  counts.forEach((count, scope) => index.set(scope, new Array<WalkedDirective>(count)));
   // Filled from the end, each list's count going down to 0: no second map of positions.
   for (let at = lines.length - 1; at >= 0; at--) {
     const scope = scopes[at] as EffectiveSection | null;
@@ -106,7 +107,7 @@ function ownIndex(config: EffectiveConfig, key: string): OwnIndex {
 
 /** The <VirtualHost> among `sections`, or null. A loop, not `find` with a closure: asked per section of a tree
  * before the optimising compiler steps in. */
-function virtualHostOf(sections: readonly EffectiveSection[]): EffectiveSection | null {
+export function virtualHostOf(sections: readonly EffectiveSection[]): EffectiveSection | null {
   for (let at = 0; at < sections.length; at++) if (sections[at]!.key === "virtualhost") return sections[at]!;
   return null;
 }
@@ -157,8 +158,10 @@ export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection):
   return found;
 }
 
-/** The path index's sections that have a directive of one name written in them, by config and name: made from
- * the path index's lists, each in its order. */
+/** The plain-path sections that have a directive of one name written in them, as the path index holds them (by
+ * server, then path, each list in reading order), by config and name. Made from the walk's sections with a look
+ * at each, not from the path index: that one's map of every section's server was most of what A5 spent on a
+ * 10,000-vhost tree, where no rule asks the path index for anything else. */
 const pathsWithIndexes = new WeakMap<EffectiveConfig, Map<string, PathIndex["byPath"]>>();
 
 function pathsWith(config: EffectiveConfig, key: string): PathIndex["byPath"] {
@@ -167,15 +170,19 @@ function pathsWith(config: EffectiveConfig, key: string): PathIndex["byPath"] {
   let index = byKey.get(key);
   if (index !== undefined) return index;
   const own = ownIndex(config, key);
+  const walked = walkConfig(config);
   index = new Map();
-  for (const [server, paths] of pathIndex(config).byPath) {
-    let kept: Map<string, WalkedSection[]> | undefined;
-    for (const [path, entries] of paths) {
-      const withKey = entries.filter((entry) => own.has(entry.section));
-      if (withKey.length === 0) continue;
-      if (kept === undefined) index.set(server, (kept = new Map()));
-      kept.set(path, withKey);
-    }
+  for (let at = 0; at < walked.sections.length; at++) {
+    const entry = walked.sections[at]!;
+    if (!own.has(entry.section)) continue;
+    const path = plainPath(entry.section);
+    if (path === null) continue;
+    const server = virtualHostOf(entry.sections);
+    let paths = index.get(server);
+    if (!paths) index.set(server, (paths = new Map()));
+    const list = paths.get(path);
+    if (list) list.push(entry);
+    else paths.set(path, [entry]);
   }
   byKey.set(key, index);
   return index;
@@ -183,20 +190,22 @@ function pathsWith(config: EffectiveConfig, key: string): PathIndex["byPath"] {
 
 /** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. Looked up among those
  * sections only: the access rules ask it of every section with host lines (10,000 <Directory> sections on
- * 10,000 vhosts), and a tree has few sections with a Require above another by path. */
-export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
+ * 10,000 vhosts), and a tree has few sections with a Require above another by path. `server` is the scope's
+ * <VirtualHost> (null: the main server) where the caller knows it (from the sections around a line in the scope);
+ * else the path index tells it. */
+export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string, server?: EffectiveSection | null): WalkedSection[] {
   const found: WalkedSection[] = [];
   const path = plainPath(scope);
   if (path === null) return found;
   const byPath = pathsWith(config, key);
   const mainPaths = byPath.get(null);
-  const server = pathIndex(config).serverOf.get(scope) ?? null;
-  const ownPaths = server === null ? undefined : byPath.get(server);
+  const scopeServer = server !== undefined ? server : (pathIndex(config).serverOf.get(scope) ?? null);
+  const ownPaths = scopeServer === null ? undefined : byPath.get(scopeServer);
   if (mainPaths === undefined && ownPaths === undefined) return found;
   // As sectionsAbove: each prefix, the main server's sections, then the scope's own server's.
   for (const prefix of prefixes(path)) {
     addOthers(found, mainPaths?.get(prefix), scope);
-    if (server !== null) addOthers(found, ownPaths?.get(prefix), scope);
+    if (scopeServer !== null) addOthers(found, ownPaths?.get(prefix), scope);
   }
   return found;
 }

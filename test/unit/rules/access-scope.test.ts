@@ -54,6 +54,10 @@ describe("access-scope", () => {
     expect(lines(sectionsAboveWith(source, first!, "order"))).toEqual(["/srv/a/b:8"]);
     expect(lines(sectionsAboveWith(source, second!, "require"))).toEqual(["/srv:1", "/srv/a/b:15"]);
     expect(lines(sectionsAboveWith(source, second!, "order"))).toEqual([]);
+    // Told the scope's <VirtualHost>, the same answer without the path index.
+    const [port80, port81] = sections.filter((section) => section.key === "virtualhost");
+    expect(lines(sectionsAboveWith(source, first!, "require", port80!))).toEqual(["/srv:1", "/srv/a:5"]);
+    expect(lines(sectionsAboveWith(source, second!, "require", port81!))).toEqual(["/srv:1", "/srv/a/b:15"]);
   });
 
   it("tells protecting lines: host rules, authentication, refusing rewrites; not the lines that open (AuthType None, Require all granted, Allow from all, Satisfy Any) nor a redirect", async () => {
