@@ -126,23 +126,34 @@ function jsonNumber(value: number): string {
   return Number.isFinite(value) ? String(value) : "null";
 }
 
-/** `JSON.stringify(places, null, 2)` of SourcePlaces, its lines after the first indented by `pad`. */
+/** `JSON.stringify(places, null, 2)` of SourcePlaces, its lines after the first indented by `pad`. Joined from
+ * an array: one flat string, which the places that share it copy whole when their text is written (a string
+ * grown by `+=` is a tree of pieces, walked again for each of them). */
 function sourcePlacesText(places: readonly SourcePlace[], pad: string): string {
   if (places.length === 0) return "[]";
-  let text = "[";
+  const parts = ["["];
   for (let at = 0; at < places.length; at++) {
     const { file, line, column } = places[at]!;
-    text += `${at === 0 ? "" : ","}\n${pad}  {\n${pad}    "file": ${JSON.stringify(file)},\n${pad}    "line": ${jsonNumber(line)},\n${pad}    "column": ${jsonNumber(column)}\n${pad}  }`;
+    parts.push(`${at === 0 ? "" : ","}\n${pad}  {\n${pad}    "file": ${JSON.stringify(file)},\n${pad}    "line": ${jsonNumber(line)},\n${pad}    "column": ${jsonNumber(column)}\n${pad}  }`);
   }
-  return `${text}\n${pad}]`;
+  parts.push(`\n${pad}]`);
+  return parts.join("");
 }
 
-/** `JSON.stringify(strings, null, 2)`, its lines after the first indented by `pad`. */
+/** `JSON.stringify(strings, null, 2)`, its lines after the first indented by `pad`; one flat string, as above. */
 function stringsText(strings: readonly string[], pad: string): string {
   if (strings.length === 0) return "[]";
-  let text = "[";
-  for (let at = 0; at < strings.length; at++) text += `${at === 0 ? "" : ","}\n${pad}  ${JSON.stringify(strings[at])}`;
-  return `${text}\n${pad}]`;
+  const parts = ["["];
+  for (let at = 0; at < strings.length; at++) parts.push(`${at === 0 ? "" : ","}\n${pad}  ${JSON.stringify(strings[at])}`);
+  parts.push(`\n${pad}]`);
+  return parts.join("");
+}
+
+/** The pieces as one flat string. A template or `+` of more than a dozen characters is a pair of the pieces
+ * (a cons string), which every string made of it holds as such, and every write of those walks again; an array
+ * of two pieces or more, joined, is one string of the characters. */
+function flat(...pieces: string[]): string {
+  return pieces.join("");
 }
 
 /** Plain SourcePlaces: objects of exactly a string file and numbers line and column, as the finding's type says. */
@@ -154,15 +165,44 @@ function plainSources(places: readonly unknown[]): places is readonly SourcePlac
   });
 }
 
+/** Where a place's `{` and `}` stand in the document, and its fields. */
+const PLACE_PAD = "        ";
+const PLACE_FIELD_PAD = `${PLACE_PAD}  `;
+
+// The text between a place's values, each one constant string.
+const COLUMN_KEY = `,\n${PLACE_FIELD_PAD}"column": `;
+const END_LINE_KEY = `,\n${PLACE_FIELD_PAD}"endLine": `;
+const END_COLUMN_KEY = `,\n${PLACE_FIELD_PAD}"endColumn": `;
+const DIRECTIVE_KEY = `,\n${PLACE_FIELD_PAD}"directive": `;
+const FINGERPRINT_KEY = `,\n${PLACE_FIELD_PAD}"fingerprint": `;
+const SECTIONS_KEY = `,\n${PLACE_FIELD_PAD}"sections": `;
+const INCLUDE_CHAIN_KEY = `,\n${PLACE_FIELD_PAD}"includeChain": `;
+const RELATED_KEY = `,\n${PLACE_FIELD_PAD}"related": `;
+const PREDICTED_KEY = `,\n${PLACE_FIELD_PAD}"predicted": `;
+const PLACE_END = `\n${PLACE_PAD}}`;
+
+/** How many directives' texts a PlaceText keeps: a cause's places repeat a few lines (every vhost's `Order
+ * deny,allow`); a tree whose lines all differ makes the map start again rather than grow with the report. */
+const DIRECTIVES_KEPT = 4_096;
+
 /** A place's text in the document, as `indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD)` gives it,
  * written by hand: 90,000 places went through JSON.stringify's generic walk and then a replaceAll for the
- * indent, a third of the 10,000-vhost lint's rendering. The arrays are shared between places (a section path by
- * every line of its section, an include chain by every line of its file): their text is made once per array.
- * A place holding anything the text below would not write as JSON.stringify does (a field left undefined, which
- * JSON.stringify leaves out; an array of something else) takes JSON.stringify itself. */
+ * indent, a third of the 10,000-vhost lint's rendering. What places share is made once, as one flat string each:
+ * the lead up to the line's number by file, the directive's text by directive, the arrays' texts by array (a
+ * section path is shared by every line of its section, an include chain by every line of its file). A place's
+ * text is then some twenty flat pieces, which its chunk's write copies once: built of nested pieces (each array's
+ * text grown by `+=`, each field a template of its own) it was some sixty, and walking them to write the report
+ * cost as much as making them. A place holding anything the text below would not write as JSON.stringify does (a
+ * field left undefined, which JSON.stringify leaves out; an array of something else) takes JSON.stringify
+ * itself. */
 class PlaceText {
   /** Each array's text, or null when it is not plain. */
   readonly #arrays = new WeakMap<readonly unknown[], string | null>();
+  /** The last file's leads: `{`, its file and the line's key; after a place's separator (`,\n` or `\n`) and pad. */
+  #file: string | undefined;
+  #firstLead = "";
+  #nextLead = "";
+  readonly #directives = new Map<string, string>();
 
   #strings(array: readonly unknown[]): string | null {
     if (!Array.isArray(array)) return null;
@@ -183,7 +223,20 @@ class PlaceText {
     return known;
   }
 
-  of(place: LintCause["places"][number]): string {
+  /** `"directive": ` and the directive as JSON, after the column's number. */
+  #directive(directive: string): string {
+    let known = this.#directives.get(directive);
+    if (known === undefined) {
+      if (this.#directives.size >= DIRECTIVES_KEPT) this.#directives.clear();
+      known = flat(DIRECTIVE_KEY, JSON.stringify(directive));
+      this.#directives.set(directive, known);
+    }
+    return known;
+  }
+
+  /** The place's text with what goes before it in the list: `\n` for its first place, `,\n` for the others, and
+   * the pad. */
+  of(place: LintCause["places"][number], first: boolean): string {
     const { file, line, column, endLine, endColumn, directive, fingerprint, predicted } = place;
     const sections = this.#strings(place.sections);
     const includeChain = this.#sources(place.includeChain);
@@ -201,22 +254,37 @@ class PlaceText {
       typeof fingerprint !== "string" ||
       (predicted !== undefined && typeof predicted !== "string")
     ) {
-      return indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD);
+      return `${first ? "\n" : ",\n"}${PLACE_PAD}${indented(JSON.stringify(placeOf(place), null, 2), PLACE_PAD)}`;
     }
-    const pad = PLACE_FIELD_PAD;
+    if (file !== this.#file) {
+      const lead = `${PLACE_PAD}{\n${PLACE_FIELD_PAD}"file": ${JSON.stringify(file)},\n${PLACE_FIELD_PAD}"line": `;
+      this.#file = file;
+      this.#firstLead = flat("\n", lead);
+      this.#nextLead = flat(",\n", lead);
+    }
+    // One expression of pieces, each flat: what is shared, the numbers, the fingerprint and the prediction.
     return (
-      `{\n${pad}"file": ${JSON.stringify(file)},\n${pad}"line": ${jsonNumber(line)},\n${pad}"column": ${jsonNumber(column)},` +
-      `\n${pad}"endLine": ${jsonNumber(endLine)},\n${pad}"endColumn": ${jsonNumber(endColumn)},` +
-      `\n${pad}"directive": ${JSON.stringify(directive)},\n${pad}"fingerprint": ${JSON.stringify(fingerprint)},` +
-      `\n${pad}"sections": ${sections},\n${pad}"includeChain": ${includeChain},\n${pad}"related": ${related}` +
-      `${predicted === undefined ? "" : `,\n${pad}"predicted": ${JSON.stringify(predicted)}`}\n${PLACE_PAD}}`
+      (first ? this.#firstLead : this.#nextLead) +
+      jsonNumber(line) +
+      COLUMN_KEY +
+      jsonNumber(column) +
+      END_LINE_KEY +
+      jsonNumber(endLine) +
+      END_COLUMN_KEY +
+      jsonNumber(endColumn) +
+      this.#directive(directive) +
+      FINGERPRINT_KEY +
+      JSON.stringify(fingerprint) +
+      SECTIONS_KEY +
+      sections +
+      INCLUDE_CHAIN_KEY +
+      includeChain +
+      RELATED_KEY +
+      related +
+      (predicted === undefined ? PLACE_END : PREDICTED_KEY + JSON.stringify(predicted) + PLACE_END)
     );
   }
 }
-
-/** Where a place's `{` and `}` stand in the document, and its fields. */
-const PLACE_PAD = "        ";
-const PLACE_FIELD_PAD = `${PLACE_PAD}  `;
 
 /** `${JSON.stringify(lintDocument(outcome, toolVersion), null, 2)}\n`, in pieces of a place or a document's head
  * each. */
@@ -240,7 +308,7 @@ export function* lintJsonChunks(outcome: LintOutcome, toolVersion: string): Gene
     firstFinding = false;
     let firstPlace = true;
     for (const place of cause.places) {
-      yield `${firstPlace ? "\n" : ",\n"}${PLACE_PAD}${placeText.of(place)}`;
+      yield placeText.of(place, firstPlace);
       firstPlace = false;
     }
     yield `\n      ]${indented(text.slice(slot + PLACES_SLOT.length), "    ")}`;

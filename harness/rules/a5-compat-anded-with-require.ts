@@ -15,7 +15,7 @@
 // 403 on both (2.4 AH01797).
 import type { EffectiveConfig, EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig, type WalkedDirective } from "../conf/queries/walk-config.ts";
-import { governingFindings, hasOwn, innermostScope, ownDirectives, requireLine, sectionsAboveWith } from "./access-scope.ts";
+import { governingFindings, hasOwn, innermostScope, ownDirectives, requireLine, sectionsAboveWith, virtualHostOf } from "./access-scope.ts";
 import { claimedDetection } from "./access-outcome.ts";
 import { recordsWithCode } from "./evidence.ts";
 import { eventFamily, HANDLER_REFUSALS } from "../logs/message-map.ts";
@@ -50,10 +50,10 @@ function deniesAll(config: EffectiveConfig, scope: EffectiveSection): boolean {
 
 /** The <Directory> above `scope` whose Require denies everyone on 2.4 (the tree's own, or the target's stock
  * <Directory /> around a fragment); null when none. */
-function deniedAbove(context: LintContext, scope: EffectiveSection): string | null {
+function deniedAbove(context: LintContext, scope: EffectiveSection, server: EffectiveSection | null): string | null {
   const config = context.target;
   // The nearest one with a Require decides (a nearer `Require all granted` overrides <Directory />).
-  const withRequire = sectionsAboveWith(config, scope, "require");
+  const withRequire = sectionsAboveWith(config, scope, "require", server);
   const nearest = withRequire.sort((a, b) => (b.section.args[0]?.length ?? 0) - (a.section.args[0]?.length ?? 0))[0];
   if (nearest !== undefined) return deniesAll(config, nearest.section) ? `<Directory ${nearest.section.args[0]}> (line ${nearest.section.span.line})` : null;
   if (config.layout === "fragment" && scope.key === "directory" && stockGrantedRoot(context.targetModules.name, scope.args[0] ?? "") === null) return "<Directory /> of the 2.4 stock httpd.conf";
@@ -102,7 +102,8 @@ function detect(context: LintContext): Detection[] {
       continue;
     }
     if (requires.length > 0 || scope.key !== "directory") continue;
-    const denied = deniedAbove(context, scope);
+    // The scope's <VirtualHost> is the one around its Allow lines.
+    const denied = deniedAbove(context, scope, virtualHostOf(first.sections));
     if (denied === null) continue;
     const inherited = `on 2.4 the "Require all denied" of ${denied} still applies here beside "${first.directive.node.raw.trim()}" (access_compat), and both must pass`;
     const claimed = claimedDetection(context, first, { cause: inherited, unpredicted: `${inherited}: 2.4 answers 403 (AH01630) where 2.2 served`, fix: requireForm(config, scope) });

@@ -43,8 +43,8 @@ function plainPath(section: EffectiveSection): string | null {
   return path.replace(/\/+$/, "") || "/";
 }
 
-/** Directives by their innermost per-directory section; a server's own context by its <VirtualHost> (null: the
- * main server's). */
+/** One directive name's lines by their innermost per-directory section; a server's own context by its
+ * <VirtualHost> (null: the main server's). */
 type OwnIndex = Map<EffectiveSection | null, WalkedDirective[]>;
 
 interface PathIndex {
@@ -59,25 +59,31 @@ interface PathIndex {
 
 // Built once per config, each on first use (a view whose sections no rule asks about by path has no path index):
 // the rules ask per section, and a fleet config has thousands of sections.
-const ownIndexes = new WeakMap<EffectiveConfig, OwnIndex>();
+const ownIndexes = new WeakMap<EffectiveConfig, Map<string, OwnIndex>>();
 const pathIndexes = new WeakMap<EffectiveConfig, PathIndex>();
 
-function ownIndex(config: EffectiveConfig): OwnIndex {
-  const known = ownIndexes.get(config);
-  if (known) return known;
-  const walked = walkConfig(config);
+/** The lines of one name (`key`, lower-case) by their own section, made on the first ask for that name. Per name,
+ * from the walk's list of that name: the access rules ask of a few names (require, satisfy, order, allow, deny,
+ * authtype), and one index of every line of the view by its section (230,000 lines of each view on 10,000 vhosts,
+ * for the 2.2 view too, where one rule asks of its Require lines) was most of the access rules' time and some
+ * 10 MB that lived to the end of the lint. */
+function ownIndex(config: EffectiveConfig, key: string): OwnIndex {
+  let byKey = ownIndexes.get(config);
+  if (byKey === undefined) ownIndexes.set(config, (byKey = new Map()));
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  const lines = walkConfig(config).byKey.get(key) ?? [];
   // Two passes, so that each list is made at its exact length: grown by push, a scope's few lines kept room for
-  // 17 (megabytes over 10,000 vhosts' sections, kept as long as the config), and trimmed copies made afterwards
-  // left the grown lists as garbage at the lint's peak. The lines of one section share its array of enclosing
-  // sections: their scope is found once, the first pass keeping it per line for the second.
-  const scopes = new Array<EffectiveSection | null>(walked.directives.length);
+  // 17, kept as long as the config. The lines of one section share its array of enclosing sections: their scope
+  // is found once, the first pass keeping it per line for the second.
+  const scopes = new Array<EffectiveSection | null>(lines.length);
   const counts = new Map<EffectiveSection | null, number>();
   let lastSections: readonly EffectiveSection[] | null = null;
   let scope: EffectiveSection | null = null;
-  // Index loops, not for-of, over every line: this runs once, mostly before the optimising compiler steps in,
-  // and unoptimised for-of makes an iterator result per element (20 MB on a large tree).
-  for (let at = 0; at < walked.directives.length; at++) {
-    const entry = walked.directives[at]!;
+  // Index loops, not for-of: this runs once per name, mostly before the optimising compiler steps in, and
+  // unoptimised for-of makes an iterator result per element.
+  for (let at = 0; at < lines.length; at++) {
+    const entry = lines[at]!;
     if (entry.sections !== lastSections) {
       lastSections = entry.sections;
       scope = innermostScope(entry.sections) ?? virtualHostOf(entry.sections);
@@ -86,24 +92,22 @@ function ownIndex(config: EffectiveConfig): OwnIndex {
     counts.set(scope, (counts.get(scope) ?? 0) + 1);
   }
   const index: OwnIndex = new Map();
-  const filled = new Map<EffectiveSection | null, number>();
-  for (const [scope, count] of counts) {
-    index.set(scope, new Array<WalkedDirective>(count));
-    filled.set(scope, 0);
-  }
-  for (let at = 0; at < walked.directives.length; at++) {
+  // forEach, not for-of over the entries: no [scope, count] pair made per section.
+  counts.forEach((count, scope) => index.set(scope, new Array<WalkedDirective>(count)));
+  // Filled from the end, each list's count going down to 0: no second map of positions.
+  for (let at = lines.length - 1; at >= 0; at--) {
     const scope = scopes[at] as EffectiveSection | null;
-    const next = filled.get(scope)!;
-    index.get(scope)![next] = walked.directives[at]!;
-    filled.set(scope, next + 1);
+    const left = counts.get(scope)! - 1;
+    index.get(scope)![left] = lines[at]!;
+    counts.set(scope, left);
   }
-  ownIndexes.set(config, index);
+  byKey.set(key, index);
   return index;
 }
 
 /** The <VirtualHost> among `sections`, or null. A loop, not `find` with a closure: asked per section of a tree
  * before the optimising compiler steps in. */
-function virtualHostOf(sections: readonly EffectiveSection[]): EffectiveSection | null {
+export function virtualHostOf(sections: readonly EffectiveSection[]): EffectiveSection | null {
   for (let at = 0; at < sections.length; at++) if (sections[at]!.key === "virtualhost") return sections[at]!;
   return null;
 }
@@ -154,10 +158,55 @@ export function sectionsAbove(config: EffectiveConfig, scope: EffectiveSection):
   return found;
 }
 
-/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. */
-export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string): WalkedSection[] {
+/** The plain-path sections that have a directive of one name written in them, as the path index holds them (by
+ * server, then path, each list in reading order), by config and name. Made from the walk's sections with a look
+ * at each, not from the path index: that one's map of every section's server was most of what A5 spent on a
+ * 10,000-vhost tree, where no rule asks the path index for anything else. */
+const pathsWithIndexes = new WeakMap<EffectiveConfig, Map<string, PathIndex["byPath"]>>();
+
+function pathsWith(config: EffectiveConfig, key: string): PathIndex["byPath"] {
+  let byKey = pathsWithIndexes.get(config);
+  if (byKey === undefined) pathsWithIndexes.set(config, (byKey = new Map()));
+  let index = byKey.get(key);
+  if (index !== undefined) return index;
+  const own = ownIndex(config, key);
+  const walked = walkConfig(config);
+  index = new Map();
+  for (let at = 0; at < walked.sections.length; at++) {
+    const entry = walked.sections[at]!;
+    if (!own.has(entry.section)) continue;
+    const path = plainPath(entry.section);
+    if (path === null) continue;
+    const server = virtualHostOf(entry.sections);
+    let paths = index.get(server);
+    if (!paths) index.set(server, (paths = new Map()));
+    const list = paths.get(path);
+    if (list) list.push(entry);
+    else paths.set(path, [entry]);
+  }
+  byKey.set(key, index);
+  return index;
+}
+
+/** sectionsAbove, only those with a directive of `key` (a lower-case name) written in them. Looked up among those
+ * sections only: the access rules ask it of every section with host lines (10,000 <Directory> sections on
+ * 10,000 vhosts), and a tree has few sections with a Require above another by path. `server` is the scope's
+ * <VirtualHost> (null: the main server) where the caller knows it (from the sections around a line in the scope);
+ * else the path index tells it. */
+export function sectionsAboveWith(config: EffectiveConfig, scope: EffectiveSection, key: string, server?: EffectiveSection | null): WalkedSection[] {
   const found: WalkedSection[] = [];
-  for (const entry of sectionsAbove(config, scope)) if (hasOwn(config, entry.section, key)) found.push(entry);
+  const path = plainPath(scope);
+  if (path === null) return found;
+  const byPath = pathsWith(config, key);
+  const mainPaths = byPath.get(null);
+  const scopeServer = server !== undefined ? server : (pathIndex(config).serverOf.get(scope) ?? null);
+  const ownPaths = scopeServer === null ? undefined : byPath.get(scopeServer);
+  if (mainPaths === undefined && ownPaths === undefined) return found;
+  // As sectionsAbove: each prefix, the main server's sections, then the scope's own server's.
+  for (const prefix of prefixes(path)) {
+    addOthers(found, mainPaths?.get(prefix), scope);
+    if (scopeServer !== null) addOthers(found, ownPaths?.get(prefix), scope);
+  }
   return found;
 }
 
@@ -202,25 +251,27 @@ export function mergedScopes(config: EffectiveConfig, sections: readonly Effecti
 
 /** The directives written directly in a section (through the conditional sections the evaluator flattened). */
 export function ownDirectives(config: EffectiveConfig, section: EffectiveSection | null, ...keys: string[]): WalkedDirective[] {
-  // A loop, not a filter with a closure: the access rules ask this a hundred thousand times on a large tree.
+  if (keys.length === 1) return ownIndex(config, keys[0]!).get(section)?.slice() ?? [];
   const found: WalkedDirective[] = [];
-  const own = ownIndex(config).get(section);
-  if (own === undefined) return found;
-  for (let at = 0; at < own.length; at++) if (keys.includes(own[at]!.directive.key)) found.push(own[at]!);
-  return found;
+  for (let at = 0; at < keys.length; at++) {
+    // A name given twice gives its lines once.
+    if (keys.indexOf(keys[at]!) !== at) continue;
+    const own = ownIndex(config, keys[at]!).get(section);
+    if (own !== undefined) for (let line = 0; line < own.length; line++) found.push(own[line]!);
+  }
+  // In reading order, as the section holds them: a walk's indices increase along it.
+  return found.sort((a, b) => a.index - b.index);
 }
 
 /** Whether a section has a directive of `key` (a lower-case name) written in it that passes `test` (any, without
  * one). No list made: the access rules ask this for every scope of tens of thousands of lines. */
 export function hasOwn(config: EffectiveConfig, section: EffectiveSection | null, key: string, test?: (directive: EffectiveDirective) => boolean): boolean {
-  const own = ownIndex(config).get(section);
+  const own = ownIndex(config, key).get(section);
   if (own === undefined) return false;
+  if (test === undefined) return true;
   // An index loop: asked tens of thousands of times, from code that is often not optimised yet, where for-of
   // makes an iterator and a result per line.
-  for (let at = 0; at < own.length; at++) {
-    const directive = own[at]!.directive;
-    if (directive.key === key && (test === undefined || test(directive))) return true;
-  }
+  for (let at = 0; at < own.length; at++) if (test(own[at]!.directive)) return true;
   return false;
 }
 

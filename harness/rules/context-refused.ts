@@ -46,8 +46,15 @@ export function* contextRefusalLines(context: LintContext, rules: readonly Rule[
   for (const rule of rules) for (const name of rule.ownsContext ?? []) if (!owners.has(name.toLowerCase())) owners.set(name.toLowerCase(), rule);
   // By place, then name as written, sections apart: asked for every line of a large tree, no key string made per line.
   const verdicts = new Map<string, Map<string, Verdict | null>>();
+  // The lines of one section share its array of enclosing sections: their place is found once.
+  let lastSections: readonly EffectiveSection[] | undefined;
+  let lastPlace: Place = "server";
   const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): OwnedDetection | null => {
-    const place = placeOf(sections);
+    if (sections !== lastSections) {
+      lastSections = sections;
+      lastPlace = placeOf(sections);
+    }
+    const place = lastPlace;
     const slot = node.kind === "section" ? SECTION_SLOTS[place] : place;
     let known = verdicts.get(slot);
     if (known === undefined) verdicts.set(slot, (known = new Map()));

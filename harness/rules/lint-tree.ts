@@ -3,7 +3,7 @@
 // sits in a dual-syntax config's 2.2 branch. Sorted by file (in reading order), line, column.
 import { hash } from "node:crypto";
 import type { EffectiveConfig, EffectiveSection } from "../conf/effective-config.ts";
-import type { ConfProblem } from "../conf/syntax-tree.ts";
+import type { ConfProblem, Span } from "../conf/syntax-tree.ts";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { sectionLabel } from "../conf/queries/walk-config.ts";
 import type { LintFinding, SourcePlace } from "./finding.ts";
@@ -219,9 +219,9 @@ export function findingSecurity(rule: Pick<Rule, "security">, detection: Pick<De
   return severity === "security" || (detection.severity === undefined && rule.security === true);
 }
 
-function toFinding(rule: Rule, detection: Detection, shared: Shared): LintFinding {
+/** `span` is the detection's node's (a Span made per ask: asked once per detection). */
+function toFinding(rule: Rule, detection: Detection, span: Span, shared: Shared): LintFinding {
   const { node } = detection;
-  const span = node.span;
   const quoted = shared.quoted(node.kind === "section" ? node.node.openRaw : node.node.raw);
   const directive = quoted.directive;
   const path = shared.path(detection.sections);
@@ -288,7 +288,7 @@ export function lintContextFindings(context: LintContext, rules: readonly Rule[]
     // One set operation: a place already there leaves the size as it was.
     const size = lastPlaces.size;
     if (lastPlaces.add(placeKey(span.line, span.column)).size === size) return;
-    const finding = toFinding(rule, detection, shared);
+    const finding = toFinding(rule, detection, span, shared);
     lastList!.push(finding);
     made.push(finding);
   };

@@ -98,4 +98,10 @@ describe("lint's reports in pieces", { timeout: 120_000 }, () => {
     ];
     expectSameText(lintOutcome({ trees: [{ tree: lintedTree(), findings }], ignore: null, baseline: null, failOn: "blocking" }));
   });
+
+  it("are the whole document's text for more distinct lines than the writer keeps the text of, each met again later", () => {
+    const lines = Array.from({ length: 5_000 }, (_, at) => `Allow from 10.${at >> 8}.${at & 255}.0/24`);
+    const findings = [...lines, ...lines.slice(0, 100)].map((directive, at) => finding({ line: at + 1, directive, fingerprint: `f${at}` }));
+    expectSameText(lintOutcome({ trees: [{ tree: lintedTree(), findings }], ignore: null, baseline: null, failOn: "blocking" }));
+  });
 });
