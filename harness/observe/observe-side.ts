@@ -261,9 +261,10 @@ function notReloaded(id: string, reason: string): VariantObservation {
   return { id, reloaded: false, reason, configTest: null, requests: [], durationMs: 0 };
 }
 
-/** The side's variants, one after another in its own server: each loaded (files, config test, restart) and sent its
- * requests, one client's in a row in one exec with no gap (nothing is attributed from the log here: a variant is
- * told apart by its answers). A server that does not come back ends the series: the rest are not run. */
+/** The side's variants, one after another in its own server: each loaded (files, config test, restart; in a host by
+ * its loop, with no exec) and sent its requests, each sender's in as few batches as variant-batches.ts allows, one
+ * batch after another with no gap (nothing is attributed from the log here: a variant is told apart by its
+ * answers). A server that does not come back ends the series: the rest are not run. */
 async function observeVariants(target: ServerTarget, input: SideInput, local: LazyLocalClient): Promise<VariantObservation[]> {
   const { plan } = input;
   const byName = new Map(plan.requests.map((r) => [r.name, r]));
