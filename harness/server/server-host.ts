@@ -2,7 +2,8 @@
 // config, instead of one container per config. A container costs the engine several times what an exec does, and an
 // exec still costs it some 75 ms of CPU (docs/scaling.md); so a host's own process is a command loop (hostLoop) that
 // the harness writes to over the container's attach stream: per config, one command stages the config and runs its
-// start script (the same script a fresh container runs, start-script.ts), and one wipes what the config left. Their
+// start script (the same script a fresh container runs, start-script.ts), and one wipes what the config left; prove's
+// mutants are loaded into the running config by a third (`l`, load). Their
 // output comes back on the host's own stdout and stderr, one command at a time: a run's until the wipe is sent, the
 // wipe's up to its end line.
 //
