@@ -22,6 +22,7 @@ import { type SideWorld, WORLD_IDENTITY_FAILED, WORLD_MISSING } from "../plan/tr
 import { attributeBatchLines, type BatchSlot, markLoggedSlots } from "./batch-attribution.ts";
 import { placeByConnection, type SendConnection, type SendWindow } from "./send-attribution.ts";
 import { nextBatch } from "./request-batches.ts";
+import { requestResource, variantBatches } from "./variant-batches.ts";
 import type { ObserveContext } from "./observe-context.ts";
 
 export interface SideInput {
@@ -260,9 +261,10 @@ function notReloaded(id: string, reason: string): VariantObservation {
   return { id, reloaded: false, reason, configTest: null, requests: [], durationMs: 0 };
 }
 
-/** The side's variants, one after another in its own server: each loaded (files, config test, restart) and sent its
- * requests, one client's in a row in one exec with no gap (nothing is attributed from the log here: a variant is
- * told apart by its answers). A server that does not come back ends the series: the rest are not run. */
+/** The side's variants, one after another in its own server: each loaded (files, config test, restart; in a host by
+ * its loop, with no exec) and sent its requests, each sender's in as few batches as variant-batches.ts allows, one
+ * batch after another with no gap (nothing is attributed from the log here: a variant is told apart by its
+ * answers). A server that does not come back ends the series: the rest are not run. */
 async function observeVariants(target: ServerTarget, input: SideInput, local: LazyLocalClient): Promise<VariantObservation[]> {
   const { plan } = input;
   const byName = new Map(plan.requests.map((r) => [r.name, r]));
@@ -287,21 +289,24 @@ async function observeVariants(target: ServerTarget, input: SideInput, local: La
       observed.push({ id: variant.id, reloaded: false, reason: reload.reason, configTest: reload.configTest, requests: [], durationMs: Date.now() - started });
       continue;
     }
+    const reloadedAt = Date.now();
     const requests = variant.requests.map((name) => byName.get(name)).filter((r): r is PlannedRequest => r !== undefined);
-    const answers: RequestObservation[] = [];
-    for (let index = 0; index < requests.length; ) {
-      const batch = nextBatch(requests, index, (r) => canBatch(target, r, input), BATCH_LIMIT);
+    // Each sender's requests in as few batches as the order allows (variant-batches.ts); answers kept in plan order.
+    const batches = variantBatches(requests.map((_, index) => index), (i) => (canBatch(target, requests[i]!, input) ? (requests[i]!.loopback !== null ? "local" : `client ${requests[i]!.client}`) : null), (i) => requestResource(requests[i]!), BATCH_LIMIT);
+    const outcomes: RequestOutcome[] = [];
+    for (const batch of batches) {
+      const first = requests[batch[0]!]!;
       if (batch.length > 1) {
-        const client: SendingClient | undefined = batch[0]!.loopback !== null ? await local.get() : input.clients.get(batch[0]!.client);
-        const records = client === undefined ? [] : await sendBatchFromContainer(client, batch.map((request) => ({ plan: containerPlan(target, request, input)!, skipAfterTimeout: false })), { gapMs: 0 });
-        batch.forEach((request, i) => answers.push({ name: request.name, client: request.client, outcome: records[i]?.outcome ?? { kind: "not-run", reason: `no client ${request.client}` }, repeat: null, errorLog: [], repeatErrorLog: null }));
-        index += batch.length;
+        const client: SendingClient | undefined = first.loopback !== null ? await local.get() : input.clients.get(first.client);
+        const records = client === undefined ? [] : await sendBatchFromContainer(client, batch.map((i) => ({ plan: containerPlan(target, requests[i]!, input)!, skipAfterTimeout: false })), { gapMs: 0 });
+        const byItem = new Map(records.map((record) => [record.index, record.outcome]));
+        batch.forEach((i, item) => (outcomes[i] = byItem.get(item) ?? { kind: "not-run", reason: client === undefined ? `no client ${first.client}` : "the batch ended before it" }));
         continue;
       }
-      const request = requests[index]!;
-      answers.push({ name: request.name, client: request.client, outcome: (await send(target, request, input, local)).outcome, repeat: null, errorLog: [], repeatErrorLog: null });
-      index += 1;
+      outcomes[batch[0]!] = (await send(target, first, input, local)).outcome;
     }
+    const answers: RequestObservation[] = requests.map((request, i) => ({ name: request.name, client: request.client, outcome: outcomes[i]!, repeat: null, errorLog: [], repeatErrorLog: null }));
+    log("variant %s (profile): reload %d ms, %d requests %d ms in %d batches", variant.id, reloadedAt - started, answers.length, Date.now() - reloadedAt, batches.length);
     observed.push({ id: variant.id, reloaded: true, reason: null, configTest: reload.configTest, requests: answers, durationMs: Date.now() - started });
   }
   return observed;

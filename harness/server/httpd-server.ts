@@ -189,7 +189,13 @@ export class StartedHttpd implements AsyncDisposable {
   async reload(change: { files: readonly BundleFile[]; removed: readonly string[] }, extras: StartExtras, timeoutMs = 15_000): Promise<{ reloaded: boolean; configTest: { exitCode: number; output: string[] }; reason: string | null }> {
     const files = change.files.map((file) => ({ path: file.path, base64: Buffer.from(file.content).toString("base64"), mode: file.mode ?? 0o644 }));
     const mark = this.logs.error.count;
-    const result = await this.container.exec(["/bin/sh", "-s"], { stdin: reloadScript(this.inspection.profile, extras, files, change.removed, STAGED_MTIME, this.serverHost === null ? "1" : `"$(cat ${HOST_PID_FILE})"`), timeoutMs });
+    const t0 = Date.now();
+    const script = reloadScript(this.inspection.profile, extras, files, change.removed, STAGED_MTIME, this.serverHost === null ? "1" : `"$(cat ${HOST_PID_FILE})"`);
+    // In a host, the host's loop runs it (no exec); its stderr comes with its stdout there.
+    const result = this.serverHost !== null
+      ? await this.serverHost.load(script, timeoutMs).then(({ status, output }) => ({ exitCode: status, stdout: output.toString("utf8"), stderr: "" }))
+      : await this.container.exec(["/bin/sh", "-s"], { stdin: script, timeoutMs });
+    const t1 = Date.now();
     const lines = result.stdout.split("\n");
     const at = lines.findIndex((line) => line.startsWith(RELOAD_TEST));
     const exitCode = at < 0 ? (result.exitCode === 0 ? -1 : result.exitCode) : Number(lines[at]!.slice(RELOAD_TEST.length));
@@ -202,7 +208,9 @@ export class StartedHttpd implements AsyncDisposable {
       log("[%s] reload: no ready line after the restart; the reload said %j", this.container.shortId, `${result.stdout.slice(-500)}${result.stderr.slice(-500)}`);
       return { reloaded: false, configTest, reason: "httpd did not come back after the restart" };
     }
+    const t2 = Date.now();
     if (traits.afterReadyLog) await this.logs.error.waitForLine((line) => traits.afterReadyLog!.test(line), { from: ready, timeoutMs: 1_500 });
+    log("[%s] reload (profile): load %d ms, ready %d ms, after-ready %d ms", this.container.shortId, t1 - t0, t2 - t1, Date.now() - t2);
     return { reloaded: true, configTest, reason: null };
   }
 

@@ -2,7 +2,8 @@
 // config, instead of one container per config. A container costs the engine several times what an exec does, and an
 // exec still costs it some 75 ms of CPU (docs/scaling.md); so a host's own process is a command loop (hostLoop) that
 // the harness writes to over the container's attach stream: per config, one command stages the config and runs its
-// start script (the same script a fresh container runs, start-script.ts), and one wipes what the config left. Their
+// start script (the same script a fresh container runs, start-script.ts), and one wipes what the config left; prove's
+// mutants are loaded into the running config by a third (`l`, load). Their
 // output comes back on the host's own stdout and stderr, one command at a time: a run's until the wipe is sent, the
 // wipe's up to its end line.
 //
@@ -30,6 +31,7 @@ import { LineStream } from "../engine/line-stream.ts";
 import { log } from "../engine/log.ts";
 import type { RunScope } from "../engine/run-scope.ts";
 import type { HttpdProfile } from "./httpd-profile.ts";
+import { LoopLines } from "./loop-lines.ts";
 import { SEAT_PORTS, type ServerSeat } from "./server-seat.ts";
 import { MARKER, shellQuote } from "./start-script.ts";
 
@@ -44,6 +46,11 @@ export const HOST_UNSUPPORTED = `${MARKER} host-unsupported`;
 export const HOST_EXITED = `${MARKER} host-exited `;
 /** What the host's loop prints once a wipe's script has ended: `@@harness wipe-end STATUS`. */
 export const HOST_WIPE_END = `${MARKER} wipe-end `;
+/** What the loop's lines after a load (`l`) begin with: `@@harness load-out BASE64`, one per 3,000 characters of
+ * the script's output, then `@@harness load-end STATUS`. */
+export const HOST_LOAD_PREFIX = `${MARKER} load-`;
+export const HOST_LOAD_OUT = `${HOST_LOAD_PREFIX}out `;
+export const HOST_LOAD_END = `${HOST_LOAD_PREFIX}end `;
 /** The wipe's last line: `@@harness host-clean` or `@@harness host-tainted PATH`. */
 export const HOST_CLEAN = `${MARKER} host-clean`;
 export const HOST_TAINTED = `${MARKER} host-tainted `;
@@ -108,12 +115,22 @@ export function hostScript(profile: HttpdProfile): string {
  *
  *     r SCRIPT_BYTES ARG_BYTES\n<script><arg>   run the script in the background, with the arg as $1 (none: -1)
  *     w SCRIPT_BYTES\n<script>                  run the script to its end, then print HOST_WIPE_END and its status
+ *     l SCRIPT_BYTES\n<script>                  run the script to its end beside the running config (a mutant's
+ *                                               reload), its output to a file; then print that output and its status
+ *                                               as HOST_LOAD_OUT and HOST_LOAD_END lines
  *
  * `read` (a byte at a time) takes the header, GNU `head -c` exactly the payload's bytes. The script and its arg are
  * read into the loop's variables and their files removed before the command starts (the config must not find its
  * own command, nor the next config the last one's bundle). A run's stdin is /dev/null: the stream is the loop's.
  * Signals httpd sends its process group reach this loop too; as PID 1 it has no handler for them, so the kernel
- * drops them. Orphans it adopts are taken when it next waits for a command. */
+ * drops them. Orphans it adopts are taken when it next waits for a command.
+ *
+ * A load runs while the config's processes write to the same stdout, so its output does not go there as it comes:
+ * the loop prints it afterwards in lines that begin with HOST_LOAD_PREFIX, base64 in pieces of 3,000 characters, each
+ * line one printf of the shell (one write, below the pipe's atomic size), so no other writer's bytes can come into
+ * one (server/loop-lines.ts takes them out of the config's stdout). The load's processes ignore HUP, USR1 and WINCH:
+ * a reload's restart makes httpd signal its whole process group, the host's included, and a signal must not end the
+ * load before it has said how it ended. */
 export function hostLoop(dir = HOST_DIR): string {
   return [
     "while read -r harness_cmd harness_a harness_b; do",
@@ -127,6 +144,11 @@ export function hostLoop(dir = HOST_DIR): string {
     `    w) head -c "$harness_a" > ${dir}/job; harness_job=$(cat ${dir}/job); rm -f ${dir}/job`,
     '       sh -c "$harness_job" </dev/null; harness_rc=$?; harness_job=\'\'',
     `       printf '\\n%s%s\\n' "${HOST_WIPE_END}" "$harness_rc" ;;`,
+    // (No file for a load's script: read straight into the variable, a cat and an rm fewer per mutant.)
+    '    l) harness_job=$(head -c "$harness_a")',
+    `       ( trap '' HUP USR1 WINCH; sh -c "$harness_job" </dev/null >${dir}/load 2>&1; harness_rc=$?`,
+    `         base64 -w 3000 ${dir}/load | while read -r harness_l; do printf '%s%s\\n' "${HOST_LOAD_OUT}" "$harness_l"; done; rm -f ${dir}/load`,
+    `         printf '%s%s\\n' "${HOST_LOAD_END}" "$harness_rc" ); harness_job='' ;;`,
     `    *) printf '\\n%s\\n' "${MARKER} host-unknown-command" >&2 ;;`,
     "  esac",
     "done",
@@ -254,6 +276,8 @@ export class ServerHost {
   #wiping: Promise<boolean> | null = null;
   /** Ends the running config's output streams (its command's output ends where the wipe's begins). */
   #endRun: (() => void) | null = null;
+  /** The load (`l`) the loop is running beside the config, waiting for its lines. */
+  #load: { pieces: string[]; done: (outcome: { status: number; output: Buffer } | Error) => void } | null = null;
 
   private constructor(
     readonly container: HarnessContainer,
@@ -398,16 +422,23 @@ export class ServerHost {
       },
     });
     let ended = false;
+    // The loop's answers to a load take no part in the config's stdout.
+    const loopLines = new LoopLines(HOST_LOAD_PREFIX, (line) => this.#loadLine(line));
     const end = (): void => {
       if (ended) return;
       ended = true;
+      const held = loopLines.end();
+      if (held.length > 0) stdout.sink.write(held);
       stdout.sink.end();
       sink.end();
+      this.#load?.done(new HarnessError("HARNESS_CONTAINER", `Server host ${this.container.shortId} ended its config's output during a load.`));
     };
     this.#endRun = end;
     this.container.routeOutput({
       stdout: (chunk) => {
-        if (!ended) stdout.sink.write(Buffer.from(chunk));
+        if (ended) return;
+        const passed = loopLines.push(chunk);
+        if (passed.length > 0) stdout.sink.write(Buffer.from(passed));
       },
       stderr: (chunk) => {
         if (!ended) sink.write(Buffer.from(chunk));
@@ -419,6 +450,39 @@ export class ServerHost {
     // A host whose stream is gone has ended the route: the server "exited" without a word, as a dead container's.
     this.container.write(Buffer.concat([Buffer.from(`r ${job.length} ${arg === null ? -1 : arg.length}\n`), job, ...(arg === null ? [] : [arg])]));
     return { stdout, stderr, exited };
+  }
+
+  /** Runs a script beside the running config (the loop's `l`: a mutant's reload, start-script.ts reloadScript), to
+   * its end: its exit status and its output, stdout and stderr together, kept apart from the config's own streams.
+   * No `docker exec`: one costs the engine some 75 ms of CPU. Only while a config runs (after run, before the wipe);
+   * one load at a time. */
+  load(script: string, timeoutMs: number): Promise<{ status: number; output: Buffer }> {
+    if (this.#gone || this.#endRun === null) return Promise.reject(new HarnessError("HARNESS_INTERNAL", `Server host ${this.container.shortId} runs no config to load into.`));
+    if (this.#load !== null) return Promise.reject(new HarnessError("HARNESS_INTERNAL", `Server host ${this.container.shortId} is already loading.`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => done(new HarnessError("HARNESS_CONTAINER", `A load into server host ${this.container.shortId} did not end within ${timeoutMs / 1000} s.`)), timeoutMs);
+      const done = (outcome: { status: number; output: Buffer } | Error): void => {
+        if (this.#load?.done !== done) return;
+        this.#load = null;
+        clearTimeout(timer);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      this.#load = { pieces: [], done };
+      const job = Buffer.from(script, "utf8");
+      this.container.write(Buffer.concat([Buffer.from(`l ${job.length}\n`), job]));
+    });
+  }
+
+  /** One of the loop's lines after a load: a piece of its output, or its end with the status. */
+  #loadLine(line: string): void {
+    const load = this.#load;
+    if (load === null) {
+      log("[%s] host: a load line with no load waiting: %s", this.container.shortId, line.slice(0, 120));
+      return;
+    }
+    if (line.startsWith(HOST_LOAD_OUT)) load.pieces.push(line.slice(HOST_LOAD_OUT.length));
+    else if (line.startsWith(HOST_LOAD_END)) load.done({ status: Number(line.slice(HOST_LOAD_END.length)), output: Buffer.from(load.pieces.join(""), "base64") });
   }
 
   /** Ends the config's processes and wipes what it left; false (and the host removed) when it cannot be put back. */

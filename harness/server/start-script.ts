@@ -99,7 +99,7 @@ export function reloadScript(
   const binary = args ? `${profile.binary} ${args}` : profile.binary;
   const lines = [
     ...files.flatMap((file) => [
-      `mkdir -p ${shellQuote(file.path.replace(/\/[^/]*$/, "") || "/")}`,
+      `[ -d ${shellQuote(file.path.replace(/\/[^/]*$/, "") || "/")} ] || mkdir -p ${shellQuote(file.path.replace(/\/[^/]*$/, "") || "/")}`,
       `printf '%s' ${shellQuote(file.base64)} | base64 -d > ${shellQuote(file.path)} && chmod ${file.mode.toString(8)} ${shellQuote(file.path)}`,
       // The staged files' one mtime, as the bundle gives them (Last-Modified and ETags stay the same).
       `touch -d @${Math.floor(mtime.getTime() / 1000)} ${shellQuote(file.path)} 2>/dev/null || true`,

@@ -3,12 +3,13 @@
 // start script's pid recorded (httpd's, once it execs), and its exit status as the last line, after whatever its
 // children keep writing. And the switch that turns reuse off.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reuseServers } from "../../../harness/observe/observe-scenario.ts";
-import { HOST_EXITED, HOST_WIPE_END, hostLoop, hostRunScript, pristineRoots } from "../../../harness/server/server-host.ts";
+import { HOST_EXITED, HOST_LOAD_END, HOST_LOAD_OUT, HOST_LOAD_PREFIX, HOST_WIPE_END, hostLoop, hostRunScript, pristineRoots } from "../../../harness/server/server-host.ts";
+import { LoopLines } from "../../../harness/server/loop-lines.ts";
 import { OFFICIAL_PROFILE } from "../../../harness/server/httpd-profile.ts";
 
 let dir: string;
@@ -74,10 +75,10 @@ describe("a host's command loop", () => {
     return { stdout: result.stdout, stderr: result.stderr, status: result.status };
   }
 
-  function command(kind: "r" | "w", script: string, arg?: string | null): Buffer {
+  function command(kind: "r" | "w" | "l", script: string, arg?: string | null): Buffer {
     const job = Buffer.from(script, "utf8");
     const bytes = arg === undefined ? null : arg === null ? null : Buffer.from(arg, "utf8");
-    const header = kind === "w" ? `w ${job.length}\n` : `r ${job.length} ${bytes === null ? -1 : bytes.length}\n`;
+    const header = kind === "r" ? `r ${job.length} ${bytes === null ? -1 : bytes.length}\n` : `${kind} ${job.length}\n`;
     return Buffer.concat([Buffer.from(header), job, ...(bytes === null ? [] : [bytes])]);
   }
 
@@ -108,5 +109,34 @@ describe("a host's command loop", () => {
     const { stdout, stderr } = loop(Buffer.concat([Buffer.from("x 1 2\n"), run, wipe]));
     expect(stderr).toContain("host-unknown-command");
     expect(stdout.split("\n").filter((line) => line !== "")).toEqual(["args 0", `${HOST_WIPE_END}0`]);
+  });
+
+  it("runs a load beside a running config: its output and status as the loop's own lines, apart from the config's stdout, through a restart's signals", () => {
+    dir = mkdtempSync(join(tmpdir(), "server-host-"));
+    mkdirSync(join(dir, "host"));
+    const started = join(dir, "started");
+    // The config writes its stdout all along, as httpd's access log there would (and outlives the signal, as httpd
+    // and its host's wrapper do).
+    const run = command("r", `trap "" HUP; touch ${started}; i=0; while [ $i -lt 400 ]; do echo "config line $i"; i=$((i+1)); sleep 0.001; done`, null);
+    // The load's output: more than one piece of base64, bytes that are not text, stderr too; and the signal httpd's
+    // restart sends its whole process group, which must not end the load.
+    const load = command("l", `while [ ! -e ${started} ]; do sleep 0.01; done; echo before; kill -HUP 0; sleep 0.05; printf 'x%.0s' $(seq 1 5000); printf '\\001\\377\\n'; echo to-stderr >&2; echo after; exit 4`);
+    // The loop as a host's is: leader of its own process group, immune to the signals it has no handler for (here
+    // a handler that does nothing; a host's loop is PID 1, which the kernel spares).
+    const result = spawnSync("setsid", ["/bin/sh", "-c", `trap true HUP USR1 WINCH; ${hostLoop(join(dir, "host"))}`], { input: Buffer.concat([run, load]), timeout: 20_000 });
+    expect(result.status).toBe(0);
+    const lines: string[] = [];
+    const reader = new LoopLines(HOST_LOAD_PREFIX, (line) => lines.push(line));
+    const passed = Buffer.concat([reader.push(result.stdout), reader.end()]).toString("utf8");
+    // Every config line passed on whole and in order: no piece of the loop's in any.
+    expect(passed.split("\n").filter((line) => line !== "")).toEqual(Array.from({ length: 400 }, (_, i) => `config line ${i}`));
+    expect(lines.at(-1)).toBe(`${HOST_LOAD_END}4`);
+    const pieces = lines.slice(0, -1);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((line) => line.startsWith(HOST_LOAD_OUT) && line.length <= HOST_LOAD_OUT.length + 3000)).toBe(true);
+    const output = Buffer.from(pieces.map((line) => line.slice(HOST_LOAD_OUT.length)).join(""), "base64");
+    expect(output.equals(Buffer.concat([Buffer.from(`before\n${"x".repeat(5000)}`), Buffer.from([1, 255, 10]), Buffer.from("to-stderr\nafter\n")]))).toBe(true);
+    // Nothing of the load stays in the host's directory.
+    expect(readdirSync(join(dir, "host"))).toEqual([]);
   });
 });
