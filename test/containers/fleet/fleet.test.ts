@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Report } from "../../../harness/report/report-model.ts";
 import { copyImage, imageId } from "../../../harness/engine/copy-image.ts";
 import { connectEngine, namedEngineTarget } from "../../../harness/engine/engine.ts";
-import { comparableFleet, loggedLines } from "../../helpers/comparable-report.ts";
+import { comparableFleet, comparableScenario, loggedLines } from "../../helpers/comparable-report.ts";
 import { type ExtraEngine, extraEngineUnavailable, startExtraEngine } from "../../helpers/extra-engine.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 
@@ -139,6 +139,12 @@ describe("fleet: every configs/ sample in one run, in shards, interrupted and re
     // request's messages as a set and count those: that counted the requests holding an AH00898, 3 in one run and
     // 7 in the other for 2.2's https-origin-proxy, whose 8 proxied probes log one AH00898 each in every run.
     expect(comparableFleet(report)).toEqual(comparableFleet(single.report));
+    const answers = (scenarios: Report["scenarios"]) =>
+      scenarios.map((scenario) => {
+        const { requests, ...rest } = comparableScenario(scenario) as { requests: Array<{ name: string; baseline: object | null; candidate: object | null }> };
+        return { ...rest, requests: requests.map((r) => ({ ...r, baseline: r.baseline && { ...r.baseline, errorLog: undefined }, candidate: r.candidate && { ...r.candidate, errorLog: undefined } })) };
+      });
+    expect(answers(report.scenarios)).toEqual(answers(single.report.scenarios));
     expect(loggedLines(report.scenarios)).toEqual(loggedLines(single.report.scenarios));
   });
 
