@@ -14,6 +14,7 @@ import { stat } from "node:fs/promises";
 import type { ConfigTree } from "../conf/load-tree.ts";
 import { loadUncheckedTree, readTree } from "../conf/read-tree.ts";
 import { FLEET_CONFIGS_PER_CPU } from "../engine/engine-capacity.ts";
+import { log } from "../engine/log.ts";
 import type { Verdict } from "../judge/difference.ts";
 import type { CandidateSummary } from "../judge/judge-run.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
@@ -21,6 +22,7 @@ import { judgeScenario } from "../judge/judge-scenario.ts";
 import { proofProbes } from "../judge/prove/proof-probes.ts";
 import type { TriageInputs } from "../judge/triage.ts";
 import { type HarnessRunOptions, runHarness, type RunSide, type ScenarioSource } from "../observe/run-harness.ts";
+import { generateProbes } from "../plan/probes/generate-probes.ts";
 import type { ProbeSet } from "../plan/probes/probe.ts";
 import { withProbes } from "../plan/probes/probe-scenario.ts";
 import { treeScenario, writtenFor } from "../plan/tree/tree-scenario.ts";
@@ -29,7 +31,9 @@ import type { ReportScenario } from "../report/report-model.ts";
 import { RULES } from "../rules/all-rules.ts";
 import type { LintFinding } from "../rules/finding.ts";
 import { findingSubject, type IgnoreFile, ignoredBy, loadIgnoreFile } from "../rules/ignore-file.ts";
+import type { LintContext } from "../rules/lint-context.ts";
 import { lintTree } from "../rules/lint-tree.ts";
+import { treeProbeOptions } from "../rules/tree-probes.ts";
 import { defaultTargetModules, TARGET_PROFILES, type TargetModules } from "../rules/target-modules.ts";
 import type { Scenario, TreeRef } from "../scenario/scenario.ts";
 import { type BlobEnd, type BlobSides, BlobWriter, type FleetEntry, type JournalScan, scanJournal } from "./blob.ts";
@@ -170,6 +174,7 @@ export function journalPath(stateDir: string, manifest: Pick<FleetManifest, "inp
 
 export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult> {
   const started = Date.now();
+  log("fleet: %d configs found (profile)", options.configs.length);
   const note = (message: string): void => options.onProgress?.({ kind: "note", message });
   const fleetIgnoreHash = options.ignore ? sha256(await readFile(options.ignore.path)) : null;
 
@@ -188,6 +193,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetRunResult
     }
   }
 
+  log("fleet: %d trees read and fingerprinted (profile)", read.length);
   // 2. The same tree (with the same ignore file) runs once: the first config of each, in the fleet's order.
   const firstOf = new Map<string, ReadConfig>();
   const sameAs = new Map<string, ReadConfig>();
@@ -376,7 +382,7 @@ async function buildConfigScenario(
   item: ReadConfig,
   options: Pick<FleetRunOptions, "ignore" | "requests" | "maxProbes" | "targetModules">,
   purpose: "check" | "run",
-): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] } | null }> {
+): Promise<{ scenario: Scenario; tree: ConfigTree; linted: { lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[]; context: LintContext } | null }> {
   const { config } = item;
   // Not checked again: the fingerprint covers all the check reads, and the run checked this tree at its start.
   const tree = await loadUncheckedTree(config.path, config.layout);
@@ -391,7 +397,7 @@ async function buildConfigScenario(
   const target = options.targetModules?.candidate;
   let scenario = treeScenario({ id: config.id, baseline: { tree, ref }, candidate: { tree, ref: target ? { ...ref, targetModules: target } : ref } });
   if (options.requests === "probes") {
-    scenario = withProbes(scenario, capProbes(proofProbes(tree, tree, config.defines).set, options.maxProbes));
+    scenario = withProbes(scenario, capProbes(configProbes(tree, config.defines, linted?.context ?? null), options.maxProbes));
   }
   return { scenario, tree, linted };
 }
@@ -400,7 +406,7 @@ async function lintOf(
   item: ReadConfig,
   tree: ConfigTree,
   options: Pick<FleetRunOptions, "ignore" | "targetModules">,
-): Promise<{ lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[] }> {
+): Promise<{ lint: NonNullable<FleetEntry["lint"]>; findings: LintFinding[]; context: LintContext }> {
   const { config } = item;
   const target = options.targetModules?.lint ?? TARGET_PROFILES[defaultTargetModules(tree.layout)];
   const linted = lintTree(tree, { defines: config.defines, target }, RULES);
@@ -408,7 +414,18 @@ async function lintOf(
   // The entry keeps what the ignore file lets through, as `lint` reports it; triage reads them all.
   const ignore = item.ignore ?? options.ignore;
   const kept = linted.findings.filter((finding) => ignoredBy(ignore, findingSubject(finding)) === undefined);
-  return { lint: { tree: { path: config.label, root, layout: tree.layout, targetModules: target.name, files: linted.files }, findings: kept }, findings: linted.findings };
+  return { lint: { tree: { path: config.label, root, layout: tree.layout, targetModules: target.name, files: linted.files }, findings: kept }, findings: linted.findings, context: linted.context };
+}
+
+/** A config's probes, as prove generates them for a tree and its unchanged port (judge/prove/proof-probes.ts
+ * proofProbes(tree, tree)): from the views of the config's lint when it was linted for the 2.4 installation prove
+ * reads (its layout's own), which are the views proofProbes evaluates again (proofConfigs: lintContext of the tree
+ * with its defines and that installation; the 2.2 view does not depend on the installation); else, or before
+ * lint ran (the run's check), proofProbes itself. The views were built twice per config, as lint's and as the
+ * probes'. `linted`: the context of lintTree(tree, { defines, target }), with these defines. */
+export function configProbes(tree: ConfigTree, defines: readonly string[], linted: LintContext | null): ProbeSet {
+  if (linted === null || linted.tree !== tree || linted.targetModules !== TARGET_PROFILES[defaultTargetModules(tree.layout)]) return proofProbes(tree, tree, defines).set;
+  return generateProbes([linted.source], [linted.target], treeProbeOptions([tree, tree]));
 }
 
 /** Shards' units: a tree and its copies, keyed by the first one's label, with their size, in first-seen order;

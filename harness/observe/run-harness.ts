@@ -279,6 +279,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       }
     }
 
+    log("run set-up: swept (profile)");
     // Images are resolved (built, pulled) on the first engine; the others get copies of the same images.
     // The run's certificates (RSA keys, made on libuv's threads) while the images are looked at and the scenarios
     // planned.
@@ -303,6 +304,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     const toCopy = new Map<Station, string[]>();
     for (const station of stations.slice(1)) toCopy.set(station, await imagesToCopy(station, primary, runImages));
     interrupted();
+    log("run set-up: images resolved (profile)");
     const sideIds = runSides(candidateImages.length);
     const sides: PlannedSideInput[] = [];
     if (baselineImage) sides.push({ side: BASELINE, inspection: await inspectImage(primary.scope, baselineImage) });
@@ -313,6 +315,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     // time (about 0.2 s each, mostly waiting on the kernel, not on the CPU the planning needs), and every lane's
     // first scenario waited for its network after the check. A network is no container: a bad plan still stops the
     // run before any exists, and the run's clean-up removes the networks.
+    log("run set-up: images inspected (profile)");
     const count = Array.isArray(options.scenarios) ? options.scenarios.length : options.scenarios.count;
     const lanes = stations.map((station, at) =>
       Array.from({ length: Math.max(1, Math.min(station.concurrency, count)) }, (_, slot) => new ScenarioLane(station.scope, `lane-${at + 1}-${slot + 1}`, tools)),
@@ -330,7 +333,9 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
       provisioning.set(station, copyImages(station, primary, images, note).then(() => null, (error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     }
 
+    log("run set-up: planned (profile)");
     const { ca, crl, clients, server } = await certificates;
+    log("run set-up: certificates (profile)");
     for (const station of stations) {
       station.context = {
         scope: station.scope,

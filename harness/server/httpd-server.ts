@@ -134,6 +134,13 @@ export class StartedHttpd implements AsyncDisposable {
       await access.waitForLine(() => true, { from: mark.out + options.accessLines - 1, timeoutMs: 1_500 });
     }
     await error.waitForQuiet(ATTRIBUTION_QUIET_MS, 2_000, Date.now());
+    return this.errorLinesArrivedFrom(mark);
+  }
+
+  /** The error-log lines since `mark` as they are now, with when each arrived (errorLinesArrivedSince, without its
+   * wait): taken after every wait of a batch, so that no line falls between them and the next mark. */
+  errorLinesArrivedFrom(mark: { err: number; out: number }): Array<{ text: string; arrivedAt: number; order?: number }> {
+    const { error } = this.logs;
     const ordered = this.orderedLogs;
     return error.lines.slice(mark.err).map((text, index) => {
       const order = ordered ? error.orders[mark.err + index] : undefined;

@@ -3,7 +3,7 @@
 // in one run and not in the other). This keeps the first and leaves out the second, so a test can compare a single
 // run with merged shards, a resumed run or a run over two engines.
 import type { Verdict } from "../../harness/judge/difference.ts";
-import type { Report, ReportScenario, ReportSideRequest } from "../../harness/report/report-model.ts";
+import type { Report, ReportErrorLogLine, ReportScenario, ReportSideRequest } from "../../harness/report/report-model.ts";
 
 /** Verdicts that say "nothing to fix": which of them a run shows can hang on the clock. */
 function settled(verdict: Verdict): string {
@@ -66,4 +66,24 @@ export function comparableScenario(scenario: ReportScenario): unknown {
     configTest: [scenario.configTest.baseline?.ok ?? null, scenario.configTest.candidate?.ok ?? null],
     requests: scenario.requests.map((r) => ({ name: r.name, baseline: side(r.baseline), candidate: side(r.candidate) })),
   };
+}
+
+/** Per scenario and side, how many lines of each message (AH id, event, else level) its servers logged for its
+ * requests, over every request and the side's trailing lines: each line counted once, wherever it landed. How many
+ * lines a config's requests make is the config's; which request holds a 2.2 line (no client port) is timing's where
+ * a batch's access lines do not tell its requests apart (observe/batch-attribution.ts), so taking each request's
+ * messages as a set and counting those counts the requests that hold a message, a number timing decides. */
+export function loggedLines(scenarios: readonly ReportScenario[]): unknown {
+  const count = (lines: readonly ReportErrorLogLine[]): Record<string, number> => {
+    const counts: Record<string, number> = {};
+    for (const line of lines) {
+      const key = line.code ?? line.event ?? line.level;
+      if (key === null || LOAD_DRIVEN.has(key)) continue;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
+  };
+  const side = (scenario: ReportScenario, which: "baseline" | "candidate") =>
+    count([...scenario.requests.flatMap((r) => r[which]?.errorLog ?? []), ...(scenario.servers[which]?.trailingLog ?? [])]);
+  return scenarios.map((scenario) => ({ id: scenario.id, baseline: side(scenario, "baseline"), candidate: side(scenario, "candidate") }));
 }

@@ -1,8 +1,18 @@
 // The fleet's bookkeeping is one pass over its configs: units for the shards (a tree and its copies, in
 // first-seen order) and the copies of each original. 100,000 configs take well under a second (the quadratic
-// versions took minutes).
+// versions took minutes). A config's probes come from its lint's views, and are prove's probes of the tree.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { copiesByOriginal, unitsOf } from "../../../harness/fleet/run-fleet.ts";
+import type { ConfigTree } from "../../../harness/conf/load-tree.ts";
+import { loadUncheckedTree } from "../../../harness/conf/read-tree.ts";
+import { configProbes, copiesByOriginal, unitsOf } from "../../../harness/fleet/run-fleet.ts";
+import { proofProbes } from "../../../harness/judge/prove/proof-probes.ts";
+import { RULES } from "../../../harness/rules/all-rules.ts";
+import { lintTree } from "../../../harness/rules/lint-tree.ts";
+import { defaultTargetModules, TARGET_PROFILES } from "../../../harness/rules/target-modules.ts";
 
 const item = (id: string) => ({ config: { id } });
 
@@ -39,5 +49,36 @@ describe("copiesByOriginal", () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(copies.size).toBe(1000);
     expect(copies.get("c0")!.length).toBe(50);
+  });
+});
+
+describe("configProbes", () => {
+  const CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
+  const samples = readdirSync(CONFIGS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const linted = (tree: ConfigTree, defines: string[], target = TARGET_PROFILES[defaultTargetModules(tree.layout)]) => lintTree(tree, { defines, target }, RULES).context;
+
+  it.each(samples)("gives %s the probes prove generates for it, from its lint's views", async (sample) => {
+    const tree = await loadUncheckedTree(join(CONFIGS, sample), null);
+    const probes = configProbes(tree, [], linted(tree, []));
+    expect(probes.probes.length).toBeGreaterThan(0);
+    expect(probes).toEqual(proofProbes(tree, tree, []).set);
+  });
+
+  it("gives a fragment with a define the probes prove generates, and falls back to prove's own views for a lint of other modules or defines", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "config-probes-"));
+    try {
+      const site = join(dir, "site.conf");
+      writeFileSync(site, ["<IfDefine STAGING>", "<Location /private>", "  Order deny,allow", "  Deny from all", "  Allow from 10.1.0.0/16", "</Location>", "</IfDefine>", "<VirtualHost *:80>", "  ServerName shop.example.test", "  Alias /files /srv/files", "</VirtualHost>", ""].join("\n"));
+      const tree = await loadUncheckedTree(site, null);
+      expect(tree.layout).toBe("fragment");
+      const prove = proofProbes(tree, tree, ["STAGING"]).set;
+      expect(configProbes(tree, ["STAGING"], linted(tree, ["STAGING"]))).toEqual(prove);
+      // The define decides the probes (/private is probed only with it): a lint without it would have given others.
+      expect(prove).not.toEqual(proofProbes(tree, tree, []).set);
+      expect(configProbes(tree, ["STAGING"], linted(tree, ["STAGING"], TARGET_PROFILES.successors))).toEqual(prove);
+      expect(configProbes(tree, ["STAGING"], null)).toEqual(prove);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
