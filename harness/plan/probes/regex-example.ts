@@ -4,9 +4,10 @@
 // `Deny from all`); without a probe such a region was never asked, and a comparison over it said nothing.
 //
 // Only the part of the syntax such sections use is read: literals and escapes, groups and alternation, classes,
-// `.`, quantifiers, `^` and `$`. The first alternative, the fewest repetitions and the first plain character of a
-// class are taken, so the example is the shortest plain reading; a pattern not anchored at its start gets a prefix
-// (`probe`), as a request names more than the pattern does. Anything else (back-references, look-arounds, inline
+// `.`, quantifiers, `^` and `$`. Readings are tried in order (first alternatives, fewest repetitions, first plain
+// characters of a class) until one is a plain name the pattern matches: an empty first alternative (`(^$|index\.html)`)
+// gives way to the next; a pattern not anchored at its start gets a prefix (`probe`), as a request names more than
+// the pattern does. Anything else (back-references, look-arounds, inline
 // flags) gives null, and the region stays unprobed. The example is checked against the pattern before it is used.
 
 const PLAIN = /^[A-Za-z0-9._~-]$/;
@@ -119,36 +120,48 @@ function parse(pattern: string): Node[][] {
 
 const CANDIDATES = [..."xprobe0123456789abcdefghijklmnoqstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ._-~"];
 
-function write(nodes: readonly Node[], out: { text: string; anchored: boolean; ended: boolean }): void {
-  for (const node of nodes) {
-    switch (node.kind) {
-      case "start":
-        if (out.text === "") out.anchored = true;
-        break;
-      case "end":
-        out.ended = true;
-        break;
-      case "text":
-        out.text += node.text;
-        break;
-      case "any":
-        out.text += "x";
-        break;
-      case "class": {
-        const ch = CANDIDATES.find((c) => node.test(c));
-        if (ch === undefined) throw new Unsupported();
-        out.text += ch;
-        break;
-      }
-      case "group":
-        write(node.alternatives[0]!, out);
-        break;
-      case "repeat":
-        for (let i = 0; i < node.min; i++) write([node.node], out);
-        break;
-    }
+interface Out {
+  text: string;
+  anchored: boolean;
+  ended: boolean;
+}
+
+/** Every reading of `nodes` after `out`, the shortest first choices first: a group's alternatives in order, a
+ * repetition at its fewest then once more, a class's first plain characters. */
+function* readings(nodes: readonly Node[], out: Out): Generator<Out> {
+  if (nodes.length === 0) {
+    yield out;
+    return;
+  }
+  const [node, ...rest] = nodes as [Node, ...Node[]];
+  switch (node.kind) {
+    case "start":
+      if (out.text === "") yield* readings(rest, { ...out, anchored: true });
+      return;
+    case "end":
+      yield* readings(rest, { ...out, ended: true });
+      return;
+    case "text":
+      if (!out.ended) yield* readings(rest, { ...out, text: out.text + node.text });
+      return;
+    case "any":
+      if (!out.ended) yield* readings(rest, { ...out, text: `${out.text}x` });
+      return;
+    case "class":
+      if (out.ended) return;
+      for (const ch of CANDIDATES.filter((c) => node.test(c)).slice(0, 2)) yield* readings(rest, { ...out, text: out.text + ch });
+      return;
+    case "group":
+      for (const alternative of node.alternatives) yield* readings([...alternative, ...rest], out);
+      return;
+    case "repeat":
+      for (const times of [node.min, node.min + 1]) yield* readings([...Array<Node>(times).fill(node.node), ...rest], out);
+      return;
   }
 }
+
+/** How many readings are tried before the pattern is given up as unprobed. */
+const TRIES = 256;
 
 /** `kind`: a file name (`<FilesMatch>`, matched against the file's base name) or a URL path (`<LocationMatch>`,
  * starting with `/`). Null when the pattern reads beyond what is understood here, or no plain example fits it. */
@@ -166,14 +179,9 @@ export function regexExample(pattern: string, kind: "file" | "url"): string | nu
   } catch {
     return null;
   }
-  for (const alternative of alternatives) {
-    const out = { text: "", anchored: false, ended: false };
-    try {
-      write(alternative, out);
-    } catch (error) {
-      if (error instanceof Unsupported) continue;
-      throw error;
-    }
+  let tried = 0;
+  for (const out of readings([{ kind: "group", alternatives }], { text: "", anchored: false, ended: false })) {
+    if (++tried > TRIES) break;
     let example = out.text;
     if (kind === "file") {
       if (!out.anchored) example = `probe${example}`;

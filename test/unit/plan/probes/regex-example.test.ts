@@ -10,6 +10,9 @@ describe("regexExample", () => {
     ["^\\.ht", ".ht"],
     ["\\.(?:inc|sql)$", "probe.inc"],
     ["^[a-z]+\\.log$", "x.log"],
+    // An empty first alternative gives way to the next reading.
+    ["(^$|index\\.html|index\\.php)", "probeindex.html"],
+    ["^(composer|\\.)", "composer"],
   ])("gives a file name the pattern %s matches: %s", (pattern, example) => {
     expect(regexExample(pattern, "file")).toBe(example);
     expect(new RegExp(pattern).test(example)).toBe(true);
