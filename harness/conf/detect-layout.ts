@@ -99,3 +99,10 @@ export function declaredServerRoot(bytes: Buffer | undefined): string | null {
   const root = match[1] ?? match[2] ?? match[3]!;
   return root.startsWith("/") && !root.includes("${") ? root.replace(/(.)\/+$/, "$1") : null;
 }
+
+/** Whether a fragment is an access file (`.htaccess`) given alone: httpd reads it per request in the directory it
+ * sits in (the run stages it in the image's document root, with AllowOverride All there), never as server config,
+ * so lint reads it as an access file, not as lines of httpd.conf. */
+export function isAccessFileFragment(tree: { layout: string; mainFile: string }): boolean {
+  return tree.layout === "fragment" && /(^|\/)\.htaccess$/.test(tree.mainFile);
+}

@@ -4,6 +4,7 @@
 // became per-directory. A line 2.2 refused at the same place too is not an upgrade finding (2.2's table knows
 // its core directives only; a module's directive 2.2 never listed is taken as 2.2 allowed it).
 // A row rule that explains a directive's refusal in its own words owns it (Rule.ownsContext: S4).
+import { isAccessFileFragment } from "../conf/detect-layout.ts";
 import type { EffectiveDirective, EffectiveSection } from "../conf/effective-config.ts";
 import { walkConfig } from "../conf/queries/walk-config.ts";
 import { CONTEXTS, placeOf, whereText, type Place } from "./context-knowledge.ts";
@@ -49,10 +50,14 @@ export function* contextRefusalLines(context: LintContext, rules: readonly Rule[
   // The lines of one section share its array of enclosing sections: their place is found once.
   let lastSections: readonly EffectiveSection[] | undefined;
   let lastPlace: Place = "server";
+  // An .htaccess given alone is read per request in its directory: its top-level lines are in .htaccess context, not
+  // httpd.conf's (AuthUserFile or <Limit> there is no refusal at start, and the run never reads it at start).
+  const top: Place = isAccessFileFragment(context.tree) ? "htaccess" : "server";
   const consider = (node: EffectiveDirective | EffectiveSection, sections: readonly EffectiveSection[]): OwnedDetection | null => {
     if (sections !== lastSections) {
       lastSections = sections;
       lastPlace = placeOf(sections);
+      if (lastPlace === "server") lastPlace = top;
     }
     const place = lastPlace;
     const slot = node.kind === "section" ? SECTION_SLOTS[place] : place;

@@ -4,6 +4,7 @@
 // hold. The fragment layout is the exception: a site file or .htaccess goes into the image's stock config.
 import type { EffectiveConfig } from "../../conf/effective-config.ts";
 import { evaluateTree } from "../../conf/evaluate-tree.ts";
+import { isAccessFileFragment } from "../../conf/detect-layout.ts";
 import type { ConfigTree } from "../../conf/load-tree.ts";
 import { moduleFileOfId } from "../../conf/module-identity.ts";
 import { listeners } from "../../conf/queries/listeners.ts";
@@ -107,7 +108,7 @@ export function planTreeSide(scenario: Scenario, input: TreeSideInput): Omit<Sid
   const mount = tree.source.mount;
   const mainPath = fragment ? profile.configFile : joinPath(mount, tree.mainFile);
   const files: PlannedFile[] = [];
-  const fragmentIsHtaccess = fragment && /(^|\/)\.htaccess$/.test(tree.mainFile);
+  const fragmentIsHtaccess = isAccessFileFragment(tree);
   let mainText = "";
   for (const [relative, bytes] of tree.source.files) {
     const content = fileContent(bytes, editsByFile.get(relative) ?? []);

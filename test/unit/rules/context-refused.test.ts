@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTEXT_REFUSED } from "../../../harness/rules/context-refused.ts";
 import { CONTEXTS, placeOf } from "../../../harness/rules/context-knowledge.ts";
-import { BODY_LINE, configTestEvidence, lintBody, of } from "./lint-fixture.ts";
+import { BODY_LINE, configTestEvidence, lintBody, lintFiles, of } from "./lint-fixture.ts";
 
 describe("context-refused: a directive 2.4 does not allow where it is written", () => {
   it("finds <Limit> at server level, which 2.2 takes and 2.4 refuses (recorded on 2.2.34 and 2.4.68)", async () => {
@@ -22,6 +22,15 @@ describe("context-refused: a directive 2.4 does not allow where it is written", 
     const found = of(result, "context-refused");
     expect(found.map((f) => f.line)).toEqual([BODY_LINE + 1]);
     expect(found[0]!.fix).toContain("into each <Directory>");
+  });
+
+  it("reads an .htaccess given alone as httpd reads it, per request in its directory, not as server config", async () => {
+    const text = ["AuthUserFile /dev/null", "AuthType Basic", 'AuthName "admin"', "<Limit GET>", "Order Deny,Allow", "Deny from all", "Allow from 192.0.2.10", "</Limit>", ""].join("\n");
+    const alone = await lintFiles({ ".htaccess": text });
+    expect(of(alone, "context-refused")).toEqual([]);
+    expect(of(alone, "order-allow-deny-to-require").map((f) => f.line)).toEqual([5]);
+    // The same lines as a site file are server config: 2.4 refuses <Limit> there (2.2 took it).
+    expect(of(await lintFiles({ "site.conf": text }), "context-refused").map((f) => f.line)).toContain(4);
   });
 
   it("leaves a line 2.2 refused at the same place too (Require at server level)", async () => {
