@@ -33,6 +33,25 @@ const run = promisify(execFile);
 const docker = (...args: string[]) => run("docker", args, { maxBuffer: 64 * 1024 * 1024 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The floor's network, once its containers are gone. On a busy engine a removal right after `rm -f` can still
+ * find an endpoint being released (one network was left after a loaded run, the failure swallowed): tried again,
+ * then reported with what to do. */
+async function removeNetwork(net: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await docker("network", "rm", net);
+      return;
+    } catch (error) {
+      if (/No such network|not found/i.test(String(error))) return;
+      if (attempt >= 10) {
+        console.error(`  [floor] network ${net} could not be removed (${String(error).split("\n")[0]}); remove it with: docker network rm ${net}`);
+        return;
+      }
+      await sleep(500);
+    }
+  }
+}
+
 /** One scenario by the floor's script. */
 async function floorScenario(scenarioRun: ScenarioRun, images: BenchImages, certificates: FloorCertificates): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-floor-"));
@@ -55,7 +74,7 @@ async function floorScenario(scenarioRun: ScenarioRun, images: BenchImages, cert
     }
   } finally {
     if (made.length) await docker("rm", "-f", ...made).catch(() => undefined);
-    await docker("network", "rm", net).catch(() => undefined);
+    await removeNetwork(net);
     rmSync(dir, { recursive: true, force: true });
   }
 }
